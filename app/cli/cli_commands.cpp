@@ -1,0 +1,136 @@
+#include "cli/cli_commands.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/cli_args.h"
+#include "graph/graph_stats.h"
+#include "io/json_io.h"
+#include "io/model_loader.h"
+#include "zoo/zoo.h"
+
+namespace gp::cli {
+namespace {
+
+const std::set<std::string> kModelOptions{"--mode", "--input-shape", "--batch", "--seq-len"};
+
+LoadOptions loadOptionsFrom(const Args& a) {
+  LoadOptions o;
+  if (auto m = a.value("--mode")) {
+    if (*m == "inference") o.mode = GraphMode::Inference;
+    else if (*m == "training") o.mode = GraphMode::Training;
+    else throw std::invalid_argument("--mode must be 'inference' or 'training', got '" + *m + "'");
+  }
+  if (auto s = a.value("--input-shape")) o.import.inputShape = parseShape(*s);
+  o.zoo.batch = a.intValue("--batch", 0);
+  o.zoo.seqLen = a.intValue("--seq-len", 0);
+  return o;
+}
+
+std::string human(double v, const char* unit) {
+  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (v >= 1000 && i < 6) {
+    v /= 1000;
+    ++i;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g %s%s", v, prefixes[i], unit);
+  return buf;
+}
+
+std::string modeName(const Graph& g) {
+  for (OpId op = 0; op < g.numOps(); ++op)
+    if (g.role(op) != OpRole::Forward) return "training";
+  return "inference";
+}
+
+}  // namespace
+
+void printUsage(std::ostream& out) {
+  out << "usage:\n"
+         "  graphplace-cli info MODEL [--mode inference|training] [--input-shape 1x3x224x224]\n"
+         "                            [--batch N] [--seq-len N] [--json]\n"
+         "  graphplace-cli zoo list [--json]\n"
+         "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
+         "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
+         "Zoo models default to training mode, imported files to inference.\n";
+}
+
+int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = kModelOptions;
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.size() != 1) throw std::invalid_argument("info needs exactly one MODEL");
+  const std::string& spec = a.positional[0];
+  Graph g = loadModel(spec, loadOptionsFrom(a));
+  GraphStats s = computeStats(g);
+  if (a.has("--json")) {
+    nlohmann::ordered_json j;
+    j["model"] = spec;
+    j["mode"] = modeName(g);
+    j["ops"] = s.ops;
+    j["edges"] = s.edges;
+    j["tensors"] = s.tensors;
+    j["flops"] = s.flops;
+    j["param_bytes"] = s.paramBytes;
+    j["activation_bytes"] = s.activationBytes;
+    j["scopes"] = s.scopes;
+    j["scope_depth"] = s.scopeDepth;
+    j["forward_ops"] = s.forwardOps;
+    j["backward_ops"] = s.backwardOps;
+    j["update_ops"] = s.updateOps;
+    nlohmann::ordered_json types = nlohmann::ordered_json::object();
+    for (const auto& [name, n] : s.opTypes) types[name] = n;
+    j["op_types"] = types;
+    out << j.dump() << "\n";
+    return 0;
+  }
+  out << "model        " << spec << " (" << modeName(g) << ")\n"
+      << "ops          " << s.ops << "  (forward " << s.forwardOps << ", backward " << s.backwardOps
+      << ", update " << s.updateOps << ")\n"
+      << "edges        " << s.edges << "\n"
+      << "tensors      " << s.tensors << "\n"
+      << "FLOPs        " << human(s.flops, "FLOP") << "  (" << std::setprecision(6) << s.flops << ")\n"
+      << "parameters   " << human(static_cast<double>(s.paramBytes), "B") << "  (" << s.paramBytes << " bytes)\n"
+      << "activations  " << human(static_cast<double>(s.activationBytes), "B") << "\n"
+      << "scopes       " << s.scopes << ", depth " << s.scopeDepth << "\n"
+      << "op types     " << s.opTypes.size() << "\n";
+  for (const auto& [name, n] : s.opTypes) out << "  " << std::left << std::setw(28) << name << std::right << n << "\n";
+  return 0;
+}
+
+int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = kModelOptions;
+  opts.insert("--out");
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.empty()) throw std::invalid_argument("zoo needs a subcommand: list or export");
+  const std::string& sub = a.positional[0];
+  if (sub == "list") {
+    if (a.has("--json")) {
+      nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+      for (const auto& m : zooModels())
+        arr.push_back({{"name", m.name},
+                       {"description", m.description},
+                       {"batch", m.defaultBatch},
+                       {"seq_len", m.defaultSeqLen}});
+      out << arr.dump() << "\n";
+    } else {
+      for (const auto& m : zooModels()) out << std::left << std::setw(16) << m.name << m.description << "\n";
+    }
+    return 0;
+  }
+  if (sub == "export") {
+    if (a.positional.size() != 2) throw std::invalid_argument("zoo export needs exactly one NAME");
+    auto outPath = a.value("--out");
+    if (!outPath || outPath->empty()) throw std::invalid_argument("zoo export needs --out FILE.json");
+    Graph g = loadModel("zoo:" + a.positional[1], loadOptionsFrom(a));
+    writeGraphJson(g, *outPath);
+    out << "wrote " << *outPath << ": " << g.numOps() << " ops, " << g.numEdges() << " edges\n";
+    return 0;
+  }
+  throw std::invalid_argument("unknown zoo subcommand '" + sub + "' (list, export)");
+}
+
+}  // namespace gp::cli

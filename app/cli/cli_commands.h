@@ -1,0 +1,14 @@
+// The subcommands of graphplace-cli. Each returns the process exit code and throws
+// gp::Error / std::invalid_argument for bad input (main prints one line and exits 1).
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gp::cli {
+
+int runInfo(const std::vector<std::string>& args, std::ostream& out);
+int runZoo(const std::vector<std::string>& args, std::ostream& out);
+void printUsage(std::ostream& out);
+
+}  // namespace gp::cli

@@ -1,0 +1,42 @@
+// graphplace-cli: headless front end. Bad input -> one line on stderr, exit code 1.
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/cli_commands.h"
+#include "graph/error.h"
+#include "io/model_loader.h"
+#ifdef GP_HAVE_TORCH
+#include "io/torchscript_import.h"
+#endif
+
+int main(int argc, char** argv) {
+#ifdef GP_HAVE_TORCH
+  for (const char* ext : {".pt", ".pth", ".torchscript"}) gp::registerImporter(ext, gp::importTorchScript);
+#endif
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    gp::cli::printUsage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  try {
+    if (cmd == "info") return gp::cli::runInfo(args, std::cout);
+    if (cmd == "zoo") return gp::cli::runZoo(args, std::cout);
+    if (cmd == "--version") {
+      std::cout << "graphplace-cli 0.1.0\n";
+      return 0;
+    }
+    throw std::invalid_argument("unknown command '" + cmd + "' (try --help)");
+  } catch (const gp::Error& e) {
+    std::cerr << "graphplace-cli: error: " << e.what() << "\n";
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "graphplace-cli: error: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "graphplace-cli: error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "graphplace-cli: error: " << e.what() << "\n";
+  }
+  return 1;
+}

@@ -1,0 +1,70 @@
+#include "io/model_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "graph/error.h"
+#include "graph/training.h"
+#include "io/dot_import.h"
+#include "io/json_io.h"
+#include "io/onnx_import.h"
+
+namespace gp {
+namespace {
+
+std::mutex& registryMutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, ImporterFn>& registry() {
+  static std::map<std::string, ImporterFn> r;
+  return r;
+}
+
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+Graph importFile(const std::string& path, const ImportOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(path, "no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(path, "is a directory, not a model file");
+  const std::string ext = lowerExtension(path);
+  if (ext == ".onnx") return importOnnx(path, options);
+  if (ext == ".dot" || ext == ".gv") return importDot(path);
+  if (ext == ".json") return readGraphJson(path);
+  {
+    std::lock_guard lock(registryMutex());
+    auto it = registry().find(ext);
+    if (it != registry().end()) return it->second(path, options);
+  }
+  if (ext == ".pt" || ext == ".pth" || ext == ".torchscript")
+    throw Error(path, "TorchScript import is not available in this build (built without LibTorch)");
+  throw Error(path, "unknown model format '" + ext + "' (expected .onnx, .pt, .dot, .gv or .json)");
+}
+
+}  // namespace
+
+void registerImporter(const std::string& extension, ImporterFn importer) {
+  std::lock_guard lock(registryMutex());
+  registry()[extension] = std::move(importer);
+}
+
+Graph loadModel(const std::string& spec, const LoadOptions& options) {
+  const bool isZoo = spec.rfind("zoo:", 0) == 0;
+  Graph g = isZoo ? makeZooModel(spec.substr(4), options.zoo) : importFile(spec, options.import);
+  const bool training =
+      options.mode == GraphMode::Training || (options.mode == GraphMode::Default && isZoo);
+  bool alreadyTraining = false;
+  for (OpId op = 0; op < g.numOps() && !alreadyTraining; ++op) alreadyTraining = g.role(op) != OpRole::Forward;
+  if (training && !alreadyTraining) return deriveTrainingGraph(g);
+  if (options.mode == GraphMode::Inference && alreadyTraining)
+    throw Error(spec, "this graph is already a training graph; it cannot be opened in inference mode");
+  return g;
+}
+
+}  // namespace gp

@@ -1,0 +1,28 @@
+// Opening a model: a file path (by extension: .onnx, .pt/.pth/.torchscript, .dot/.gv, .json)
+// or "zoo:NAME", in inference or training mode.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "graph/graph.h"
+#include "io/import_options.h"
+#include "zoo/zoo.h"
+
+namespace gp {
+
+enum class GraphMode { Default, Inference, Training };
+
+struct LoadOptions {
+  GraphMode mode = GraphMode::Default;  // Default: training for zoo models, inference for files
+  ImportOptions import;
+  ZooParams zoo;
+};
+
+// Throws gp::Error("FILE", problem) for anything wrong with the model.
+Graph loadModel(const std::string& spec, const LoadOptions& options = {});
+
+// Importers that live outside gpcore (TorchScript, in gpcore_torch) register themselves here.
+using ImporterFn = std::function<Graph(const std::string& path, const ImportOptions&)>;
+void registerImporter(const std::string& extension, ImporterFn importer);
+
+}  // namespace gp

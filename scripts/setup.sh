@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs every build, run and test dependency of graphplace from Debian packages, and
+# builds QCustomPlot's Debian *source* package against Qt 6 (Debian's binary is Qt 5 only).
+# Idempotent: when everything is present it returns in well under a second.
+#   scripts/setup.sh            (called by ./run.sh and ./test.sh)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DEPS="$ROOT/.deps"                      # fetched third-party sources (git-ignored)
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config ccache git ca-certificates dpkg-dev
+  # Qt 6 (widgets, tools for linguist, svg, opengl) and X for headless tests
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-svg-dev libqt6opengl6-dev libqt6svg6 qt6-qpa-plugins libgl-dev
+  xvfb xauth
+  # graph layout and import libraries
+  libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
+  nlohmann-json3-dev
+  # LibTorch (TorchScript import, RL)
+  libtorch-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # fixture generation (tests/data/make_fixtures.py)
+  python3 python3-torch python3-torchvision python3-onnx python3-numpy
+)
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+
+missing=()
+status=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${PACKAGES[@]}" 2>/dev/null || true)
+for p in "${PACKAGES[@]}"; do
+  grep -q "^$p ii" <<<"$status" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${#missing[@]} missing packages: ${missing[*]}"
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# --- QCustomPlot for Qt 6, from Debian's source package -------------------------------------
+# Skipped when a Qt 6 build is already installed system-wide (CMake prefers it).
+have_qt6_qcp() {
+  ls /usr/lib/*/libqcustomplot*qt6* /usr/local/lib/libqcustomplot*qt6* >/dev/null 2>&1
+}
+QCP="$DEPS/qcustomplot"
+if ! have_qt6_qcp && [ ! -f "$QCP/qcustomplot.cpp" ]; then
+  if ! grep -rqs '^deb-src\|^Types:.*deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "setup: adding a deb-src entry for apt-get source"
+    $SUDO tee /etc/apt/sources.list.d/graphplace-deb-src.sources >/dev/null <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    $SUDO apt-get update -q
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source -q --download-only qcustomplot >/dev/null && dpkg-source -x --skip-patches qcustomplot_*.dsc src >/dev/null)
+  mkdir -p "$QCP"
+  cp "$tmp"/src/qcustomplot.h "$tmp"/src/qcustomplot.cpp "$QCP"/
+  [ -f "$tmp"/src/GPL.txt ] && cp "$tmp"/src/GPL.txt "$QCP"/
+  rm -rf "$tmp"
+  # Qt >= 6.4's moc: QCustomPlot 2.1.0 declares `class QCP` to moc (under Q_MOC_RUN) while the
+  # compiler sees `namespace QCP`; the generated code then fails to compile. Let moc see the
+  # namespace too (Q_NAMESPACE works for namespaces since Qt 5.8).
+  sed -i 's/^#ifndef Q_MOC_RUN$/#if 1 \/\/ graphplace: Qt >= 6.4 moc needs the namespace (was: #ifndef Q_MOC_RUN)/' "$QCP/qcustomplot.h"
+  echo "setup: QCustomPlot source ready in $QCP"
+fi
+exit 0

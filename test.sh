@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite headless:
+#   1. Release build of everything (core, LibTorch importer, Qt parts, benchmarks), all ctest tests
+#   2. ASan + UBSan build of the Qt-free, torch-free core tests and the CLI
+# Usage: ./test.sh [extra ctest args]
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup.sh
+
+JOBS=$(nproc)
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+
+echo "== Release build"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/release -j"$JOBS"
+echo "== Release tests"
+(cd build/release && xvfb-run -a ctest --output-on-failure -j"$JOBS" "$@")
+
+echo "== ASan/UBSan build (core)"
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGP_SANITIZE=ON -DGP_WITH_TORCH=OFF \
+  -DGP_WITH_GUI=OFF -DGP_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build/asan -j"$JOBS" --target gp_core_tests graphplace-cli
+echo "== ASan/UBSan tests (core)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+(cd build/asan && ctest --output-on-failure -j"$JOBS" -L core "$@")
+echo "== all tests passed"
