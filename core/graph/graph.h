@@ -12,10 +12,10 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "graph/dtype.h"
+#include "graph/name_index.h"
 
 namespace gp {
 
@@ -32,12 +32,6 @@ std::string_view opRoleName(OpRole r);
 
 class Graph {
  public:
-  Graph() = default;
-  Graph(const Graph& other);
-  Graph& operator=(const Graph& other);
-  Graph(Graph&&) noexcept = default;
-  Graph& operator=(Graph&&) noexcept = default;
-
   // ---- graph-wide ----
   const std::string& name() const { return name_; }
   int32_t numOps() const { return static_cast<int32_t>(opName_.size()); }
@@ -62,7 +56,7 @@ class Graph {
   int32_t colocGroup(OpId op) const { return coloc_[op]; }
   const std::vector<std::string>& colocGroupNames() const { return colocNames_; }
   // Device requested by the source file (e.g. a DOT `device` attribute); empty if none.
-  const std::string& requestedDevice(OpId op) const { return device_[op]; }
+  const std::string& requestedDevice(OpId op) const;
   OpRole role(OpId op) const { return role_[op]; }
   // For a backward/update op, the forward op it was derived from; kNone otherwise.
   OpId forwardOf(OpId op) const { return forwardOf_[op]; }
@@ -95,7 +89,6 @@ class Graph {
 
  private:
   friend class GraphBuilder;
-  void rebuildLookups();
   template <class T>
   static std::span<const T> slice(const std::vector<int32_t>& off, const std::vector<T>& v, int32_t i) {
     return {v.data() + off[i], static_cast<size_t>(off[i + 1] - off[i])};
@@ -111,7 +104,8 @@ class Graph {
   std::vector<int64_t> bytesRead_, bytesWritten_, paramBytes_;
   std::vector<int32_t> coloc_;
   std::vector<std::string> colocNames_;
-  std::vector<std::string> device_;
+  std::vector<int32_t> device_;  // index into deviceNames_, kNone if none
+  std::vector<std::string> deviceNames_;
   std::vector<OpRole> role_;
   std::vector<OpId> forwardOf_;
   std::vector<int32_t> inOff_{0}, outOff_{0}, fanInOff_, fanOutOff_;
@@ -132,9 +126,8 @@ class Graph {
   std::vector<std::string> scopeName_;
   std::vector<ScopeId> scopeParent_;
   std::vector<int32_t> scopeDepth_;
-  // lookups
-  std::unordered_map<std::string_view, OpId> opByName_;
-  std::unordered_map<std::string_view, TensorId> tensorByName_;
+  // lookups (ids over opName_ / tName_)
+  NameIndex opIndex_, tensorIndex_;
 };
 
 }  // namespace gp

@@ -27,6 +27,7 @@ TensorId GraphBuilder::newTensor(TensorDesc&& t, TensorKind kind, OpId producer)
   g_.tBytes_.push_back(0);
   resolved_.push_back(0);
   setTensor(id, std::move(t), kind, producer);
+  g_.tensorIndex_.insert(id, g_.tName_);
   return id;
 }
 
@@ -36,8 +37,8 @@ void GraphBuilder::setTensor(TensorId id, TensorDesc&& t, TensorKind kind, OpId 
   if (t.shapeKnown) {
     for (int64_t d : t.shape) {
       if (d < 0) fail("tensor '" + t.name + "' has a negative dimension");
-      numel = (d != 0 && numel > std::numeric_limits<int64_t>::max() / d) ? -1 : numel * d;
-      if (numel < 0) fail("tensor '" + t.name + "' is too large");
+      if (d != 0 && numel > std::numeric_limits<int64_t>::max() / d) fail("tensor '" + t.name + "' is too large");
+      numel *= d;
     }
     g_.tRank_[id] = static_cast<int8_t>(t.shape.size());
     g_.tDimOff_[id] = static_cast<uint32_t>(g_.dims_.size());
@@ -53,37 +54,34 @@ void GraphBuilder::setTensor(TensorId id, TensorDesc&& t, TensorKind kind, OpId 
 
 TensorId GraphBuilder::tensorRef(const std::string& name) {
   if (name.empty()) fail("an op input names no tensor");
-  auto it = tensorIds_.find(name);
-  if (it != tensorIds_.end()) return it->second;
-  TensorDesc d{name, {}, DType::Unknown, false, 0};
-  TensorId id = newTensor(std::move(d), TensorKind::Activation, kNone);
+  TensorId id = g_.findTensor(name);
+  if (id != kNone) return id;
+  id = newTensor(TensorDesc{name, {}, DType::Unknown, false, 0}, TensorKind::Activation, kNone);
   resolved_[id] = 0;
-  tensorIds_.emplace(name, id);
   return id;
 }
 
-namespace {
-// The forward reference of that name, kNone if there is none, -2 if it is already defined.
-TensorId pendingRef(const std::unordered_map<std::string, TensorId>& ids, const std::vector<uint8_t>& resolved,
-                    const std::string& name) {
-  auto it = ids.find(name);
-  if (it == ids.end()) return kNone;
-  if (resolved[it->second]) return -2;  // duplicate
-  return it->second;
+TensorId GraphBuilder::pendingRef(const std::string& name, const std::string* byOp) const {
+  TensorId id = g_.findTensor(name);
+  if (id != kNone && resolved_[id])
+    fail("tensor '" + name + "' is defined twice" + (byOp ? " (second time by op '" + *byOp + "')" : ""));
+  return id;
 }
-}  // namespace
+
+void GraphBuilder::shrinkToFit() {
+  auto shrink = [](auto&... v) { (v.shrink_to_fit(), ...); };
+  shrink(g_.opName_, g_.opType_, g_.opTypes_, g_.opScope_, g_.flops_, g_.bytesRead_, g_.bytesWritten_,
+         g_.paramBytes_, g_.coloc_, g_.colocNames_, g_.device_, g_.deviceNames_, g_.role_, g_.forwardOf_, g_.inOff_, g_.outOff_,
+         g_.fanInOff_, g_.fanOutOff_, g_.in_, g_.out_, g_.fanIn_, g_.fanOut_, g_.topo_, g_.tName_, g_.tKind_,
+         g_.tProducer_, g_.tDType_, g_.tRank_, g_.tDimOff_, g_.dims_, g_.tBytes_, g_.consOff_, g_.cons_,
+         g_.scopeName_, g_.scopeParent_, g_.scopeDepth_);
+}
 
 TensorId GraphBuilder::addGraphInput(TensorDesc t) {
   if (t.name.empty()) fail("a graph input has no name");
-  TensorId id = pendingRef(tensorIds_, resolved_, t.name);
-  if (id == -2) fail("duplicate tensor name '" + t.name + "'");
-  if (id == kNone) {
-    std::string key = t.name;
-    id = newTensor(std::move(t), TensorKind::GraphInput, kNone);
-    tensorIds_.emplace(std::move(key), id);
-  } else {
-    setTensor(id, std::move(t), TensorKind::GraphInput, kNone);
-  }
+  TensorId id = pendingRef(t.name, nullptr);
+  if (id == kNone) return newTensor(std::move(t), TensorKind::GraphInput, kNone);
+  setTensor(id, std::move(t), TensorKind::GraphInput, kNone);
   return id;
 }
 
@@ -94,13 +92,23 @@ TensorId GraphBuilder::addParameter(TensorDesc t) {
 }
 
 OpId GraphBuilder::addOp(OpDesc op) {
+  // Validate everything first, so a rejected op leaves the builder unchanged.
   if (op.name.empty()) fail("an op of type '" + op.type + "' has no name");
   if (op.type.empty()) fail("op '" + op.name + "' has no type");
   auto op_id = static_cast<OpId>(g_.opName_.size());
-  if (!opIds_.emplace(op.name, op_id).second) fail("duplicate op name '" + op.name + "'");
+  if (g_.findOp(op.name) != kNone) fail("duplicate op name '" + op.name + "'");
   for (TensorId t : op.inputs)
     if (t < 0 || t >= static_cast<TensorId>(g_.tName_.size()))
       fail("op '" + op.name + "' has an input that is not a tensor of this graph");
+  if (op.forwardOf != kNone && (op.forwardOf < 0 || op.forwardOf >= op_id))
+    fail("op '" + op.name + "' is derived from an op that does not precede it");
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    TensorDesc& t = op.outputs[i];
+    if (t.name.empty()) t.name = op.name + ":" + std::to_string(i);
+    pendingRef(t.name, &op.name);
+    for (size_t k = 0; k < i; ++k)
+      if (op.outputs[k].name == t.name) fail("op '" + op.name + "' produces tensor '" + t.name + "' twice");
+  }
 
   auto [typeIt, newType] = typeIds_.emplace(op.type, static_cast<int32_t>(g_.opTypes_.size()));
   if (newType) g_.opTypes_.push_back(op.type);
@@ -110,20 +118,18 @@ OpId GraphBuilder::addOp(OpDesc op) {
     if (isNew) g_.colocNames_.push_back(op.colocGroup);
     coloc = it->second;
   }
-  if (op.forwardOf != kNone && (op.forwardOf < 0 || op.forwardOf >= op_id))
-    fail("op '" + op.name + "' is derived from an op that does not precede it");
-
+  int32_t device = kNone;
+  if (!op.device.empty()) {
+    auto [it, isNew] = deviceIds_.emplace(op.device, static_cast<int32_t>(g_.deviceNames_.size()));
+    if (isNew) g_.deviceNames_.push_back(op.device);
+    device = it->second;
+  }
   g_.in_.insert(g_.in_.end(), op.inputs.begin(), op.inputs.end());
   g_.inOff_.push_back(static_cast<int32_t>(g_.in_.size()));
-  for (size_t i = 0; i < op.outputs.size(); ++i) {
-    TensorDesc& t = op.outputs[i];
-    if (t.name.empty()) t.name = op.name + ":" + std::to_string(i);
-    TensorId id = pendingRef(tensorIds_, resolved_, t.name);
-    if (id == -2) fail("tensor '" + t.name + "' is produced twice (second time by op '" + op.name + "')");
+  for (TensorDesc& t : op.outputs) {
+    TensorId id = g_.findTensor(t.name);
     if (id == kNone) {
-      std::string key = t.name;
       id = newTensor(std::move(t), TensorKind::Activation, op_id);
-      tensorIds_.emplace(std::move(key), id);
     } else {
       setTensor(id, std::move(t), TensorKind::Activation, op_id);
     }
@@ -132,6 +138,7 @@ OpId GraphBuilder::addOp(OpDesc op) {
   g_.outOff_.push_back(static_cast<int32_t>(g_.out_.size()));
 
   g_.opName_.push_back(std::move(op.name));
+  g_.opIndex_.insert(op_id, g_.opName_);
   g_.opType_.push_back(typeIt->second);
   g_.opScope_.push_back(0);
   g_.flops_.push_back(op.flops);
@@ -139,7 +146,7 @@ OpId GraphBuilder::addOp(OpDesc op) {
   g_.bytesWritten_.push_back(op.bytesWritten);
   paramReq_.push_back(op.paramBytes);
   g_.coloc_.push_back(coloc);
-  g_.device_.push_back(std::move(op.device));
+  g_.device_.push_back(device);
   g_.role_.push_back(op.role);
   g_.forwardOf_.push_back(op.forwardOf);
   return op_id;
@@ -293,9 +300,8 @@ Graph GraphBuilder::build(std::string graphName) && {
   deriveScopes();
   deriveBytes(paramReq_);
   g_.name_ = std::move(graphName);
-  Graph out = std::move(g_);
-  out.rebuildLookups();
-  return out;
+  shrinkToFit();
+  return std::move(g_);
 }
 
 }  // namespace gp

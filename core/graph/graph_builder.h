@@ -54,7 +54,8 @@ class GraphBuilder {
   int32_t numOps() const { return static_cast<int32_t>(g_.opName_.size()); }
   std::span<const TensorId> outputsOf(OpId op) const { return g_.outputs(op); }
   TensorId output(OpId op, int i = 0) const { return g_.outputs(op)[i]; }
-  bool hasTensor(const std::string& name) const { return tensorIds_.count(name) != 0; }
+  bool hasTensor(std::string_view name) const { return g_.findTensor(name) != kNone; }
+  bool hasOp(std::string_view name) const { return g_.findOp(name) != kNone; }
   // Shape/dtype/bytes of a tensor added so far (forward references: unknown shape).
   std::span<const int64_t> shapeOf(TensorId t) const;
   bool shapeKnown(TensorId t) const { return g_.tRank_[t] >= 0; }
@@ -67,6 +68,9 @@ class GraphBuilder {
 
  private:
   TensorId newTensor(TensorDesc&& t, TensorKind kind, OpId producer);
+  // The forward reference named `name`: kNone if there is none; fails if already defined.
+  TensorId pendingRef(const std::string& name, const std::string* byOp) const;
+  void shrinkToFit();
   void setTensor(TensorId id, TensorDesc&& t, TensorKind kind, OpId producer);
   [[noreturn]] void fail(const std::string& problem) const;
   void deriveCsr();
@@ -79,9 +83,7 @@ class GraphBuilder {
   Graph g_;
   std::vector<uint8_t> resolved_;  // per tensor: 0 = forward reference only
   std::vector<int64_t> paramReq_;  // per op: requested paramBytes (-1 derive)
-  std::unordered_map<std::string, TensorId> tensorIds_;
-  std::unordered_map<std::string, OpId> opIds_;
-  std::unordered_map<std::string, int32_t> typeIds_, colocIds_;
+  std::unordered_map<std::string, int32_t> typeIds_, colocIds_, deviceIds_;
   std::unordered_map<std::string, ScopeId> scopeIds_;
 };
 

@@ -1,7 +1,6 @@
 #include "graph/training.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "graph/error.h"
 #include "graph/graph_builder.h"
@@ -33,11 +32,11 @@ class TrainingDeriver {
   }
 
  private:
-  std::string unique(std::string name) {
-    if (names_.insert(name).second) return name;
+  std::string unique(std::string name) const {
+    if (!b_.hasOp(name)) return name;
     for (int k = 1;; ++k) {
       std::string n = name + "_" + std::to_string(k);
-      if (names_.insert(n).second) return n;
+      if (!b_.hasOp(n)) return n;
     }
   }
 
@@ -68,7 +67,6 @@ class TrainingDeriver {
   }
 
   void copyForward() {
-    for (OpId op = 0; op < f_.numOps(); ++op) names_.insert(f_.opName(op));
     // Each op owning a parameter is colocated with its parameters' update ops.
     ownerGroup_.assign(f_.numOps(), std::string());
     for (TensorId t = 0; t < f_.numTensors(); ++t) {
@@ -216,7 +214,6 @@ class TrainingDeriver {
   std::vector<uint8_t> requires_;
   std::vector<std::string> ownerGroup_;
   std::vector<std::vector<TensorId>> contributions_;
-  std::unordered_set<std::string> names_;
   OpId lossOp_ = kNone;
   std::vector<TensorId> lossInputs_;
   std::string lossName_;

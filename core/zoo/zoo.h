@@ -17,7 +17,7 @@ struct ZooEntry {
   std::string name;         // "gnmt", "resnet50", ...
   std::string description;  // one line, with the defaults
   int defaultBatch;
-  int defaultSeqLen;        // 0 for models without a sequence
+  int defaultSeqLen;  // 0 for models without a sequence
 };
 
 const std::vector<ZooEntry>& zooModels();
