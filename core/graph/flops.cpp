@@ -1,12 +1,17 @@
 #include "graph/flops.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace gp::flops {
 
 int64_t numel(std::span<const int64_t> shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (d <= 0) return 0;
+    if (n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();  // saturate
+    n *= d;
+  }
   return n;
 }
 

@@ -5,6 +5,7 @@
 
 namespace gp::flops {
 
+// Elements of a shape; 0 if any dimension is <= 0; saturates at INT64_MAX instead of overflowing.
 int64_t numel(std::span<const int64_t> shape);
 // A @ B with numpy broadcasting of batch dims; rank-1 operands as in numpy.matmul.
 double matmul(std::span<const int64_t> a, std::span<const int64_t> b);

@@ -47,7 +47,10 @@ void GraphBuilder::setTensor(TensorId id, TensorDesc&& t, TensorKind kind, OpId 
   g_.tKind_[id] = kind;
   g_.tProducer_[id] = producer;
   g_.tDType_[id] = t.dtype;
-  g_.tBytes_[id] = t.bytes >= 0 ? t.bytes : (t.shapeKnown ? numel * dtypeSize(t.dtype) : 0);
+  const int64_t elemSize = dtypeSize(t.dtype);
+  if (t.bytes < 0 && t.shapeKnown && elemSize > 0 && numel > std::numeric_limits<int64_t>::max() / elemSize)
+    fail("tensor '" + t.name + "' is too large");
+  g_.tBytes_[id] = t.bytes >= 0 ? t.bytes : (t.shapeKnown ? numel * elemSize : 0);
   g_.tName_[id] = std::move(t.name);
   resolved_[id] = 1;
 }

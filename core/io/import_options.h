@@ -6,7 +6,8 @@
 namespace gp {
 
 struct ImportOptions {
-  // Input shape for formats that do not record one (TorchScript), e.g. {1, 3, 224, 224}.
+  // Shape of the model's first input, e.g. {1, 3, 224, 224}. TorchScript needs it unless the
+  // file records one; ONNX uses it to replace the first graph input's (possibly symbolic) shape.
   std::vector<int64_t> inputShape;
 };
 
