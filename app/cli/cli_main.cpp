@@ -5,15 +5,8 @@
 
 #include "cli/cli_commands.h"
 #include "graph/error.h"
-#include "io/model_loader.h"
-#ifdef GP_HAVE_TORCH
-#include "io/torchscript_import.h"
-#endif
 
 int main(int argc, char** argv) {
-#ifdef GP_HAVE_TORCH
-  for (const char* ext : {".pt", ".pth", ".torchscript"}) gp::registerImporter(ext, gp::importTorchScript);
-#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     gp::cli::printUsage(args.empty() ? std::cerr : std::cout);

@@ -10,6 +10,7 @@
 #include "io/dot_import.h"
 #include "io/json_io.h"
 #include "io/onnx_import.h"
+#include "io/torchscript_plugin.h"
 
 namespace gp {
 namespace {
@@ -42,8 +43,7 @@ Graph importFile(const std::string& path, const ImportOptions& options) {
     auto it = registry().find(ext);
     if (it != registry().end()) return it->second(path, options);
   }
-  if (ext == ".pt" || ext == ".pth" || ext == ".torchscript")
-    throw Error(path, "TorchScript import is not available in this build (built without LibTorch)");
+  if (ext == ".pt" || ext == ".pth" || ext == ".torchscript") return importTorchScriptViaPlugin(path, options);
   throw Error(path, "unknown model format '" + ext + "' (expected .onnx, .pt, .dot, .gv or .json)");
 }
 

@@ -21,7 +21,8 @@ struct LoadOptions {
 // Throws gp::Error("FILE", problem) for anything wrong with the model.
 Graph loadModel(const std::string& spec, const LoadOptions& options = {});
 
-// Importers that live outside gpcore (TorchScript, in gpcore_torch) register themselves here.
+// An importer registered for an extension takes precedence over the built-in ones (TorchScript
+// files otherwise go to the on-demand LibTorch plugin, io/torchscript_plugin.h).
 using ImporterFn = std::function<Graph(const std::string& path, const ImportOptions&)>;
 void registerImporter(const std::string& extension, ImporterFn importer);
 

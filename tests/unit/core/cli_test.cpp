@@ -1,41 +1,16 @@
 // graphplace-cli as a user runs it: exit codes, one-line errors, --json output.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
 #include "io/json_io.h"
 #include "test_graphs.h"
+#include "cli_runner.h"
 #include "test_paths.h"
 
 namespace {
-
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun runCli(const std::string& args) {
-  auto dir = std::filesystem::temp_directory_path();
-  auto errPath = dir / ("gp_cli_err_" + std::to_string(::getpid()) + ".txt");
-  std::string cmd = gptest::cliPath() + " " + args + " 2>" + errPath.string();
-  CliRun r{};
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return {-1, "", "popen failed"};
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(errPath);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  std::filesystem::remove(errPath);
-  return r;
-}
 
 std::string writeTemp(const std::string& name, const std::string& text) {
   auto path = std::filesystem::temp_directory_path() / name;
@@ -47,7 +22,7 @@ std::string writeTemp(const std::string& name, const std::string& text) {
 
 TEST(Cli, InfoJsonIsOneObjectWithTheKeys) {
   std::string path = writeTemp("gp_cli_mlp.json", gp::graphToJson(gptest::smallMlp()));
-  CliRun r = runCli("info " + path + " --json");
+  gptest::CliRun r = gptest::runCli("info " + path + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.is_object());
@@ -63,7 +38,7 @@ TEST(Cli, InfoJsonIsOneObjectWithTheKeys) {
 
 TEST(Cli, TrainingModeDerivesBackward) {
   std::string path = writeTemp("gp_cli_mlp2.json", gp::graphToJson(gptest::smallMlp()));
-  CliRun r = runCli("info " + path + " --mode training --json");
+  gptest::CliRun r = gptest::runCli("info " + path + " --mode training --json");
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["mode"], "training");
@@ -88,7 +63,7 @@ TEST(Cli, BadInputIsOneLineNamingTheFileAndExitCode1) {
       {"zoo export resnet50", "--out"},
   };
   for (const auto& [args, expect] : cases) {
-    CliRun r = runCli(args);
+    gptest::CliRun r = gptest::runCli(args);
     EXPECT_EQ(r.code, 1) << args;
     EXPECT_NE(r.err.find(expect), std::string::npos) << args << "\nstderr: " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;

@@ -1,0 +1,20 @@
+// Loading the TorchScript importer plugin on demand (see torchscript_module.cpp).
+#pragma once
+#include <string>
+
+#include "graph/graph.h"
+#include "io/import_options.h"
+
+namespace gp {
+
+// The symbol the plugin exports. Exceptions (gp::Error) propagate through it.
+using TorchScriptImportFn = void (*)(const std::string& path, const ImportOptions& options, Graph& out);
+inline constexpr const char* kTorchScriptImportSymbol = "gp_torchscript_import";
+inline constexpr const char* kTorchScriptPluginFile = "libgp_torchscript.so";
+
+// Imports through the plugin, loading it on first use. Looks in $GP_TORCHSCRIPT_PLUGIN, the
+// build tree, next to the executable, and in <exe>/../lib/graphplace. Throws gp::Error(path,
+// ...) when the plugin cannot be found or loaded.
+Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& options);
+
+}  // namespace gp
