@@ -307,6 +307,26 @@ class LstmTagger(nn.Module):
         return self.out(y)
 
 
+class ControlFlow(nn.Module):
+    """Scripted control flow: a loop, a data-dependent branch and an in-place add."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+        self.head = nn.Linear(32, 4)
+
+    def forward(self, x):
+        h = x
+        for _ in range(3):
+            h = torch.relu(self.fc(h))
+            if bool(h.sum() > 0):
+                h = h * 2.0
+            else:
+                h = h - 1.0
+        h += x
+        return self.head(h)
+
+
 def torchscript_fixtures():
     os.makedirs(TS_DIR, exist_ok=True)
     tv = torchvision.models
@@ -318,6 +338,10 @@ def torchscript_fixtures():
     out["mlp_ts"] = save_torchscript("mlp", MLP(), torch.randn(1, 64), [1, 64], "script")
     out["lstm_ts"] = save_torchscript("lstm", LstmTagger(), torch.randn(2, 10, 32), [2, 10, 32], "trace",
                                       note="batch_first input (batch, seq, features)")
+    out["resnet18_scripted_ts"] = save_torchscript("resnet18_scripted", tv.resnet18(weights=None), torch.randn(*img), img,
+                                                   "script", note="scripted: If nodes from the module code")
+    out["control_flow_ts"] = save_torchscript("control_flow", ControlFlow(), torch.randn(2, 32), [2, 32], "script",
+                                              note="prim::Loop with a data-dependent prim::If inside, in-place add_")
     return out
 
 
