@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -70,4 +71,25 @@ TEST(Cli, BadInputIsOneLineNamingTheFileAndExitCode1) {
     EXPECT_TRUE(r.out.empty()) << args;
   }
   std::filesystem::remove(bad);
+}
+
+TEST(Cli, ZooListAndExportRoundTrip) {
+  gptest::CliRun list = gptest::runCli("zoo list --json");
+  ASSERT_EQ(list.code, 0) << list.err;
+  auto models = nlohmann::json::parse(list.out);
+  ASSERT_EQ(models.size(), 9u);
+  std::set<std::string> names;
+  for (const auto& m : models) names.insert(m["name"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"amoebanet", "bert_base", "gnmt", "inception_v3", "nmt", "resnet50",
+                                          "rnnlm", "transformer_xl", "wavenet"}));
+  auto out = std::filesystem::temp_directory_path() / "gp_cli_resnet50.json";
+  gptest::CliRun exp = gptest::runCli("zoo export resnet50 --batch 1 --out " + out.string());
+  ASSERT_EQ(exp.code, 0) << exp.err;
+  gptest::CliRun viaFile = gptest::runCli("info " + out.string() + " --json");
+  gptest::CliRun viaZoo = gptest::runCli("info zoo:resnet50 --batch 1 --json");
+  ASSERT_EQ(viaFile.code, 0) << viaFile.err;
+  auto a = nlohmann::json::parse(viaFile.out), b = nlohmann::json::parse(viaZoo.out);
+  for (const char* key : {"ops", "edges", "flops", "param_bytes", "op_types", "mode"}) EXPECT_EQ(a[key], b[key]) << key;
+  EXPECT_EQ(a["mode"], "training");  // the exported zoo model is its training step
+  std::filesystem::remove(out);
 }

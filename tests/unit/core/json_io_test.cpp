@@ -5,6 +5,7 @@
 #include "graph/error.h"
 #include "graph/training.h"
 #include "io/json_io.h"
+#include "io/model_loader.h"
 #include "test_graphs.h"
 #include "test_paths.h"
 
@@ -87,5 +88,22 @@ TEST(JsonIo, MissingFileNamesThePath) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/graph.json: ", 0), 0u);
+  }
+}
+
+// Every importer's result survives our JSON exactly (zoo, ONNX, DOT).
+TEST(JsonIo, ImportedGraphsRoundTrip) {
+  const std::vector<std::pair<std::string, Graph>> graphs = [] {
+    std::vector<std::pair<std::string, Graph>> v;
+    v.emplace_back("zoo:resnet50 training", loadModel("zoo:resnet50", {}));
+    v.emplace_back("onnx resnet18", loadModel(gptest::dataPath("onnx/resnet18.onnx"), {}));
+    v.emplace_back("onnx seq2seq training",
+                   loadModel(gptest::dataPath("onnx/seq2seq_unrolled.onnx"), {.mode = GraphMode::Training}));
+    v.emplace_back("dot clusters", loadModel(gptest::dataPath("dot/clusters.dot"), {}));
+    return v;
+  }();
+  for (const auto& [what, g] : graphs) {
+    SCOPED_TRACE(what);
+    gptest::expectSameGraph(g, parseGraphJson(graphToJson(g), what));
   }
 }
