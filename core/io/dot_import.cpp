@@ -21,7 +21,6 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -32,6 +31,7 @@
 
 #include "graph/error.h"
 #include "graph/graph_builder.h"
+#include "io/file_text.h"
 
 namespace gp {
 namespace {
@@ -239,16 +239,6 @@ Graph importDotString(const std::string& text, const std::string& sourceName) {
   return DotGraphReader(g.get(), sourceName).read();
 }
 
-Graph importDot(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) throw Error(path, "is a directory, not a DOT file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(path, "cannot read the file");
-  return importDotString(text.str(), path);
-}
+Graph importDot(const std::string& path) { return importDotString(readFileText(path, "a DOT file"), path); }
 
 }  // namespace gp

@@ -2,11 +2,11 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "graph/error.h"
 #include "graph/graph_builder.h"
+#include "io/file_text.h"
 
 namespace gp {
 namespace {
@@ -174,12 +174,7 @@ Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
 }
 
 Graph readGraphJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error(path, "read error");
-  return parseGraphJson(ss.str(), path);
+  return parseGraphJson(readFileText(path, "a graphplace JSON file"), path);
 }
 
 // One tensor / op per line: readable, diff-friendly, and still plain JSON.

@@ -4,34 +4,17 @@
 #include <string>
 
 #include "graph/graph_builder.h"
+#include "synthetic_graph.h"
 #include "graph/training.h"
 #include "io/json_io.h"
 #include "zoo/zoo.h"
 
 namespace {
 
-gp::Graph syntheticGraph(int n) {
-  gp::GraphBuilder b("synthetic");
-  b.addGraphInput({"in", {64, 1024}});
-  std::vector<gp::TensorId> outs;
-  outs.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    gp::OpDesc d{.name = "block_" + std::to_string(i / 100) + "/layer_" + std::to_string(i % 100) + "/MatMul",
-                 .type = i % 3 ? "MatMul" : "Add"};
-    if (i == 0) d.inputs = {b.tensorRef("in")};
-    if (i >= 1) d.inputs.push_back(outs[i - 1]);
-    if (i >= 7) d.inputs.push_back(outs[i - 7]);
-    d.outputs = {{"", {64, 1024}}};
-    d.flops = 1e6;
-    outs.push_back(b.output(b.addOp(std::move(d))));
-  }
-  return std::move(b).build("synthetic");
-}
-
 void BM_BuildGraph100kOps200kEdges(benchmark::State& state) {
   int64_t mem = 0, edges = 0;
   for (auto _ : state) {
-    gp::Graph g = syntheticGraph(100000);
+    gp::Graph g = gptest::syntheticChainGraph(100000);
     mem = g.memoryBytes();
     edges = g.numEdges();
     benchmark::DoNotOptimize(g);

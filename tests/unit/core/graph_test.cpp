@@ -5,6 +5,7 @@
 #include "graph/error.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_stats.h"
+#include "synthetic_graph.h"
 
 using namespace gp;
 
@@ -139,21 +140,8 @@ TEST(GraphStats, HistogramSortedByCount) {
 
 // A 100k-op, 200k-edge graph fits in well under 100 MB (speed is in the benchmarks).
 TEST(GraphScale, HundredThousandOpsUnder100MB) {
-  GraphBuilder b("big");
   const int n = 100000;
-  b.addGraphInput({"in", {64, 1024}});
-  std::vector<TensorId> outs;
-  outs.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    OpDesc d{.name = "layer_" + std::to_string(i / 100) + "/op_" + std::to_string(i), .type = i % 2 ? "MatMul" : "Add"};
-    if (i == 0) d.inputs = {b.tensorRef("in")};
-    if (i >= 1) d.inputs.push_back(outs[i - 1]);
-    if (i >= 7) d.inputs.push_back(outs[i - 7]);
-    d.outputs = {{"", {64, 1024}}};
-    d.flops = 1e6;
-    outs.push_back(b.output(b.addOp(std::move(d))));
-  }
-  Graph g = std::move(b).build("big");
+  Graph g = gptest::syntheticChainGraph(n);
   EXPECT_EQ(g.numOps(), n);
   EXPECT_GE(g.numEdges(), 199990);
   EXPECT_LT(g.memoryBytes(), 100LL * 1024 * 1024 / 2) << "memory " << g.memoryBytes();

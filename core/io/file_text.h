@@ -1,0 +1,11 @@
+// Reading a whole input file, with the one-line errors every importer gives.
+#pragma once
+#include <string>
+
+namespace gp {
+
+// The file's bytes. Throws gp::Error(path, ...) when it is missing, a directory, or unreadable;
+// `kind` names what the file should be ("a DOT file") in the directory message.
+std::string readFileText(const std::string& path, const std::string& kind);
+
+}  // namespace gp
