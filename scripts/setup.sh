@@ -26,7 +26,10 @@ PACKAGES=(
 )
 
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+  command -v sudo >/dev/null || { echo "setup: run as root (or install sudo) to install packages" >&2; exit 1; }
+fi
 export DEBIAN_FRONTEND=noninteractive
 
 missing=()
@@ -56,9 +59,10 @@ Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    $SUDO apt-get update -q
   fi
   tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  $SUDO apt-get update -q >/dev/null  # the Sources lists of the deb-src entry
   (cd "$tmp" && apt-get source -q --download-only qcustomplot >/dev/null && dpkg-source -x --skip-patches qcustomplot_*.dsc src >/dev/null)
   mkdir -p "$QCP"
   cp "$tmp"/src/qcustomplot.h "$tmp"/src/qcustomplot.cpp "$QCP"/

@@ -75,6 +75,7 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
     j["tensors"] = s.tensors;
     j["flops"] = s.flops;
     j["param_bytes"] = s.paramBytes;
+    j["resident_bytes"] = s.residentBytes;
     j["activation_bytes"] = s.activationBytes;
     j["scopes"] = s.scopes;
     j["scope_depth"] = s.scopeDepth;
@@ -84,7 +85,7 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [name, n] : s.opTypes) types[name] = n;
     j["op_types"] = types;
-    out << j.dump() << "\n";
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   out << "model        " << spec << " (" << modeName(g) << ")\n"
@@ -94,6 +95,8 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
       << "tensors      " << s.tensors << "\n"
       << "FLOPs        " << human(s.flops, "FLOP") << "  (" << std::setprecision(6) << s.flops << ")\n"
       << "parameters   " << human(static_cast<double>(s.paramBytes), "B") << "  (" << s.paramBytes << " bytes)\n"
+      << "resident     " << human(static_cast<double>(s.residentBytes), "B")
+      << "  (parameters + optimizer state, kept on the devices)\n"
       << "activations  " << human(static_cast<double>(s.activationBytes), "B") << "\n"
       << "scopes       " << s.scopes << ", depth " << s.scopeDepth << "\n"
       << "op types     " << s.opTypes.size() << "\n";
@@ -115,7 +118,7 @@ int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
                        {"description", m.description},
                        {"batch", m.defaultBatch},
                        {"seq_len", m.defaultSeqLen}});
-      out << arr.dump() << "\n";
+      out << arr.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       for (const auto& m : zooModels()) out << std::left << std::setw(16) << m.name << m.description << "\n";
     }

@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include "graph/graph_builder.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -26,7 +28,9 @@ std::string_view opRoleName(OpRole r) {
 double Graph::totalFlops() const { return std::accumulate(flops_.begin(), flops_.end(), 0.0); }
 
 int64_t Graph::totalParamBytes() const {
-  return std::accumulate(paramBytes_.begin(), paramBytes_.end(), int64_t{0});
+  int64_t sum = 0;
+  for (int64_t b : paramBytes_) sum = saturatingAdd(sum, b);
+  return sum;
 }
 
 std::span<const int64_t> Graph::shape(TensorId t) const {

@@ -13,6 +13,10 @@ std::string_view scopeOfName(std::string_view opName) {
   return slash == std::string_view::npos ? std::string_view{} : opName.substr(0, slash);
 }
 
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max() : a + b;
+}
+
 void GraphBuilder::fail(const std::string& problem) const { throw Error(source_, problem); }
 
 TensorId GraphBuilder::newTensor(TensorDesc&& t, TensorKind kind, OpId producer) {
@@ -48,9 +52,11 @@ void GraphBuilder::setTensor(TensorId id, TensorDesc&& t, TensorKind kind, OpId 
   g_.tProducer_[id] = producer;
   g_.tDType_[id] = t.dtype;
   const int64_t elemSize = dtypeSize(t.dtype);
+  if (t.bytes > kMaxTensorBytes) fail("tensor '" + t.name + "' is too large (" + std::to_string(t.bytes) + " bytes)");
   if (t.bytes < 0 && t.shapeKnown && elemSize > 0 && numel > std::numeric_limits<int64_t>::max() / elemSize)
     fail("tensor '" + t.name + "' is too large");
   g_.tBytes_[id] = t.bytes >= 0 ? t.bytes : (t.shapeKnown ? numel * elemSize : 0);
+  if (g_.tBytes_[id] > kMaxTensorBytes) fail("tensor '" + t.name + "' is too large");
   g_.tName_[id] = std::move(t.name);
   resolved_[id] = 1;
 }
@@ -159,24 +165,25 @@ std::span<const int64_t> GraphBuilder::shapeOf(TensorId t) const { return g_.sha
 
 void GraphBuilder::deriveCsr() {
   const int32_t n = g_.numOps(), nt = g_.numTensors();
-  // tensor consumers (an op reading a tensor twice counts once)
-  std::vector<int32_t> count(nt + 1, 0);
-  for (OpId op = 0; op < n; ++op) {
-    auto ins = g_.inputs(op);
-    for (size_t i = 0; i < ins.size(); ++i)
-      if (std::find(ins.begin(), ins.begin() + static_cast<long>(i), ins[i]) == ins.begin() + static_cast<long>(i))
-        ++count[ins[i] + 1];
-  }
+  // tensor consumers (an op reading a tensor twice counts once): lastReader[t] == op marks it
+  std::vector<int32_t> count(nt + 1, 0), lastReader(nt, kNone);
+  for (OpId op = 0; op < n; ++op)
+    for (TensorId t : g_.inputs(op))
+      if (lastReader[t] != op) {
+        lastReader[t] = op;
+        ++count[t + 1];
+      }
   for (int32_t t = 0; t < nt; ++t) count[t + 1] += count[t];
   g_.consOff_ = count;
   g_.cons_.assign(count[nt], 0);
   std::vector<int32_t> fill(count.begin(), count.end() - 1);
-  for (OpId op = 0; op < n; ++op) {
-    auto ins = g_.inputs(op);
-    for (size_t i = 0; i < ins.size(); ++i)
-      if (std::find(ins.begin(), ins.begin() + static_cast<long>(i), ins[i]) == ins.begin() + static_cast<long>(i))
-        g_.cons_[fill[ins[i]]++] = op;
-  }
+  std::fill(lastReader.begin(), lastReader.end(), kNone);
+  for (OpId op = 0; op < n; ++op)
+    for (TensorId t : g_.inputs(op))
+      if (lastReader[t] != op) {
+        lastReader[t] = op;
+        g_.cons_[fill[t]++] = op;
+      }
   // fan-in: distinct producers of an op's inputs, ascending
   g_.fanInOff_.assign(n + 1, 0);
   g_.fanIn_.clear();
@@ -235,17 +242,36 @@ void GraphBuilder::deriveTopoOrder() {
        " ops involved): " + cycle);
 }
 
+// Iterative: interns every missing prefix of `path` from the deepest known ancestor down.
 ScopeId GraphBuilder::internScope(std::string_view path) {
   auto it = scopeIds_.find(std::string(path));
   if (it != scopeIds_.end()) return it->second;
-  auto slash = path.rfind('/');
-  ScopeId parent = internScope(slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash));
-  auto id = static_cast<ScopeId>(g_.scopeName_.size());
-  g_.scopeName_.emplace_back(path);
-  g_.scopeParent_.push_back(parent);
-  g_.scopeDepth_.push_back(g_.scopeDepth_[parent] + 1);
-  scopeIds_.emplace(std::string(path), id);
-  return id;
+  std::vector<size_t> cuts;  // ends of the prefixes still to intern, deepest first
+  size_t end = path.size();
+  ScopeId parent = 0;
+  while (true) {
+    cuts.push_back(end);
+    auto slash = path.rfind('/', end - 1);
+    if (slash == std::string_view::npos) break;
+    auto known = scopeIds_.find(std::string(path.substr(0, slash)));
+    if (known != scopeIds_.end()) {
+      parent = known->second;
+      break;
+    }
+    end = slash;
+  }
+  for (auto c = cuts.rbegin(); c != cuts.rend(); ++c) {
+    auto id = static_cast<ScopeId>(g_.scopeName_.size());
+    if (g_.scopeDepth_[parent] + 1 > kMaxScopeDepth)
+      fail("op scope '" + std::string(path.substr(0, 80)) + "...' is nested deeper than " +
+           std::to_string(kMaxScopeDepth) + " levels");
+    g_.scopeName_.emplace_back(path.substr(0, *c));
+    g_.scopeParent_.push_back(parent);
+    g_.scopeDepth_.push_back(g_.scopeDepth_[parent] + 1);
+    scopeIds_.emplace(g_.scopeName_.back(), id);
+    parent = id;
+  }
+  return parent;
 }
 
 void GraphBuilder::deriveScopes() {
@@ -271,17 +297,17 @@ void GraphBuilder::deriveBytes(const std::vector<int64_t>& requestedParamBytes) 
   g_.paramBytes_.assign(n, 0);
   for (TensorId t = 0; t < g_.numTensors(); ++t)
     if (g_.tKind_[t] == TensorKind::Parameter && !g_.consumers(t).empty())
-      g_.paramBytes_[g_.consumers(t)[0]] += g_.tBytes_[t];
+      g_.paramBytes_[g_.consumers(t)[0]] = saturatingAdd(g_.paramBytes_[g_.consumers(t)[0]], g_.tBytes_[t]);
   for (OpId op = 0; op < n; ++op) {
     if (requestedParamBytes[op] >= 0) g_.paramBytes_[op] = requestedParamBytes[op];
     if (g_.bytesRead_[op] < 0) {
       int64_t b = 0;
-      for (TensorId t : g_.inputs(op)) b += g_.tBytes_[t];
+      for (TensorId t : g_.inputs(op)) b = saturatingAdd(b, g_.tBytes_[t]);
       g_.bytesRead_[op] = b;
     }
     if (g_.bytesWritten_[op] < 0) {
       int64_t b = 0;
-      for (TensorId t : g_.outputs(op)) b += g_.tBytes_[t];
+      for (TensorId t : g_.outputs(op)) b = saturatingAdd(b, g_.tBytes_[t]);
       g_.bytesWritten_[op] = b;
     }
   }

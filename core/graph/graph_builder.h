@@ -87,6 +87,12 @@ class GraphBuilder {
   std::unordered_map<std::string, ScopeId> scopeIds_;
 };
 
+// Limits that keep hostile inputs from exhausting memory or overflowing sums.
+inline constexpr int64_t kMaxTensorBytes = int64_t{1} << 50;  // 1 PiB
+inline constexpr int32_t kMaxScopeDepth = 256;
+// a + b for non-negative values, saturating at INT64_MAX.
+int64_t saturatingAdd(int64_t a, int64_t b);
+
 // Scope path of an op name: "/encoder/layer_3/attn/MatMul" -> "encoder/layer_3/attn".
 std::string_view scopeOfName(std::string_view opName);
 

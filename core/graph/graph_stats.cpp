@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "graph/graph_builder.h"
+
 namespace gp {
 
 GraphStats computeStats(const Graph& g) {
@@ -10,13 +12,15 @@ GraphStats computeStats(const Graph& g) {
   s.edges = g.numEdges();
   s.tensors = g.numTensors();
   s.flops = g.totalFlops();
-  s.paramBytes = g.totalParamBytes();
+  s.residentBytes = g.totalParamBytes();
+  for (TensorId t = 0; t < g.numTensors(); ++t)
+    if (g.tensorKind(t) == TensorKind::Parameter) s.paramBytes = saturatingAdd(s.paramBytes, g.tensorBytes(t));
   s.scopes = g.numScopes();
   s.scopeDepth = g.maxScopeDepth();
   std::vector<int32_t> perType(g.opTypeNames().size(), 0);
   for (OpId op = 0; op < g.numOps(); ++op) {
     ++perType[g.opTypeId(op)];
-    s.activationBytes += g.bytesWritten(op);
+    s.activationBytes = saturatingAdd(s.activationBytes, g.bytesWritten(op));
     switch (g.role(op)) {
       case OpRole::Forward: ++s.forwardOps; break;
       case OpRole::Backward: ++s.backwardOps; break;

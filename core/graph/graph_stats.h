@@ -14,7 +14,8 @@ struct GraphStats {
   int64_t edges = 0;
   int32_t tensors = 0;
   double flops = 0;
-  int64_t paramBytes = 0;
+  int64_t paramBytes = 0;       // bytes of the model's parameters (weights)
+  int64_t residentBytes = 0;    // bytes resident on devices: parameters + optimizer state (Adam moments)
   int64_t activationBytes = 0;  // sum of bytes of op outputs
   int32_t scopes = 0;
   int32_t scopeDepth = 0;

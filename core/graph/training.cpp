@@ -13,6 +13,7 @@ bool isFloat(DType t) {
          t == DType::Unknown;
 }
 
+constexpr size_t kMaxSavedOperands = 4;       // see addBackwardOf
 constexpr double kAdamFlopsPerElement = 10;  // two moment updates, bias correction, step
 constexpr double kLossFlopsPerElement = 3;   // softmax cross-entropy style reduction
 
@@ -32,11 +33,13 @@ class TrainingDeriver {
   }
 
  private:
+  // An op name free for a new op, and its auto-named outputs "<name>:0" free too.
   std::string unique(std::string name) const {
-    if (!b_.hasOp(name)) return name;
+    auto isFree = [&](const std::string& n) { return !b_.hasOp(n) && !b_.hasTensor(n + ":0"); };
+    if (isFree(name)) return name;
     for (int k = 1;; ++k) {
       std::string n = name + "_" + std::to_string(k);
-      if (!b_.hasOp(n)) return n;
+      if (isFree(n)) return n;
     }
   }
 
@@ -114,7 +117,7 @@ class TrainingDeriver {
     if (loss.inputs.empty())
       throw Error(f_.name(), "cannot derive a training step: no output depends on a trainable tensor");
     loss.flops = kLossFlopsPerElement * elems;
-    loss.outputs.push_back(TensorDesc{loss.name + ":0", {}, DType::F32, true, -1});
+    loss.outputs.push_back(TensorDesc{"", {}, DType::F32, true, -1});
     lossInputs_ = loss.inputs;
     lossName_ = loss.name;
     lossFlops_ = loss.flops;
@@ -160,8 +163,11 @@ class TrainingDeriver {
       g.name = unique("gradients/" + name + "_grad" + (targets.size() > 1 ? "/d" + std::to_string(k) : ""));
       g.type = std::string(type) + "Grad";
       g.inputs = gradOuts;
-      for (TensorId t : distinct)
-        if (t != x || distinct.size() == 1) g.inputs.push_back(t);
+      // Ops like MatMul/Conv/Mul need their other operands (saved activations, weights) for
+      // a gradient; wide ops (Concat, AddN, ...) only route the output gradient.
+      if (distinct.size() <= kMaxSavedOperands)
+        for (TensorId t : distinct)
+          if (t != x || distinct.size() == 1) g.inputs.push_back(t);
       g.outputs.push_back(descOf(x, ""));
       g.flops = flopsEach;
       g.role = OpRole::Backward;

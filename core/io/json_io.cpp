@@ -99,6 +99,8 @@ Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw Error(sourceName, "not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const json::exception& e) {  // e.g. a number out of range
+    throw Error(sourceName, std::string("not valid JSON: ") + e.what());
   }
   Reader r(sourceName);
   if (!doc.is_object()) r.fail("", "not a graphplace graph (the top level must be an object)");
@@ -180,7 +182,7 @@ Graph readGraphJson(const std::string& path) {
 // One tensor / op per line: readable, diff-friendly, and still plain JSON.
 std::string graphToJson(const Graph& g) {
   std::string out = "{\"format\": \"" + std::string(kFormat) + "\", \"version\": " + std::to_string(kVersion) +
-                    ", \"name\": " + nlohmann::json(g.name()).dump() + ",\n\"tensors\": [";
+                    ", \"name\": " + nlohmann::json(g.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n\"tensors\": [";
   for (TensorId t = 0; t < g.numTensors(); ++t) {
     nlohmann::ordered_json j;
     j["name"] = g.tensorName(t);
@@ -189,7 +191,7 @@ std::string graphToJson(const Graph& g) {
     if (g.hasShape(t)) j["shape"] = std::vector<int64_t>(g.shape(t).begin(), g.shape(t).end());
     else j["shape"] = nullptr;
     j["bytes"] = g.tensorBytes(t);
-    out += (t == 0 ? "\n" : ",\n") + j.dump();
+    out += (t == 0 ? "\n" : ",\n") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   out += "],\n\"ops\": [";
   for (OpId op = 0; op < g.numOps(); ++op) {
@@ -208,7 +210,7 @@ std::string graphToJson(const Graph& g) {
     if (!g.requestedDevice(op).empty()) j["device"] = g.requestedDevice(op);
     if (g.role(op) != OpRole::Forward) j["role"] = opRoleName(g.role(op));
     if (g.forwardOf(op) != kNone) j["forward_of"] = g.opName(g.forwardOf(op));
-    out += (op == 0 ? "\n" : ",\n") + j.dump();
+    out += (op == 0 ? "\n" : ",\n") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   out += "]}";
   return out;

@@ -219,11 +219,13 @@ double einsumFlops(const onnx::NodeProto& node, const ShapeTable& shapes) {
     if (operands >= node.input_size()) return 0;  // malformed: more terms than inputs
     const auto& s = need(shapes, inputName(node, operands));
     const auto dots = term.find("...");
+    if (dots != std::string::npos && term.find("...", dots + 3) != std::string::npos) return 0;  // malformed
     const std::string letters = dots == std::string::npos ? term : term.substr(0, dots) + term.substr(dots + 3);
     const size_t nEll = s.size() >= letters.size() ? s.size() - letters.size() : 0;
     size_t axis = 0;
     for (size_t i = 0; i < term.size(); ++i) {
       if (term.compare(i, 3, "...") == 0) {
+        if (axis + nEll > s.size()) return 0;  // malformed: the term does not fit the shape
         std::vector<int64_t> e(s.begin() + static_cast<long>(axis), s.begin() + static_cast<long>(axis + nEll));
         if (e.size() > ellipsis.size()) ellipsis.insert(ellipsis.begin(), e.size() - ellipsis.size(), 1);
         for (size_t j = 0; j < e.size(); ++j) {

@@ -38,6 +38,7 @@ int64_t count(const std::vector<int64_t>& dims) {
   for (int64_t d : dims) {
     if (d < 0 || d > kMaxFoldElems) return -1;
     n *= d;
+    if (n > kMaxFoldElems) return -1;
   }
   return n <= kMaxFoldElems ? n : -1;
 }

@@ -7,3 +7,5 @@
 extern "C" void gp_torchscript_import(const std::string& path, const gp::ImportOptions& options, gp::Graph& out) {
   out = gp::importTorchScript(path, options);
 }
+
+extern "C" uint64_t gp_torchscript_abi() { return gp::torchScriptPluginAbi(); }

@@ -49,6 +49,11 @@ const Plugin& plugin() {
         p.error = "cannot load the LibTorch plugin " + file + ": " + (err ? err : "unknown error");
         return;
       }
+      auto abi = reinterpret_cast<TorchScriptAbiFn>(::dlsym(handle, kTorchScriptAbiSymbol));
+      if (!abi || abi() != torchScriptPluginAbi()) {
+        p.error = "the LibTorch plugin " + file + " was built from another version of graphplace; rebuild it";
+        return;
+      }
       p.fn = reinterpret_cast<TorchScriptImportFn>(::dlsym(handle, kTorchScriptImportSymbol));
       if (!p.fn) p.error = "the LibTorch plugin " + file + " has no " + kTorchScriptImportSymbol;
       return;

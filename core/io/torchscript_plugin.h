@@ -1,5 +1,6 @@
 // Loading the TorchScript importer plugin on demand (see torchscript_module.cpp).
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "graph/graph.h"
@@ -11,6 +12,14 @@ namespace gp {
 using TorchScriptImportFn = void (*)(const std::string& path, const ImportOptions& options, Graph& out);
 inline constexpr const char* kTorchScriptImportSymbol = "gp_torchscript_import";
 inline constexpr const char* kTorchScriptPluginFile = "libgp_torchscript.so";
+// A plugin built from other headers must not be called: both sides compute this from the
+// headers they were built with, and the loader refuses a mismatch.
+inline constexpr const char* kTorchScriptAbiSymbol = "gp_torchscript_abi";
+using TorchScriptAbiFn = uint64_t (*)();
+inline constexpr uint64_t torchScriptPluginAbi() {
+  constexpr uint64_t kVersion = 1;
+  return (kVersion << 48) ^ (uint64_t{sizeof(Graph)} << 16) ^ uint64_t{sizeof(ImportOptions)};
+}
 
 // Imports through the plugin, loading it on first use. Looks in $GP_TORCHSCRIPT_PLUGIN, the
 // build tree, next to the executable, and in <exe>/../lib/graphplace. Throws gp::Error(path,
