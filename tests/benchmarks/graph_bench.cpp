@@ -17,7 +17,8 @@ void BM_BuildGraph100kOps200kEdges(benchmark::State& state) {
     gp::Graph g = gptest::syntheticChainGraph(100000);
     mem = g.memoryBytes();
     edges = g.numEdges();
-    benchmark::DoNotOptimize(g);
+    benchmark::DoNotOptimize(&g);
+    benchmark::ClobberMemory();
   }
   state.counters["edges"] = static_cast<double>(edges);
   state.counters["MB"] = static_cast<double>(mem) / (1 << 20);
@@ -31,7 +32,8 @@ void BM_ZooGnmtTrainingGraph(benchmark::State& state) {
     ops = g.numOps();
     edges = g.numEdges();
     mem = g.memoryBytes();
-    benchmark::DoNotOptimize(g);
+    benchmark::DoNotOptimize(&g);
+    benchmark::ClobberMemory();
   }
   state.counters["ops"] = static_cast<double>(ops);
   state.counters["edges"] = static_cast<double>(edges);
@@ -44,7 +46,8 @@ void BM_JsonRoundTripGnmtTraining(benchmark::State& state) {
   for (auto _ : state) {
     std::string text = gp::graphToJson(g);
     gp::Graph back = gp::parseGraphJson(text, "gnmt.json");
-    benchmark::DoNotOptimize(back);
+    benchmark::DoNotOptimize(&back);
+    benchmark::ClobberMemory();
     state.counters["JSON_MB"] = static_cast<double>(text.size()) / (1 << 20);
   }
 }

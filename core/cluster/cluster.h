@@ -1,0 +1,112 @@
+// Cluster: the devices a graph is placed on and the topology that connects them.
+//
+// The topology is a graph of vertices: every device is one vertex, and so is every piece of
+// interconnect that is not a device (host bridge / CPU, PCIe switch, NVSwitch, NIC, network
+// switch). Each physical link is full duplex and becomes two directed Channels. Routes
+// between every pair of devices are computed once at load: shortest by total latency, then
+// by hop count, ties broken by lowest vertex / channel index; a route never passes through a
+// third device (GPUs do not forward traffic). The simulator occupies every channel of a
+// route for routeLatency + bytes / routeBandwidth (circuit model).
+//
+//   Cluster c = loadCluster("8xV100-DGX1");       // preset, or a path to a .json file
+//   std::span<const int> r = c.route(0, 7);       // channel ids gpu0 -> ... -> gpu7
+//
+// File format: docs/formats.md, "Cluster JSON". Presets: resources/clusters/*.json.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/dtype.h"
+
+namespace gp {
+
+// Arithmetic rates a device lists peaks for. DTypes map onto them with peakTypeOf().
+enum class PeakType : uint8_t { F64, F32, F16, BF16, F8, I8, Count };
+constexpr int kNumPeakTypes = static_cast<int>(PeakType::Count);
+std::string_view peakTypeName(PeakType t);  // "f64", "f32", "f16", "bf16", "f8", "int8"
+// F16 -> F16, BF16 -> BF16, F64 and Complex64 -> F64, F8 -> F8, I8 and U8 -> I8, all else
+// (F32, wider integers, Bool, Unknown) -> F32.
+PeakType peakTypeOf(DType t);
+
+struct DeviceSpec {
+  std::string name;                          // "gpu0"
+  std::string kind;                          // "V100-SXM2-16GB" (calibration tables key on it)
+  std::array<double, kNumPeakTypes> peak{};  // FLOP/s per PeakType (dense, no sparsity)
+  double memBandwidth = 0;                   // bytes/s
+  int64_t memCapacity = 0;                   // bytes
+  double launchOverhead = 0;                 // seconds per kernel
+  int node = 0;                              // index of its vertex in the topology
+
+  double peakFlops(DType t) const { return peak[static_cast<int>(peakTypeOf(t))]; }
+};
+
+struct Channel {         // one direction of a physical link
+  int from = 0, to = 0;  // topology vertices
+  double bandwidth = 0;  // bytes/s
+  double latency = 0;    // s
+  std::string kind;      // "PCIe3x16", "NVLink2", "NVSwitch", "InfiniBand-NDR", ...
+  std::string name;      // "gpu0->gpu1"
+};
+
+class Cluster {
+ public:
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  const std::vector<std::string>& sources() const { return sources_; }
+
+  int numDevices() const { return static_cast<int>(devices_.size()); }
+  const DeviceSpec& device(int d) const { return devices_[d]; }
+  int findDevice(std::string_view name) const;  // -1 if absent
+
+  // Topology vertices: devices first (vertex d is device d), then the other vertices.
+  int numVertices() const { return static_cast<int>(vertexName_.size()); }
+  const std::string& vertexName(int v) const { return vertexName_[v]; }
+  const std::string& vertexKind(int v) const { return vertexKind_[v]; }  // device kind or switch kind
+
+  // Channels 2i and 2i+1 are the two directions of link i (as listed in the file).
+  int numChannels() const { return static_cast<int>(channels_.size()); }
+  const Channel& channel(int c) const { return channels_[c]; }
+
+  // Directed channels a transfer from device a to device b crosses, in order; empty if a == b.
+  std::span<const int> route(int a, int b) const {
+    size_t i = pairIndex(a, b);
+    return {routeData_.data() + routeOff_[i], static_cast<size_t>(routeOff_[i + 1] - routeOff_[i])};
+  }
+  double routeLatency(int a, int b) const { return routeLatency_[pairIndex(a, b)]; }      // sum of latencies
+  double routeBandwidth(int a, int b) const { return routeBandwidth_[pairIndex(a, b)]; }  // bottleneck; 0 if a == b
+
+  // The cluster as JSON in the documented format; parseClusterJson(toJson()) gives it back.
+  std::string toJson() const;
+
+ private:
+  friend class ClusterParser;
+  size_t pairIndex(int a, int b) const { return static_cast<size_t>(a) * devices_.size() + static_cast<size_t>(b); }
+  void computeRoutes(const std::string& source);
+
+  std::string name_, description_;
+  std::vector<std::string> sources_;
+  std::vector<DeviceSpec> devices_;
+  std::vector<std::string> vertexName_, vertexKind_;
+  std::vector<Channel> channels_;
+  // All-pairs routes (n * n), CSR over routeData_.
+  std::vector<int32_t> routeOff_;
+  std::vector<int> routeData_;
+  std::vector<double> routeLatency_, routeBandwidth_;
+};
+
+// A preset name ("4xP100-PCIe") or a path to a .json file. Throws gp::Error (one line naming
+// the file and field) on bad input, or listing the presets when the name is unknown.
+Cluster loadCluster(const std::string& presetOrPath);
+// Parses cluster JSON; `source` names it in errors.
+Cluster parseClusterJson(const std::string& text, const std::string& source);
+// Names of the presets found in the cluster resource folder, sorted.
+std::vector<std::string> clusterPresetNames();
+// The folder presets are read from: $GP_RESOURCE_DIR/clusters, else <exe>/../share/graphplace/clusters,
+// else <exe>/../../resources/clusters or <exe>/../../../resources/clusters; empty if none exists.
+std::string clusterResourceDir();
+
+}  // namespace gp

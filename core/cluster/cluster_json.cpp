@@ -1,0 +1,207 @@
+// parseClusterJson: the cluster file format of docs/formats.md, "Cluster JSON".
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cluster/cluster.h"
+#include "cluster/cluster_units.h"
+#include "graph/error.h"
+
+namespace gp {
+
+using nlohmann::json;
+
+class ClusterParser {
+ public:
+  explicit ClusterParser(std::string source) : source_(std::move(source)) {}
+
+  Cluster parse(const std::string& text) {
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      fail("", std::string("not valid JSON (") + shortMessage(e.what()) + ")");
+    }
+    if (!j.is_object()) fail("", "top level must be an object");
+    checkKeys(j, "",
+              {"format", "version", "name", "description", "sources", "device_kinds", "devices", "switches", "links"});
+    if (j.contains("format") && (!j["format"].is_string() || j["format"] != kClusterFormat))
+      fail("", std::string("field 'format' must be \"") + kClusterFormat + "\"");
+    if (j.contains("version") && (!j["version"].is_number_integer() || j["version"] != kClusterVersion))
+      fail("", "field 'version' must be " + std::to_string(kClusterVersion));
+    c_.name_ = str(j, "name", "");
+    if (c_.name_.empty()) fail("", "field 'name' must not be empty");
+    if (j.contains("description")) c_.description_ = str(j, "description", "");
+    if (j.contains("sources")) {
+      const json& s = j["sources"];
+      if (!s.is_array()) fail("", "field 'sources' must be an array of strings");
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (!s[i].is_string()) fail("sources[" + std::to_string(i) + "]", "must be a string");
+        c_.sources_.push_back(s[i].get<std::string>());
+      }
+    }
+    parseKinds(member(j, "device_kinds", "", json::value_t::object));
+    parseDevices(member(j, "devices", "", json::value_t::array));
+    if (j.contains("switches")) parseSwitches(member(j, "switches", "", json::value_t::array));
+    parseLinks(member(j, "links", "", json::value_t::array));
+    c_.computeRoutes(source_);
+    return std::move(c_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw Error(source_, where.empty() ? problem : where + ": " + problem);
+  }
+
+  static std::string shortMessage(std::string m) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> drop the tag
+    if (auto p = m.find("] "); p != std::string::npos) m = m.substr(p + 2);
+    return m;
+  }
+
+  void checkKeys(const json& o, const std::string& where, std::initializer_list<std::string_view> allowed) const {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      bool ok = false;
+      for (std::string_view a : allowed) ok = ok || it.key() == a;
+      if (!ok) fail(where, "unknown field '" + it.key() + "'");
+    }
+  }
+
+  const json& member(const json& o, const std::string& key, const std::string& where, json::value_t type) const {
+    auto it = o.find(key);
+    if (it == o.end()) fail(where, "missing field '" + key + "'");
+    if (it->type() != type)
+      fail(where, "field '" + key + "' must be " + (type == json::value_t::array ? "an array" : "an object"));
+    return *it;
+  }
+
+  std::string str(const json& o, const std::string& key, const std::string& where) const {
+    auto it = o.find(key);
+    if (it == o.end()) fail(where, "missing field '" + key + "'");
+    if (!it->is_string()) fail(where, "field '" + key + "' must be a string");
+    return it->get<std::string>();
+  }
+
+  // A finite number > 0 (or >= 0 when zeroOk).
+  double num(const json& o, const std::string& key, const std::string& where, bool zeroOk = false) const {
+    auto it = o.find(key);
+    if (it == o.end()) fail(where, "missing field '" + key + "'");
+    if (!it->is_number()) fail(where, "field '" + key + "' must be a number");
+    double v = it->get<double>();
+    if (!std::isfinite(v) || v < 0 || (v == 0 && !zeroOk))
+      fail(where, "field '" + key + "' must be " + (zeroOk ? "non-negative" : "positive") + ", got " + it->dump());
+    return v;
+  }
+
+  void parseKinds(const json& kinds) {
+    if (kinds.empty()) fail("device_kinds", "no device kinds");
+    for (auto it = kinds.begin(); it != kinds.end(); ++it) {
+      std::string where = "device_kinds['" + it.key() + "']";
+      if (!it->is_object()) fail(where, "must be an object");
+      const json& k = *it;
+      checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us"});
+      DeviceSpec d;
+      d.kind = it.key();
+      const json& peaks = member(k, "peak_TFLOPS", where, json::value_t::object);
+      std::array<bool, kNumPeakTypes> given{};
+      for (auto p = peaks.begin(); p != peaks.end(); ++p) {
+        int t = 0;
+        while (t < kNumPeakTypes && peakTypeName(PeakType(t)) != p.key()) ++t;
+        if (t == kNumPeakTypes)
+          fail(where + ".peak_TFLOPS", "unknown type '" + p.key() + "' (f64 f32 f16 bf16 f8 int8)");
+        d.peak[t] = num(peaks, p.key(), where + ".peak_TFLOPS") * kTera;
+        given[t] = true;
+      }
+      auto idx = [](PeakType t) { return static_cast<size_t>(t); };
+      if (!given[idx(PeakType::F32)]) fail(where + ".peak_TFLOPS", "missing field 'f32'");
+      for (PeakType t : {PeakType::F64, PeakType::F16, PeakType::BF16, PeakType::I8})
+        if (!given[idx(t)]) d.peak[idx(t)] = d.peak[idx(PeakType::F32)];
+      if (!given[idx(PeakType::F8)]) d.peak[idx(PeakType::F8)] = d.peak[idx(PeakType::F16)];
+      d.memBandwidth = num(k, "memory_bandwidth_GBps", where) * kGiga;
+      d.memCapacity = std::llround(num(k, "memory_GiB", where) * kGiB);
+      d.launchOverhead = num(k, "launch_overhead_us", where, true) * kMicro;
+      kinds_.emplace(d.kind, d);
+    }
+  }
+
+  void addVertex(const std::string& name, const std::string& kind, const std::string& where) {
+    if (name.empty()) fail(where, "field 'name' must not be empty");
+    if (!vertex_.emplace(name, c_.numVertices()).second) fail(where, "duplicate name '" + name + "'");
+    c_.vertexName_.push_back(name);
+    c_.vertexKind_.push_back(kind);
+  }
+
+  void parseDevices(const json& devs) {
+    if (devs.empty()) fail("devices", "no devices");
+    for (size_t i = 0; i < devs.size(); ++i) {
+      std::string where = "devices[" + std::to_string(i) + "]";
+      if (!devs[i].is_object()) fail(where, "must be an object");
+      checkKeys(devs[i], where, {"name", "kind"});
+      std::string name = str(devs[i], "name", where);
+      std::string kind = str(devs[i], "kind", where);
+      where += " ('" + name + "')";
+      auto k = kinds_.find(kind);
+      if (k == kinds_.end()) fail(where, "unknown kind '" + kind + "' (not in device_kinds)");
+      DeviceSpec d = k->second;
+      d.name = name;
+      d.node = c_.numVertices();
+      addVertex(name, kind, where);
+      c_.devices_.push_back(std::move(d));
+    }
+  }
+
+  void parseSwitches(const json& sw) {
+    for (size_t i = 0; i < sw.size(); ++i) {
+      std::string where = "switches[" + std::to_string(i) + "]";
+      if (!sw[i].is_object()) fail(where, "must be an object");
+      checkKeys(sw[i], where, {"name", "kind"});
+      std::string name = str(sw[i], "name", where);
+      addVertex(name, str(sw[i], "kind", where), where + " ('" + name + "')");
+    }
+  }
+
+  void parseLinks(const json& links) {
+    std::set<std::pair<int, int>> seen;
+    for (size_t i = 0; i < links.size(); ++i) {
+      std::string where = "links[" + std::to_string(i) + "]";
+      const json& l = links[i];
+      if (!l.is_object()) fail(where, "must be an object");
+      checkKeys(l, where, {"between", "kind", "bandwidth_GBps", "latency_us"});
+      const json& ends = member(l, "between", where, json::value_t::array);
+      if (ends.size() != 2 || !ends[0].is_string() || !ends[1].is_string())
+        fail(where, "field 'between' must be two vertex names");
+      int v[2];
+      for (int e = 0; e < 2; ++e) {
+        auto it = vertex_.find(ends[e].get<std::string>());
+        if (it == vertex_.end()) fail(where, "unknown vertex '" + ends[e].get<std::string>() + "'");
+        v[e] = it->second;
+      }
+      where += " (" + c_.vertexName_[v[0]] + " - " + c_.vertexName_[v[1]] + ")";
+      if (v[0] == v[1]) fail(where, "a link must join two different vertices");
+      if (!seen.emplace(std::min(v[0], v[1]), std::max(v[0], v[1])).second)
+        fail(where, "duplicate link (give parallel links as one link with their summed bandwidth)");
+      Channel ch;
+      ch.kind = str(l, "kind", where);
+      ch.bandwidth = num(l, "bandwidth_GBps", where) * kGiga;
+      ch.latency = num(l, "latency_us", where, true) * kMicro;
+      for (int dir = 0; dir < 2; ++dir) {
+        ch.from = v[dir];
+        ch.to = v[1 - dir];
+        ch.name = c_.vertexName_[ch.from] + "->" + c_.vertexName_[ch.to];
+        c_.channels_.push_back(ch);
+      }
+    }
+  }
+
+  std::string source_;
+  Cluster c_;
+  std::map<std::string, DeviceSpec> kinds_;
+  std::map<std::string, int, std::less<>> vertex_;
+};
+
+Cluster parseClusterJson(const std::string& text, const std::string& source) {
+  return ClusterParser(source).parse(text);
+}
+
+}  // namespace gp

@@ -1,0 +1,80 @@
+#include "cost/cost_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gp {
+
+CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const CalibrationTable* calib)
+    : g_(&g), cluster_(&c), params_(params) {
+  // Distinct device kinds, in order of first appearance.
+  kindOf_.resize(static_cast<size_t>(c.numDevices()));
+  for (int d = 0; d < c.numDevices(); ++d) {
+    int k = 0;
+    while (k < numKinds_ && c.device(kindDevice_[k]).kind != c.device(d).kind) ++k;
+    if (k == numKinds_) {
+      kindDevice_.push_back(d);
+      ++numKinds_;
+    }
+    kindOf_[d] = k;
+  }
+  // Classes per op type, not per op.
+  const auto& types = g.opTypeNames();
+  classOfType_.resize(types.size());
+  metaType_.resize(types.size());
+  for (size_t t = 0; t < types.size(); ++t) {
+    classOfType_[t] = classifyOp(types[t]);
+    metaType_[t] = isMetadataOp(types[t]) ? 1 : 0;
+  }
+
+  const size_t n = static_cast<size_t>(g.numOps());
+  times_.assign(n * numKinds_, 0.0);
+  calibrated_.assign(n * numKinds_, 0);
+  fastest_.assign(n, 0.0);
+  const bool useCalib = calib != nullptr && !calib->empty();
+  for (OpId op = 0; op < g.numOps(); ++op) {
+    const int32_t type = g.opTypeId(op);
+    const DType dt = opDType(op);
+    const double bytes = static_cast<double>(g.bytesRead(op)) + static_cast<double>(g.bytesWritten(op));
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < numKinds_; ++k) {
+      const DeviceSpec& dev = c.device(kindDevice_[k]);
+      const size_t i = static_cast<size_t>(op) * numKinds_ + k;
+      double t = 0;
+      std::optional<double> measured;
+      if (useCalib) measured = calib->lookup(CalibrationTable::signature(g, op, dt, dev.kind));
+      if (measured) {
+        t = *measured;
+        calibrated_[i] = 1;
+        ++numCalibrated_;
+      } else if (!metaType_[type]) {
+        t = roofline(g.flops(op), bytes, classOfType_[type], dt, dev);
+      }
+      times_[i] = t;
+      best = std::min(best, t);
+    }
+    fastest_[op] = numKinds_ > 0 ? best : 0.0;
+  }
+}
+
+DType CostModel::opDType(OpId op) const {
+  DType dt = DType::Unknown;
+  if (auto outs = g_->outputs(op); !outs.empty())
+    dt = g_->dtype(outs[0]);
+  else if (auto ins = g_->inputs(op); !ins.empty())
+    dt = g_->dtype(ins[0]);
+  return dt == DType::Unknown ? DType::F32 : dt;
+}
+
+double CostModel::roofline(double flops, double bytes, OpClass cls, DType dtype, const DeviceSpec& d) const {
+  const double compute = flops > 0 ? flops / (d.peakFlops(dtype) * params_.efficiencyOf(cls)) : 0.0;
+  const double memory = bytes > 0 ? bytes / d.memBandwidth : 0.0;
+  return d.launchOverhead + std::max(compute, memory);
+}
+
+double CostModel::fusedTime(double flops, int64_t bytes, OpClass dominant, DType dtype, int device) const {
+  if (dtype == DType::Unknown) dtype = DType::F32;
+  return roofline(flops, static_cast<double>(bytes), dominant, dtype, cluster_->device(device));
+}
+
+}  // namespace gp
