@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/cli_model_options.h"
 #include "graph/graph_stats.h"
 #include "io/json_io.h"
 #include "io/model_loader.h"
@@ -13,21 +14,6 @@
 
 namespace gp::cli {
 namespace {
-
-const std::set<std::string> kModelOptions{"--mode", "--input-shape", "--batch", "--seq-len"};
-
-LoadOptions loadOptionsFrom(const Args& a) {
-  LoadOptions o;
-  if (auto m = a.value("--mode")) {
-    if (*m == "inference") o.mode = GraphMode::Inference;
-    else if (*m == "training") o.mode = GraphMode::Training;
-    else throw std::invalid_argument("--mode must be 'inference' or 'training', got '" + *m + "'");
-  }
-  if (auto s = a.value("--input-shape")) o.import.inputShape = parseShape(*s);
-  o.zoo.batch = a.intValue("--batch", 0);
-  o.zoo.seqLen = a.intValue("--seq-len", 0);
-  return o;
-}
 
 std::string human(double v, const char* unit) {
   const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
@@ -55,12 +41,14 @@ void printUsage(std::ostream& out) {
          "                            [--batch N] [--seq-len N] [--json]\n"
          "  graphplace-cli zoo list [--json]\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
+         "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--repeat N] [--trace OUT.json] [--json]\n"
+         "                            [model options as for info]\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";
 }
 
 int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = kModelOptions;
+  auto opts = modelOptions();
   Args a = parseArgs(argv, opts, {"--json"});
   if (a.positional.size() != 1) throw std::invalid_argument("info needs exactly one MODEL");
   const std::string& spec = a.positional[0];
@@ -105,7 +93,7 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
 }
 
 int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = kModelOptions;
+  auto opts = modelOptions();
   opts.insert("--out");
   Args a = parseArgs(argv, opts, {"--json"});
   if (a.positional.empty()) throw std::invalid_argument("zoo needs a subcommand: list or export");

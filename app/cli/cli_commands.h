@@ -9,6 +9,7 @@ namespace gp::cli {
 
 int runInfo(const std::vector<std::string>& args, std::ostream& out);
 int runZoo(const std::vector<std::string>& args, std::ostream& out);
+int runEvaluate(const std::vector<std::string>& args, std::ostream& out);
 void printUsage(std::ostream& out);
 
 }  // namespace gp::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "info") return gp::cli::runInfo(args, std::cout);
     if (cmd == "zoo") return gp::cli::runZoo(args, std::cout);
+    if (cmd == "evaluate") return gp::cli::runEvaluate(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli 0.1.0\n";
       return 0;

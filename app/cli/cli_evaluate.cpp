@@ -1,0 +1,90 @@
+// graphplace-cli evaluate: simulate one step of a model on a cluster.
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/cli_args.h"
+#include "cli/cli_commands.h"
+#include "cli/cli_model_options.h"
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "io/chrome_trace.h"
+#include "sim/simulator.h"
+
+namespace gp::cli {
+
+int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = modelOptions();
+  opts.insert({"--cluster", "--repeat", "--trace"});
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
+  auto clusterSpec = a.value("--cluster");
+  if (!clusterSpec || clusterSpec->empty())
+    throw std::invalid_argument("evaluate needs --cluster PRESET|FILE (presets: " + [] {
+      std::string names;
+      for (const auto& n : clusterPresetNames()) names += (names.empty() ? "" : ", ") + n;
+      return names;
+    }() + ")");
+  const int repeat = a.intValue("--repeat", 1);
+  Graph g = loadModel(a.positional[0], loadOptionsFrom(a));
+  Cluster c = loadCluster(*clusterSpec);
+  CostModel cost(g, c);
+  Simulator sim(cost);
+  const Plan plan = Plan::singleDevice(g.numOps());  // placement files: issue 3, item 7
+  Measurement m;
+  double total = 0;
+  for (int i = 0; i < repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sim.run(plan, m, /*recordTimeline=*/i == repeat - 1 && a.value("--trace").has_value());
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
+  const double simMs = total / repeat * 1e3;
+
+  if (a.has("--json")) {
+    nlohmann::ordered_json j;
+    j["model"] = a.positional[0];
+    j["cluster"] = c.name();
+    j["step_time_ms"] = m.stepTime * 1e3;
+    j["lower_bound_ms"] = m.lowerBound * 1e3;
+    j["ratio"] = m.ratio();
+    j["feasible"] = m.feasible;
+    if (!m.problem.empty()) j["problem"] = m.problem;
+    j["comm_bytes"] = m.commBytes;
+    j["sim_ms"] = simMs;
+    j["repeat"] = repeat;
+    auto& devs = j["devices"] = nlohmann::ordered_json::array();
+    for (int d = 0; d < c.numDevices(); ++d)
+      devs.push_back({{"name", c.device(d).name},
+                      {"busy_ms", m.devices[d].busy * 1e3},
+                      {"utilization", m.devices[d].utilization},
+                      {"peak_memory_bytes", m.devices[d].peakMemory},
+                      {"memory_capacity_bytes", m.devices[d].capacity}});
+    auto& links = j["links"] = nlohmann::ordered_json::array();
+    for (int ch = 0; ch < c.numChannels(); ++ch)
+      if (m.channelBytes[ch] > 0) links.push_back({{"name", c.channel(ch).name}, {"bytes", m.channelBytes[ch]}});
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "step time    %.3f ms  (lower bound %.3f ms, ratio %.2f)%s\n", m.stepTime * 1e3,
+                m.lowerBound * 1e3, m.ratio(), m.feasible ? "" : "  INFEASIBLE");
+  out << "model        " << a.positional[0] << " on " << c.name() << " (all ops on " << c.device(0).name
+      << ")\n"
+      << line;
+  if (!m.problem.empty()) out << "problem      " << m.problem << "\n";
+  out << "sent         " << m.commBytes << " bytes between devices\n";
+  std::snprintf(line, sizeof line, "simulation   %.2f ms per step (mean of %d)\n", simMs, repeat);
+  out << line;
+  for (int d = 0; d < c.numDevices(); ++d) {
+    std::snprintf(line, sizeof line, "  %-8s busy %10.3f ms  util %5.1f%%  peak %8.2f GB of %6.2f GB\n",
+                  c.device(d).name.c_str(), m.devices[d].busy * 1e3, 100 * m.devices[d].utilization,
+                  static_cast<double>(m.devices[d].peakMemory) / 1e9, static_cast<double>(m.devices[d].capacity) / 1e9);
+    out << line;
+  }
+  return 0;
+}
+
+}  // namespace gp::cli
