@@ -16,7 +16,7 @@ PACKAGES=(
   xvfb xauth
   # graph layout and import libraries
   libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libssl-dev
   # LibTorch (TorchScript import, RL)
   libtorch-dev
   # tests and benchmarks

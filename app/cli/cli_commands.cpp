@@ -41,7 +41,8 @@ void printUsage(std::ostream& out) {
          "                            [--batch N] [--seq-len N] [--json]\n"
          "  graphplace-cli zoo list [--json]\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
-         "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--repeat N] [--trace OUT.json] [--json]\n"
+         "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
+         "                            [--trace OUT.json] [--out PLACEMENT.json] [--json]\n"
          "                            [model options as for info]\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";

@@ -2,6 +2,8 @@
 #include <chrono>
 #include <cstdio>
 #include <iomanip>
+#include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -11,36 +13,58 @@
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/chrome_trace.h"
+#include "io/placement_file.h"
 #include "sim/simulator.h"
 
 namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace"});
-  Args a = parseArgs(argv, opts, {"--json"});
+  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out"});
+  Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
   auto clusterSpec = a.value("--cluster");
-  if (!clusterSpec || clusterSpec->empty())
+  auto placementPath = a.value("--placement");
+  if ((!clusterSpec || clusterSpec->empty()) && !placementPath)
     throw std::invalid_argument("evaluate needs --cluster PRESET|FILE (presets: " + [] {
       std::string names;
       for (const auto& n : clusterPresetNames()) names += (names.empty() ? "" : ", ") + n;
       return names;
-    }() + ")");
+    }() + ") or a --placement file");
   const int repeat = a.intValue("--repeat", 1);
-  Graph g = loadModel(a.positional[0], loadOptionsFrom(a));
-  Cluster c = loadCluster(*clusterSpec);
+  const LoadOptions loadOptions = loadOptionsFrom(a);
+  const std::string& spec = a.positional[0];
+  Graph g = loadModel(spec, loadOptions);
+  const ModelIdentity identity{spec, modelSha256(spec, loadOptions), g.numOps()};
+  Plan plan = Plan::singleDevice(g.numOps());
+  std::optional<Cluster> cluster;
+  std::string planName = "single device";
+  if (placementPath) {
+    LoadedPlacement lp = readPlacement(*placementPath, g, identity, a.has("--ignore-hash"));
+    for (const auto& w : lp.warnings) std::cerr << "graphplace-cli: warning: " << *placementPath << ": " << w << "\n";
+    plan = std::move(lp.plan);
+    cluster = std::move(lp.cluster);
+    planName = *placementPath;
+  }
+  if (clusterSpec && !clusterSpec->empty()) {
+    Cluster chosen = loadCluster(*clusterSpec);
+    if (placementPath && chosen.numDevices() < cluster->numDevices())
+      throw std::invalid_argument(*placementPath + ": the placement uses " + std::to_string(cluster->numDevices()) +
+                                  " devices, cluster " + chosen.name() + " has " + std::to_string(chosen.numDevices()));
+    cluster = std::move(chosen);
+  }
+  const Cluster& c = *cluster;
   CostModel cost(g, c);
   Simulator sim(cost);
-  const Plan plan = Plan::singleDevice(g.numOps());  // placement files: issue 3, item 7
   Measurement m;
   double total = 0;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    sim.run(plan, m, /*recordTimeline=*/i == repeat - 1 && a.value("--trace").has_value());
+    sim.run(plan, m, /*recordTimeline=*/i == repeat - 1 && (a.has("--trace") || a.has("--out")));
     total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
+  if (auto outPath = a.value("--out")) writePlacement(g, identity, c, plan, m, *outPath);
   const double simMs = total / repeat * 1e3;
 
   if (a.has("--json")) {
@@ -71,8 +95,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   char line[256];
   std::snprintf(line, sizeof line, "step time    %.3f ms  (lower bound %.3f ms, ratio %.2f)%s\n", m.stepTime * 1e3,
                 m.lowerBound * 1e3, m.ratio(), m.feasible ? "" : "  INFEASIBLE");
-  out << "model        " << a.positional[0] << " on " << c.name() << " (all ops on " << c.device(0).name
-      << ")\n"
+  out << "model        " << spec << " on " << c.name() << " (" << planName << ")\n"
       << line;
   if (!m.problem.empty()) out << "problem      " << m.problem << "\n";
   out << "sent         " << m.commBytes << " bytes between devices\n";

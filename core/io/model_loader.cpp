@@ -10,6 +10,7 @@
 #include "io/dot_import.h"
 #include "io/json_io.h"
 #include "io/onnx_import.h"
+#include "io/sha256.h"
 #include "io/torchscript_plugin.h"
 
 namespace gp {
@@ -52,6 +53,16 @@ Graph importFile(const std::string& path, const ImportOptions& options) {
 void registerImporter(const std::string& extension, ImporterFn importer) {
   std::lock_guard lock(registryMutex());
   registry()[extension] = std::move(importer);
+}
+
+std::string modelSha256(const std::string& spec, const LoadOptions& options) {
+  if (spec.rfind("zoo:", 0) == 0) {
+    std::string key = spec + " batch=" + std::to_string(options.zoo.batch) + " seq=" +
+                      std::to_string(options.zoo.seqLen) +
+                      " mode=" + std::to_string(static_cast<int>(options.mode));
+    return sha256Hex(key);
+  }
+  return sha256OfFile(spec);
 }
 
 Graph loadModel(const std::string& spec, const LoadOptions& options) {

@@ -21,6 +21,10 @@ struct LoadOptions {
 // Throws gp::Error("FILE", problem) for anything wrong with the model.
 Graph loadModel(const std::string& spec, const LoadOptions& options = {});
 
+// A stable identity of what loadModel(spec, options) reads: the SHA-256 of the file's bytes, or
+// for zoo models of the spec and the options that shape the graph. Placement files record it.
+std::string modelSha256(const std::string& spec, const LoadOptions& options = {});
+
 // An importer registered for an extension takes precedence over the built-in ones (TorchScript
 // files otherwise go to the on-demand LibTorch plugin, io/torchscript_plugin.h).
 using ImporterFn = std::function<Graph(const std::string& path, const ImportOptions&)>;

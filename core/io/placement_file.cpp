@@ -1,0 +1,149 @@
+#include "io/placement_file.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "graph/error.h"
+#include "io/file_text.h"
+
+namespace gp {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+constexpr const char* kFormat = "graphplace-placement";
+constexpr int kVersion = 1;
+
+std::string dumpJson(const ordered_json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
+                            const Measurement& m) {
+  ordered_json head;
+  head["format"] = kFormat;
+  head["version"] = kVersion;
+  head["model"] = {{"path", model.path}, {"sha256", model.sha256}, {"ops", g.numOps()}, {"name", g.name()}};
+  head["cluster"] = ordered_json::parse(c.toJson());
+  ordered_json metrics;
+  metrics["step_time_ms"] = m.stepTime * 1e3;
+  metrics["lower_bound_ms"] = m.lowerBound * 1e3;
+  metrics["ratio"] = m.ratio();
+  metrics["feasible"] = m.feasible;
+  if (!m.problem.empty()) metrics["problem"] = m.problem;
+  metrics["comm_bytes"] = m.commBytes;
+  auto& devs = metrics["devices"] = ordered_json::array();
+  for (int d = 0; d < c.numDevices() && d < static_cast<int>(m.devices.size()); ++d)
+    devs.push_back({{"name", c.device(d).name},
+                    {"busy_ms", m.devices[d].busy * 1e3},
+                    {"utilization", m.devices[d].utilization},
+                    {"peak_memory_bytes", m.devices[d].peakMemory},
+                    {"memory_capacity_bytes", m.devices[d].capacity}});
+  auto& links = metrics["links"] = ordered_json::array();
+  for (int ch = 0; ch < c.numChannels() && ch < static_cast<int>(m.channelBytes.size()); ++ch)
+    if (m.channelBytes[ch] > 0) links.push_back({{"name", c.channel(ch).name}, {"bytes", m.channelBytes[ch]}});
+  head["metrics"] = std::move(metrics);
+
+  // simulated start/end per op from the timeline
+  std::vector<double> start(static_cast<size_t>(g.numOps()), -1), end(static_cast<size_t>(g.numOps()), -1);
+  for (const auto& e : m.timeline)
+    if (e.kind == TimelineEvent::Kind::Op) {
+      start[e.id] = e.start;
+      end[e.id] = e.end;
+    }
+  std::string out = dumpJson(head);
+  out.pop_back();  // '}'
+  out += ",\n\"ops\": [";
+  for (OpId op = 0; op < g.numOps(); ++op) {
+    ordered_json o;
+    o["name"] = g.opName(op);
+    o["type"] = g.opType(op);
+    o["device"] = c.device(plan.device[op]).name;
+    if (!plan.priority.empty()) o["priority"] = plan.priority[op];
+    if (!plan.fusionGroup.empty() && plan.fusionGroup[op] >= 0) o["fusion_group"] = plan.fusionGroup[op];
+    if (start[op] >= 0) {
+      o["start_ms"] = start[op] * 1e3;
+      o["end_ms"] = end[op] * 1e3;
+    }
+    out += (op == 0 ? "\n" : ",\n") + dumpJson(o);
+  }
+  out += "]}";
+  return out;
+}
+
+void writePlacement(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
+                    const Measurement& m, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(path, "cannot open file for writing");
+  out << placementToJson(g, model, c, plan, m) << "\n";
+  out.flush();
+  if (!out) throw Error(path, "write error");
+}
+
+LoadedPlacement parsePlacement(const std::string& text, const std::string& source, const Graph& g,
+                               const ModelIdentity& current, bool allowHashMismatch) {
+  auto fail = [&](const std::string& problem) -> void { throw Error(source, problem); };
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception&) {
+    fail("not valid JSON");
+  }
+  try {
+    if (!doc.is_object() || doc.value("format", "") != kFormat)
+      fail(std::string("not a graphplace placement file (\"format\" must be \"") + kFormat + "\")");
+    if (doc.value("version", kVersion) != kVersion) fail("unsupported version");
+    LoadedPlacement lp;
+    const json& model = doc.at("model");
+    lp.model.path = model.value("path", "");
+    lp.model.sha256 = model.value("sha256", "");
+    lp.model.ops = model.value("ops", -1);
+    if (lp.model.ops != g.numOps())
+      fail("the file places " + std::to_string(lp.model.ops) + " ops, the model has " + std::to_string(g.numOps()) +
+           " (is it for another model or mode?)");
+    if (!current.sha256.empty() && !lp.model.sha256.empty() && lp.model.sha256 != current.sha256) {
+      std::string msg = "the model's SHA-256 differs from the one the placement was made for (" + lp.model.path + ")";
+      if (!allowHashMismatch) fail(msg + "; pass --ignore-hash to load it anyway");
+      lp.warnings.push_back(msg);
+    }
+    lp.cluster = parseClusterJson(doc.at("cluster").dump(), source + " (embedded cluster)");
+    const json& ops = doc.at("ops");
+    if (!ops.is_array() || static_cast<int32_t>(ops.size()) != g.numOps())
+      fail("'ops' must list every op of the model once");
+    lp.plan.device.assign(static_cast<size_t>(g.numOps()), -1);
+    bool anyPriority = false, anyFusion = false;
+    for (const json& o : ops) {
+      anyPriority |= o.contains("priority");
+      anyFusion |= o.contains("fusion_group");
+    }
+    if (anyPriority) lp.plan.priority.assign(static_cast<size_t>(g.numOps()), 0);
+    if (anyFusion) lp.plan.fusionGroup.assign(static_cast<size_t>(g.numOps()), -1);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const json& o = ops[i];
+      const std::string name = o.at("name").get<std::string>();
+      const OpId op = g.findOp(name);
+      if (op == kNone) fail("op #" + std::to_string(i) + " '" + name + "' is not in the model");
+      if (lp.plan.device[op] != -1) fail("op '" + name + "' is placed twice");
+      const std::string dev = o.at("device").get<std::string>();
+      const int d = lp.cluster.findDevice(dev);
+      if (d < 0) fail("op '" + name + "' is placed on '" + dev + "', which the cluster does not have");
+      lp.plan.device[op] = d;
+      if (o.contains("priority")) lp.plan.priority[op] = o["priority"].get<int32_t>();
+      if (o.contains("fusion_group")) {
+        const int32_t grp = o["fusion_group"].get<int32_t>();
+        if (grp < -1 || grp >= g.numOps()) fail("op '" + name + "' has fusion group " + std::to_string(grp) + " out of range");
+        lp.plan.fusionGroup[op] = grp;
+      }
+    }
+    return lp;
+  } catch (const json::exception& e) {
+    throw Error(source, std::string("malformed placement file: ") + e.what());
+  }
+}
+
+LoadedPlacement readPlacement(const std::string& path, const Graph& g, const ModelIdentity& current,
+                              bool allowHashMismatch) {
+  return parsePlacement(readFileText(path, "a placement file"), path, g, current, allowHashMismatch);
+}
+
+}  // namespace gp

@@ -1,0 +1,85 @@
+// Annotated placement files: export, reload, same plan and same step time; clear errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "graph/error.h"
+#include "graph/training.h"
+#include "io/model_loader.h"
+#include "io/placement_file.h"
+#include "sim/simulator.h"
+
+using namespace gp;
+
+namespace {
+struct Fixture {
+  Graph g = loadModel("zoo:resnet50", {.zoo = {.batch = 2}});
+  Cluster c = loadCluster("8xV100-DGX1");
+  ModelIdentity id{"zoo:resnet50", modelSha256("zoo:resnet50", {.zoo = {.batch = 2}}), g.numOps()};
+  Plan plan() const {
+    Plan p;
+    for (OpId op = 0; op < g.numOps(); ++op) p.device.push_back(op * 3 / g.numOps());  // three contiguous parts
+    p.priority.resize(static_cast<size_t>(g.numOps()));
+    for (OpId op = 0; op < g.numOps(); ++op) p.priority[op] = op % 5;
+    p.fusionGroup.assign(static_cast<size_t>(g.numOps()), -1);
+    return p;
+  }
+};
+
+std::string errorOf(const Fixture& f, const std::string& text, const ModelIdentity& id) {
+  try {
+    parsePlacement(text, "p.json", f.g, id);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST(PlacementFile, RoundTripRestoresThePlanAndTheStepTime) {
+  Fixture f;
+  CostModel cost(f.g, f.c);
+  Simulator sim(cost);
+  Plan p = f.plan();
+  Measurement m = sim.run(p);
+  ASSERT_TRUE(m.feasible) << m.problem;
+  ASSERT_GT(m.commBytes, 0);
+  const std::string text = placementToJson(f.g, f.id, f.c, p, m);
+  LoadedPlacement lp = parsePlacement(text, "p.json", f.g, f.id);
+  EXPECT_EQ(lp.plan.device, p.device);
+  EXPECT_EQ(lp.plan.priority, p.priority);
+  EXPECT_EQ(lp.cluster.name(), "8xV100-DGX1");
+  CostModel cost2(f.g, lp.cluster);
+  Simulator sim2(cost2);
+  EXPECT_DOUBLE_EQ(sim2.run(lp.plan).stepTime, m.stepTime);
+  auto j = nlohmann::json::parse(text);
+  EXPECT_DOUBLE_EQ(j["metrics"]["step_time_ms"].get<double>(), m.stepTime * 1e3);
+  EXPECT_EQ(j["ops"].size(), static_cast<size_t>(f.g.numOps()));
+  EXPECT_TRUE(j["ops"][0].contains("start_ms"));
+}
+
+TEST(PlacementFile, MismatchesAreClearErrors) {
+  Fixture f;
+  CostModel cost(f.g, f.c);
+  Simulator sim(cost);
+  Plan p = f.plan();
+  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
+  auto edit = [&](auto change) {
+    auto j = nlohmann::json::parse(good);
+    change(j);
+    return j.dump();
+  };
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][3]["name"] = "nope"; }), f.id).find("'nope' is not in the model"),
+            std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][3]["device"] = "gpu9"; }), f.id).find("does not have"),
+            std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["model"]["ops"] = 12; }), f.id).find("places 12 ops"), std::string::npos);
+  EXPECT_NE(errorOf(f, "{]", f.id).find("p.json: not valid JSON"), std::string::npos);
+  ModelIdentity other = f.id;
+  other.sha256 = "0000";
+  EXPECT_NE(errorOf(f, good, other).find("--ignore-hash"), std::string::npos);
+  LoadedPlacement lp = parsePlacement(good, "p.json", f.g, other, /*allowHashMismatch=*/true);
+  EXPECT_EQ(lp.warnings.size(), 1u);
+}
