@@ -43,6 +43,9 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
          "                            [--trace OUT.json] [--out PLACEMENT.json] [--json]\n"
+         "  graphplace-cli baseline MODEL --cluster PRESET|FILE [--method NAME|all] [--out PLACEMENT.json] [--json]\n"
+         "  graphplace-cli bench [--cluster PRESET|FILE] [--models zoo:a,zoo:b|FILES] [--json]\n"
+         "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len.\n"
          "                            [model options as for info]\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";

@@ -10,6 +10,8 @@ namespace gp::cli {
 int runInfo(const std::vector<std::string>& args, std::ostream& out);
 int runZoo(const std::vector<std::string>& args, std::ostream& out);
 int runEvaluate(const std::vector<std::string>& args, std::ostream& out);
+int runBaseline(const std::vector<std::string>& args, std::ostream& out);
+int runBench(const std::vector<std::string>& args, std::ostream& out);
 void printUsage(std::ostream& out);
 
 }  // namespace gp::cli

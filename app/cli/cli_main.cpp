@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
     if (cmd == "info") return gp::cli::runInfo(args, std::cout);
     if (cmd == "zoo") return gp::cli::runZoo(args, std::cout);
     if (cmd == "evaluate") return gp::cli::runEvaluate(args, std::cout);
+    if (cmd == "baseline") return gp::cli::runBaseline(args, std::cout);
+    if (cmd == "bench") return gp::cli::runBench(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli 0.1.0\n";
       return 0;

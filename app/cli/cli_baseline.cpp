@@ -1,0 +1,166 @@
+// graphplace-cli baseline and bench: the non-learning placers against the lower bound.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/cli_args.h"
+#include "cli/cli_commands.h"
+#include "cli/cli_model_options.h"
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "io/placement_file.h"
+#include "placement/placer.h"
+#include "sim/simulator.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::vector<std::string> methodsFrom(const std::string& m) {
+  if (m == "all") return placementMethods();
+  return {m};
+}
+
+// Index of the best feasible result, -1 if none is feasible.
+int bestOf(const std::vector<PlacementResult>& rs) {
+  int best = -1;
+  for (size_t i = 0; i < rs.size(); ++i)
+    if (rs[i].measurement.feasible && (best < 0 || rs[i].measurement.stepTime < rs[best].measurement.stepTime))
+      best = static_cast<int>(i);
+  return best;
+}
+
+ordered_json resultJson(const PlacementResult& r) {
+  ordered_json j{{"method", r.method},
+                 {"step_time_ms", r.measurement.stepTime * 1e3},
+                 {"ratio", r.measurement.ratio()},
+                 {"feasible", r.measurement.feasible},
+                 {"seconds", r.seconds},
+                 {"comm_bytes", r.measurement.commBytes}};
+  if (!r.measurement.problem.empty()) j["problem"] = r.measurement.problem;
+  if (!r.note.empty()) j["note"] = r.note;
+  return j;
+}
+
+std::string dump(const ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+Cluster clusterFrom(const Args& a, const char* fallback) {
+  auto spec = a.value("--cluster");
+  if (spec && !spec->empty()) return loadCluster(*spec);
+  if (fallback) return loadCluster(fallback);
+  throw std::invalid_argument("needs --cluster PRESET|FILE");
+}
+
+std::vector<PlacementResult> runAll(const CostModel& cost, const std::vector<std::string>& methods) {
+  Simulator sim(cost);
+  std::vector<PlacementResult> rs;
+  for (const auto& m : methods) rs.push_back(runPlacement(m, cost, sim));
+  return rs;
+}
+
+}  // namespace
+
+int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = modelOptions();
+  opts.insert({"--cluster", "--method", "--out"});
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.size() != 1) throw std::invalid_argument("baseline needs exactly one MODEL");
+  const std::string& spec = a.positional[0];
+  const LoadOptions lo = loadOptionsFrom(a);
+  Cluster c = clusterFrom(a, nullptr);
+  Graph g = loadModel(spec, lo);
+  CostModel cost(g, c);
+  std::vector<PlacementResult> rs = runAll(cost, methodsFrom(a.value("--method").value_or("all")));
+  const int best = bestOf(rs);
+  if (auto outPath = a.value("--out")) {
+    if (best < 0) throw std::invalid_argument("no method found a feasible placement; nothing written to " + *outPath);
+    writePlacement(g, ModelIdentity{spec, modelSha256(spec, lo), g.numOps()}, c, rs[best].plan, rs[best].measurement,
+                   *outPath);
+  }
+  const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
+  if (a.has("--json")) {
+    ordered_json j{{"model", spec}, {"cluster", c.name()}, {"lower_bound_ms", bound * 1e3}};
+    auto& results = j["results"] = ordered_json::array();
+    for (const auto& r : rs) results.push_back(resultJson(r));
+    j["best"] = best >= 0 ? ordered_json(rs[best].method) : ordered_json(nullptr);
+    out << dump(j) << "\n";
+    return 0;
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "%s on %s: %d ops, lower bound %.3f ms\n", spec.c_str(), c.name().c_str(),
+                g.numOps(), bound * 1e3);
+  out << line;
+  for (size_t i = 0; i < rs.size(); ++i) {
+    const auto& r = rs[i];
+    std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  %-10s placer %.3f s\n",
+                  static_cast<int>(i) == best ? '*' : ' ', r.method.c_str(), r.measurement.stepTime * 1e3,
+                  r.measurement.ratio(), r.measurement.feasible ? "" : "INFEASIBLE", r.seconds);
+    out << line;
+  }
+  return 0;
+}
+
+int runBench(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = modelOptions();
+  opts.insert({"--cluster", "--models"});
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
+  Cluster c = clusterFrom(a, "4xP100-PCIe");
+  std::vector<std::string> models;
+  if (auto list = a.value("--models")) {
+    std::stringstream ss(*list);
+    for (std::string m; std::getline(ss, m, ',');)
+      if (!m.empty()) models.push_back(m);
+  } else {
+    for (const auto& z : zooModels()) models.push_back("zoo:" + z.name);
+  }
+  const LoadOptions lo = loadOptionsFrom(a);
+  const auto methods = placementMethods();
+  ordered_json all = ordered_json::array();
+  char line[512];
+  if (!a.has("--json")) {
+    std::snprintf(line, sizeof line, "%-22s %9s", ("cluster " + c.name()).c_str(), "bound ms");
+    out << line;
+    for (const auto& m : methods) {
+      std::snprintf(line, sizeof line, " %14s", m.c_str());
+      out << line;
+    }
+    out << "\n";
+  }
+  for (const auto& spec : models) {
+    Graph g = loadModel(spec, lo);
+    CostModel cost(g, c);
+    std::vector<PlacementResult> rs = runAll(cost, methods);
+    const int best = bestOf(rs);
+    const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
+    if (a.has("--json")) {
+      ordered_json j{{"model", spec}, {"ops", g.numOps()}, {"lower_bound_ms", bound * 1e3}};
+      auto& results = j["results"] = ordered_json::array();
+      for (const auto& r : rs) results.push_back(resultJson(r));
+      j["best"] = best >= 0 ? ordered_json(rs[best].method) : ordered_json(nullptr);
+      all.push_back(std::move(j));
+      continue;
+    }
+    std::snprintf(line, sizeof line, "%-22s %9.2f", spec.c_str(), bound * 1e3);
+    out << line;
+    for (size_t i = 0; i < rs.size(); ++i) {
+      const auto& m = rs[i].measurement;
+      if (!m.feasible) {
+        std::snprintf(line, sizeof line, " %14s", "OOM");
+      } else {
+        std::snprintf(line, sizeof line, " %c%8.1f x%4.2f", static_cast<int>(i) == best ? '*' : ' ', m.stepTime * 1e3,
+                      m.ratio());
+      }
+      out << line;
+    }
+    out << "\n" << std::flush;
+  }
+  if (a.has("--json")) out << dump(ordered_json{{"cluster", c.name()}, {"models", all}}) << "\n";
+  else out << "step time in ms and its ratio to the lower bound; * best feasible; OOM: over a device's memory\n";
+  return 0;
+}
+
+}  // namespace gp::cli
