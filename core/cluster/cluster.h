@@ -106,7 +106,7 @@ Cluster parseClusterJson(const std::string& text, const std::string& source);
 // Names of the presets found in the cluster resource folder, sorted.
 std::vector<std::string> clusterPresetNames();
 // The folder presets are read from: $GP_RESOURCE_DIR/clusters, else <exe>/../share/graphplace/clusters,
-// else <exe>/../../resources/clusters or <exe>/../../../resources/clusters; empty if none exists.
+// else the first resources/clusters in a folder above the executable; empty if none exists.
 std::string clusterResourceDir();
 
 }  // namespace gp

@@ -20,8 +20,9 @@ std::string clusterResourceDir() {
   if (!ec) {
     fs::path dir = exe.parent_path();
     candidates.push_back(dir / ".." / "share" / "graphplace" / "clusters");
-    candidates.push_back(dir / ".." / ".." / "resources" / "clusters");
-    candidates.push_back(dir / ".." / ".." / ".." / "resources" / "clusters");
+    // a build tree inside the source tree (build/release/app, build/release/tests/benchmarks, ...)
+    for (fs::path up = dir; up.has_relative_path(); up = up.parent_path())
+      candidates.push_back(up / "resources" / "clusters");
   }
   for (const fs::path& p : candidates)
     if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
