@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
+#include <unordered_map>
 
 #include "placement/placement_util.h"
 
@@ -34,19 +35,27 @@ class Schedule {
       if (ctx.capacity(d) - used[d] > ctx.capacity(best) - used[best]) best = d;
     return best;
   }
-  // When all its inputs could be on d: producer finish + transfer along the route.
+  // When all its inputs could be on d: producer finish, or the arrival of a transfer along the
+  // route that waits for the route's channels as the simulator does (one transfer per channel
+  // direction at a time); a tensor already sent to d is not sent again.
   double dataReady(OpId op, int d) const {
     double t = 0;
     for (TensorId in : ctx.g.inputs(op)) {
       OpId p = ctx.g.producer(in);
-      if (p != kNone) t = std::max(t, finish[p] + ctx.cost.transferTime(ctx.g.tensorBytes(in), dev[p], d));
+      if (p == kNone) continue;
+      t = std::max(t, dev[p] == d ? finish[p] : arrival(in, p, d, false));
     }
     return t;
   }
   void place(OpId op, int d, double at) {
+    double ready = 0;
+    for (TensorId in : ctx.g.inputs(op)) {  // commit the transfers this placement needs
+      OpId p = ctx.g.producer(in);
+      if (p != kNone) ready = std::max(ready, dev[p] == d ? finish[p] : arrival(in, p, d, true));
+    }
     dev[op] = d;
-    start[op] = at;
-    finish[op] = at + ctx.cost.opTime(op, d);
+    start[op] = std::max(at, ready);
+    finish[op] = start[op] + ctx.cost.opTime(op, d);
     int32_t u = unit(op);
     unitDev[u] = d;
     if (!counted[u]) counted[u] = 1, used[d] += ctx.units.mem[u];
@@ -64,7 +73,24 @@ class Schedule {
     return p;
   }
 
+  // Arrival of tensor t (made by p) on device d; with `commit`, reserves the route's channels.
+  double arrival(TensorId t, OpId p, int d, bool commit) const {
+    const int64_t key = static_cast<int64_t>(t) * ctx.n + d;
+    if (auto it = sent.find(key); it != sent.end()) return it->second;
+    auto route = ctx.c.route(dev[p], d);
+    double begin = finish[p];
+    for (int ch : route) begin = std::max(begin, channelFree[ch]);
+    const double end = begin + ctx.cost.transferTime(ctx.g.tensorBytes(t), dev[p], d);
+    if (commit) {
+      for (int ch : route) channelFree[ch] = end;
+      sent.emplace(key, end);
+    }
+    return end;
+  }
+
   const Context& ctx;
+  mutable std::vector<double> channelFree = std::vector<double>(static_cast<size_t>(ctx.c.numChannels()), 0.0);
+  mutable std::unordered_map<int64_t, double> sent;
   std::vector<int32_t> dev;
   std::vector<double> start, finish;
   std::vector<int32_t> unitDev;
@@ -252,7 +278,7 @@ Plan placeHeft(const Context& ctx, std::string&) {
       if (best < 0 || st + w < bestFinish) best = d, bestStart = st, bestFinish = st + w;
     }
     s.place(op, best, bestStart);
-    if (bestFinish > bestStart) busy[best][bestStart] = bestFinish;
+    if (s.finish[op] > s.start[op]) busy[best][s.start[op]] = s.finish[op];
     for (OpId c : g.fanOut(op))
       if (--pending[c] == 0) ready.push(c);
   }
