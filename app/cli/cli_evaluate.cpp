@@ -69,26 +69,11 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
 
   if (a.has("--json")) {
     nlohmann::ordered_json j;
-    j["model"] = a.positional[0];
+    j["model"] = spec;
     j["cluster"] = c.name();
-    j["step_time_ms"] = m.stepTime * 1e3;
-    j["lower_bound_ms"] = m.lowerBound * 1e3;
-    j["ratio"] = m.ratio();
-    j["feasible"] = m.feasible;
-    if (!m.problem.empty()) j["problem"] = m.problem;
-    j["comm_bytes"] = m.commBytes;
+    j.update(nlohmann::ordered_json::parse(measurementToJson(c, m)));
     j["sim_ms"] = simMs;
     j["repeat"] = repeat;
-    auto& devs = j["devices"] = nlohmann::ordered_json::array();
-    for (int d = 0; d < c.numDevices(); ++d)
-      devs.push_back({{"name", c.device(d).name},
-                      {"busy_ms", m.devices[d].busy * 1e3},
-                      {"utilization", m.devices[d].utilization},
-                      {"peak_memory_bytes", m.devices[d].peakMemory},
-                      {"memory_capacity_bytes", m.devices[d].capacity}});
-    auto& links = j["links"] = nlohmann::ordered_json::array();
-    for (int ch = 0; ch < c.numChannels(); ++ch)
-      if (m.channelBytes[ch] > 0) links.push_back({{"name", c.channel(ch).name}, {"bytes", m.channelBytes[ch]}});
     out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }

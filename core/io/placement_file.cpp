@@ -18,13 +18,7 @@ std::string dumpJson(const ordered_json& j) { return j.dump(-1, ' ', false, json
 
 }  // namespace
 
-std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
-                            const Measurement& m) {
-  ordered_json head;
-  head["format"] = kFormat;
-  head["version"] = kVersion;
-  head["model"] = {{"path", model.path}, {"sha256", model.sha256}, {"ops", g.numOps()}, {"name", g.name()}};
-  head["cluster"] = ordered_json::parse(c.toJson());
+std::string measurementToJson(const Cluster& c, const Measurement& m) {
   ordered_json metrics;
   metrics["step_time_ms"] = m.stepTime * 1e3;
   metrics["lower_bound_ms"] = m.lowerBound * 1e3;
@@ -42,7 +36,17 @@ std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cl
   auto& links = metrics["links"] = ordered_json::array();
   for (int ch = 0; ch < c.numChannels() && ch < static_cast<int>(m.channelBytes.size()); ++ch)
     if (m.channelBytes[ch] > 0) links.push_back({{"name", c.channel(ch).name}, {"bytes", m.channelBytes[ch]}});
-  head["metrics"] = std::move(metrics);
+  return dumpJson(metrics);
+}
+
+std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
+                            const Measurement& m) {
+  ordered_json head;
+  head["format"] = kFormat;
+  head["version"] = kVersion;
+  head["model"] = {{"path", model.path}, {"sha256", model.sha256}, {"ops", g.numOps()}, {"name", g.name()}};
+  head["cluster"] = ordered_json::parse(c.toJson());
+  head["metrics"] = ordered_json::parse(measurementToJson(c, m));
 
   // simulated start/end per op from the timeline
   std::vector<double> start(static_cast<size_t>(g.numOps()), -1), end(static_cast<size_t>(g.numOps()), -1);

@@ -18,6 +18,11 @@ struct ModelIdentity {
   int32_t ops = 0;
 };
 
+// The metrics of a measurement as one JSON object: step_time_ms, lower_bound_ms, ratio,
+// feasible, problem (if any), comm_bytes, devices [{name, busy_ms, utilization,
+// peak_memory_bytes, memory_capacity_bytes}], links [{name, bytes}] (channels that carried data).
+std::string measurementToJson(const Cluster& c, const Measurement& m);
+
 std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
                             const Measurement& m);
 void writePlacement(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,

@@ -15,29 +15,12 @@
 #include "test_graphs.h"
 #include "zoo/zoo.h"
 
+#include "test_clusters.h"
+
 using namespace gp;
 
 namespace {
 
-Cluster placementCluster(double memGiB, int devices) {
-  std::string devs, links;
-  for (int d = 0; d < devices; ++d) {
-    devs += std::string(d ? "," : "") + R"({"name": "gpu)" + std::to_string(d) + R"(", "kind": "T"})";
-    links += std::string(d ? "," : "") + R"({"between": ["sw", "gpu)" + std::to_string(d) +
-             R"("], "kind": "test", "bandwidth_GBps": 0.001, "latency_us": 0})";
-  }
-  return parseClusterJson(R"({"name": "test", "device_kinds": {"T": {"peak_TFLOPS": {"f32": 1},
-      "memory_bandwidth_GBps": 1e9, "memory_GiB": )" + std::to_string(memGiB) +
-                              R"(, "launch_overhead_us": 0}}, "devices": [)" + devs +
-                              R"(], "switches": [{"name": "sw", "kind": "switch"}], "links": [)" + links + "]}",
-                          "test-cluster");
-}
-
-CostParams exact() {
-  CostParams p;
-  p.efficiency.fill(1.0);
-  return p;
-}
 
 // Two independent chains "a" and "b" of `len` 1-second ops with 1 kB outputs (1 ms on a link);
 // the first op of each chain reads a parameter of `paramFloats` floats.
@@ -80,8 +63,8 @@ TEST(Placement, MethodsListedAndUnknownRejected) {
   EXPECT_EQ(placementMethods(), (std::vector<std::string>{"single", "round_robin", "expert", "metis", "m_topo",
                                                           "m_etf", "m_sct", "heft"}));
   Graph g = twoChains(2, 1);
-  Cluster c = placementCluster(1, 2);
-  CostModel cost(g, c, exact());
+  Cluster c = gptest::toyCluster(1, 2);
+  CostModel cost(g, c, gptest::exactCosts());
   Simulator sim(cost);
   try {
     runPlacement("bogus", cost, sim);
@@ -112,8 +95,8 @@ TEST(Placement, EveryMethodValidOnEveryZooModel) {
 
 TEST(Placement, TwoIndependentChainsBeatOneDevice) {
   const Graph g = twoChains(5, 1);
-  const Cluster c = placementCluster(1, 2);
-  const CostModel cost(g, c, exact());
+  const Cluster c = gptest::toyCluster(1, 2);
+  const CostModel cost(g, c, gptest::exactCosts());
   Simulator sim(cost);
   const PlacementResult single = runPlacement("single", cost, sim);
   EXPECT_DOUBLE_EQ(single.measurement.stepTime, 10.0);
@@ -133,8 +116,8 @@ TEST(Placement, TwoIndependentChainsBeatOneDevice) {
 TEST(Placement, GraphTooBigForOneDeviceGetsFeasiblePlans) {
   // Each chain's parameter is 600 MB; two do not fit in one 1 GiB device, one per device does.
   const Graph g = twoChains(4, 150'000'000);
-  const Cluster c = placementCluster(1, 2);
-  const CostModel cost(g, c, exact());
+  const Cluster c = gptest::toyCluster(1, 2);
+  const CostModel cost(g, c, gptest::exactCosts());
   Simulator sim(cost);
   const PlacementResult single = runPlacement("single", cost, sim);
   EXPECT_FALSE(single.measurement.feasible);
@@ -160,8 +143,8 @@ TEST(Placement, RequestedDevicesAndColocationGroupsRespected) {
   b.addOp({.name = "s", .type = "MatMul", .inputs = {b.output(q)}, .outputs = {{"", {250}}}, .flops = 1e12,
            .device = "/device:GPU:1"});
   const Graph g = std::move(b).build("coloc");
-  const Cluster c = placementCluster(1, 2);
-  const CostModel cost(g, c, exact());
+  const Cluster c = gptest::toyCluster(1, 2);
+  const CostModel cost(g, c, gptest::exactCosts());
   Simulator sim(cost);
   for (const std::string& method : placementMethods()) {
     const PlacementResult r = runPlacement(method, cost, sim);
@@ -170,7 +153,7 @@ TEST(Placement, RequestedDevicesAndColocationGroupsRespected) {
     EXPECT_EQ(r.plan.device[g.findOp("q")], r.plan.device[g.findOp("r")]) << method;
   }
   const Graph mlp = gptest::smallMlp();
-  const CostModel mlpCost(mlp, c, exact());
+  const CostModel mlpCost(mlp, c, gptest::exactCosts());
   Simulator mlpSim(mlpCost);
   for (const std::string& method : placementMethods())
     EXPECT_EQ(runPlacement(method, mlpCost, mlpSim).plan.device[mlp.findOp("fc1/Relu")], 1) << method;

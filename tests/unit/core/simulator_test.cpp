@@ -11,29 +11,12 @@
 #include "sim/lower_bound.h"
 #include "sim/simulator.h"
 
+#include "test_clusters.h"
+
 using namespace gp;
 
 namespace {
 
-Cluster testCluster(double memGiB = 1, int devices = 2) {
-  std::string devs, links;
-  for (int d = 0; d < devices; ++d) {
-    devs += std::string(d ? "," : "") + R"({"name": "gpu)" + std::to_string(d) + R"(", "kind": "T"})";
-    links += std::string(d ? "," : "") + R"({"between": ["sw", "gpu)" + std::to_string(d) +
-             R"("], "kind": "test", "bandwidth_GBps": 0.001, "latency_us": 0})";
-  }
-  return parseClusterJson(R"({"name": "test", "device_kinds": {"T": {"peak_TFLOPS": {"f32": 1},
-      "memory_bandwidth_GBps": 1e9, "memory_GiB": )" + std::to_string(memGiB) +
-                              R"(, "launch_overhead_us": 0}}, "devices": [)" + devs + R"(], "switches": [{"name": "sw", "kind": "switch"}], "links": [)" + links +
-                              "]}",
-                          "test-cluster");
-}
-
-CostParams exact() {
-  CostParams p;
-  p.efficiency.fill(1.0);
-  return p;
-}
 
 // Ops of 1e12 FLOPs (1 s) with 1e6-byte outputs (1 s on the link).
 struct Dag {
@@ -48,7 +31,7 @@ struct Dag {
 };
 
 Measurement simulate(const Graph& g, const Cluster& c, const Plan& p) {
-  CostModel cost(g, c, exact());
+  CostModel cost(g, c, gptest::exactCosts());
   Simulator sim(cost);
   return sim.run(p);
 }
@@ -61,7 +44,7 @@ TEST(Simulator, ChainOnOneDevice) {
   OpId b = d.op("b", {a});
   d.op("c", {b});
   Graph g = d.build();
-  Measurement m = simulate(g, testCluster(), Plan::singleDevice(3));
+  Measurement m = simulate(g, gptest::toyCluster(), Plan::singleDevice(3));
   EXPECT_TRUE(m.feasible) << m.problem;
   EXPECT_DOUBLE_EQ(m.stepTime, 3.0);
   EXPECT_DOUBLE_EQ(m.devices[0].busy, 3.0);
@@ -77,7 +60,7 @@ TEST(Simulator, ForkJoinAcrossTwoDevicesWithTransfers) {
   d.op("d", {b, c});
   Graph g = d.build();
   // a, b, d on gpu0; c on gpu1: a 0-1; b 1-2; a->gpu1 1-2; c 2-3; c->gpu0 3-4; d 4-5
-  Measurement m = simulate(g, testCluster(), Plan{{0, 0, 1, 0}, {}, {}});
+  Measurement m = simulate(g, gptest::toyCluster(), Plan{{0, 0, 1, 0}, {}, {}});
   EXPECT_TRUE(m.feasible) << m.problem;
   EXPECT_DOUBLE_EQ(m.stepTime, 5.0);
   EXPECT_EQ(m.commBytes, 2'000'000);
@@ -94,7 +77,7 @@ TEST(Simulator, TensorIsSentOncePerDestinationDevice) {
   d.op("y", {a});
   Graph g = d.build();
   // x and y on gpu1 both read a: one transfer. a 0-1, send 1-2, x 2-3, y 3-4
-  Measurement m = simulate(g, testCluster(), Plan{{0, 1, 1}, {}, {}});
+  Measurement m = simulate(g, gptest::toyCluster(), Plan{{0, 1, 1}, {}, {}});
   EXPECT_EQ(m.commBytes, 1'000'000);
   EXPECT_DOUBLE_EQ(m.stepTime, 4.0);
 }
@@ -107,9 +90,9 @@ TEST(Simulator, PriorityReordersTheReadyQueue) {
   d.op("z", {y});
   Graph g = d.build();
   // FIFO on gpu0: x 1-2, y 2-3, y->gpu1 3-4, z 4-5.
-  EXPECT_DOUBLE_EQ(simulate(g, testCluster(), Plan{{0, 0, 0, 1}, {}, {}}).stepTime, 5.0);
+  EXPECT_DOUBLE_EQ(simulate(g, gptest::toyCluster(), Plan{{0, 0, 0, 1}, {}, {}}).stepTime, 5.0);
   // y first: y 1-2, x 2-3 while y travels 2-3, z 3-4.
-  EXPECT_DOUBLE_EQ(simulate(g, testCluster(), Plan{{0, 0, 0, 1}, {0, 0, 5, 0}, {}}).stepTime, 4.0);
+  EXPECT_DOUBLE_EQ(simulate(g, gptest::toyCluster(), Plan{{0, 0, 0, 1}, {0, 0, 5, 0}, {}}).stepTime, 4.0);
 }
 
 TEST(Simulator, FusionIsOneKernelWithoutItsInternalTensors) {
@@ -117,8 +100,8 @@ TEST(Simulator, FusionIsOneKernelWithoutItsInternalTensors) {
   OpId a = d.op("a", {});
   d.op("b", {a});
   Graph g = d.build();
-  Measurement plain = simulate(g, testCluster(), Plan::singleDevice(2));
-  Measurement fused = simulate(g, testCluster(), Plan{{0, 0}, {}, {1, 1}});
+  Measurement plain = simulate(g, gptest::toyCluster(), Plan::singleDevice(2));
+  Measurement fused = simulate(g, gptest::toyCluster(), Plan{{0, 0}, {}, {1, 1}});
   EXPECT_TRUE(fused.feasible) << fused.problem;
   EXPECT_DOUBLE_EQ(fused.stepTime, 2.0);  // summed FLOPs in one kernel
   int kernels = 0;
@@ -127,7 +110,7 @@ TEST(Simulator, FusionIsOneKernelWithoutItsInternalTensors) {
   // a's output lives only inside the fused kernel: never allocated
   EXPECT_EQ(plain.devices[0].peakMemory, 2'000'000);
   EXPECT_EQ(fused.devices[0].peakMemory, 1'000'000);
-  Measurement split = simulate(g, testCluster(), Plan{{0, 1}, {}, {1, 1}});
+  Measurement split = simulate(g, gptest::toyCluster(), Plan{{0, 1}, {}, {1, 1}});
   EXPECT_FALSE(split.feasible);
   EXPECT_NE(split.problem.find("cannot fuse"), std::string::npos) << split.problem;
 }
@@ -137,7 +120,7 @@ TEST(Simulator, MemoryOverCapacityIsInfeasibleAndSaysByHowMuch) {
   TensorId w = b.addParameter({"w", {500'000'000}});  // 2 GB of weights
   b.addOp({.name = "m", .type = "MatMul", .inputs = {w}, .outputs = {{"", {1}}}, .flops = 1e12});
   Graph g = std::move(b).build("mem");
-  Measurement m = simulate(g, testCluster(1), Plan::singleDevice(1));
+  Measurement m = simulate(g, gptest::toyCluster(1), Plan::singleDevice(1));
   EXPECT_FALSE(m.feasible);
   EXPECT_NE(m.problem.find("gpu0 needs 2.00 GB"), std::string::npos) << m.problem;
   EXPECT_NE(m.problem.find("over its 1.07 GB"), std::string::npos) << m.problem;
@@ -152,7 +135,7 @@ TEST(Simulator, ActivationsAreFreedAfterTheirLastUse) {
   d.op("e", {c});
   Graph g = d.build();
   // at most two 1e6-byte tensors live at once (input and output of the running op) + the sink
-  Measurement m = simulate(g, testCluster(), Plan::singleDevice(4));
+  Measurement m = simulate(g, gptest::toyCluster(), Plan::singleDevice(4));
   EXPECT_EQ(m.devices[0].peakMemory, 2'000'000);
 }
 
@@ -160,14 +143,14 @@ TEST(Simulator, BadPlansAreReportedNotCrashed) {
   Dag d;
   d.op("a", {});
   Graph g = d.build();
-  EXPECT_FALSE(simulate(g, testCluster(), Plan{{5}, {}, {}}).feasible);
-  EXPECT_FALSE(simulate(g, testCluster(), Plan{{}, {}, {}}).feasible);
+  EXPECT_FALSE(simulate(g, gptest::toyCluster(), Plan{{5}, {}, {}}).feasible);
+  EXPECT_FALSE(simulate(g, gptest::toyCluster(), Plan{{}, {}, {}}).feasible);
 }
 
 // Over random DAGs and plans: lower bound <= step time <= every op and transfer in sequence.
 TEST(Simulator, PropertyStepTimeBetweenBoundAndSerialSum) {
   std::mt19937 rng(42);
-  Cluster c = testCluster(64, 4);
+  Cluster c = gptest::toyCluster(64, 4);
   for (int trial = 0; trial < 200; ++trial) {
     Dag d;
     const int n = 2 + static_cast<int>(rng() % 30);
@@ -186,7 +169,7 @@ TEST(Simulator, PropertyStepTimeBetweenBoundAndSerialSum) {
     if (trial % 2) {
       for (int i = 0; i < n; ++i) p.priority.push_back(static_cast<int32_t>(rng() % 10));
     }
-    CostModel cost(g, c, exact());
+    CostModel cost(g, c, gptest::exactCosts());
     Simulator sim(cost);
     Measurement m = sim.run(p);
     ASSERT_TRUE(m.feasible) << m.problem;

@@ -1,0 +1,37 @@
+// The toy cluster the simulator and placement tests derive step times on: devices of
+// 1 TFLOP/s (f32), memory so fast that ops are compute-bound, no launch overhead, joined
+// through one switch by 1 MB/s links without latency (1e12 FLOPs = 1 s, 1e6 bytes = 1 s).
+#pragma once
+#include <string>
+
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+
+namespace gptest {
+
+inline gp::Cluster toyCluster(double memGiB = 1, int devices = 2) {
+  std::string devs, links;
+  for (int d = 0; d < devices; ++d) {
+    const std::string name = "gpu" + std::to_string(d);
+    if (d > 0) {
+      devs += ',';
+      links += ',';
+    }
+    devs += R"({"name": ")" + name + R"(", "kind": "T"})";
+    links += R"({"between": ["sw", ")" + name + R"("], "kind": "test", "bandwidth_GBps": 0.001, "latency_us": 0})";
+  }
+  return gp::parseClusterJson(R"({"name": "test", "device_kinds": {"T": {"peak_TFLOPS": {"f32": 1},
+      "memory_bandwidth_GBps": 1e9, "memory_GiB": )" + std::to_string(memGiB) +
+                                  R"(, "launch_overhead_us": 0}}, "devices": [)" + devs +
+                                  R"(], "switches": [{"name": "sw", "kind": "switch"}], "links": [)" + links + "]}",
+                              "test-cluster");
+}
+
+// Every op class at 100% of peak, so test times are FLOPs / peak exactly.
+inline gp::CostParams exactCosts() {
+  gp::CostParams p;
+  p.efficiency.fill(1.0);
+  return p;
+}
+
+}  // namespace gptest
