@@ -48,9 +48,14 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   }
   if (clusterSpec && !clusterSpec->empty()) {
     Cluster chosen = loadCluster(*clusterSpec);
-    if (placementPath && chosen.numDevices() < cluster->numDevices())
-      throw std::invalid_argument(*placementPath + ": the placement uses " + std::to_string(cluster->numDevices()) +
-                                  " devices, cluster " + chosen.name() + " has " + std::to_string(chosen.numDevices()));
+    if (placementPath)  // the plan names devices of the embedded cluster: find them by name here
+      for (int32_t& d : plan.device) {
+        const std::string& name = cluster->device(d).name;
+        d = chosen.findDevice(name);
+        if (d < 0)
+          throw std::invalid_argument(*placementPath + ": the placement uses device '" + name + "', cluster " +
+                                      chosen.name() + " has no device of that name");
+      }
     cluster = std::move(chosen);
   }
   const Cluster& c = *cluster;

@@ -1,6 +1,7 @@
 #include "io/placement_file.h"
 
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "graph/error.h"
@@ -105,8 +106,10 @@ LoadedPlacement parsePlacement(const std::string& text, const std::string& sourc
     if (lp.model.ops != g.numOps())
       fail("the file places " + std::to_string(lp.model.ops) + " ops, the model has " + std::to_string(g.numOps()) +
            " (is it for another model or mode?)");
-    if (!current.sha256.empty() && !lp.model.sha256.empty() && lp.model.sha256 != current.sha256) {
-      std::string msg = "the model's SHA-256 differs from the one the placement was made for (" + lp.model.path + ")";
+    if (!current.sha256.empty() && lp.model.sha256 != current.sha256) {
+      std::string msg = lp.model.sha256.empty()
+                            ? "the placement file records no model SHA-256"
+                            : "the model's SHA-256 differs from the one the placement was made for (" + lp.model.path + ")";
       if (!allowHashMismatch) fail(msg + "; pass --ignore-hash to load it anyway");
       lp.warnings.push_back(msg);
     }
@@ -132,7 +135,12 @@ LoadedPlacement parsePlacement(const std::string& text, const std::string& sourc
       const int d = lp.cluster.findDevice(dev);
       if (d < 0) fail("op '" + name + "' is placed on '" + dev + "', which the cluster does not have");
       lp.plan.device[op] = d;
-      if (o.contains("priority")) lp.plan.priority[op] = o["priority"].get<int32_t>();
+      if (o.contains("priority")) {
+        const int64_t prio = o["priority"].get<int64_t>();
+        if (prio < std::numeric_limits<int32_t>::min() || prio > std::numeric_limits<int32_t>::max())
+          fail("op '" + name + "' has priority " + std::to_string(prio) + ", outside the 32-bit range");
+        lp.plan.priority[op] = static_cast<int32_t>(prio);
+      }
       if (o.contains("fusion_group")) {
         const int32_t grp = o["fusion_group"].get<int32_t>();
         if (grp < -1 || grp >= g.numOps()) fail("op '" + name + "' has fusion group " + std::to_string(grp) + " out of range");

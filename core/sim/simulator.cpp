@@ -32,6 +32,7 @@ Simulator::Simulator(const CostModel& cost) : cost_(cost), g_(cost.graph()), c_(
   channelFree_.resize(static_cast<size_t>(c_.numChannels()));
   arriveMark_.resize(n);
   releaseMark_.resize(nt);
+  fuseMark_.resize(nt);
   lowerBound_ = lowerBound(cost);
 }
 
@@ -152,12 +153,14 @@ void Simulator::pushEvent(double time, int32_t kind, int32_t a, int32_t b) {
 }
 
 void Simulator::makeReady(int32_t task) {
-  int64_t key = static_cast<int64_t>(seq_++);  // FIFO: the order kernels became ready
-  if (!plan_->priority.empty()) {             // highest priority first, FIFO among equals
+  // Smallest key first: FIFO is the order kernels became ready; with priorities, the highest
+  // priority (a fused kernel takes its ops' highest) comes first, FIFO among equals.
+  uint64_t key = seq_++;
+  if (!plan_->priority.empty()) {
     int64_t best = std::numeric_limits<int32_t>::min();
     for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i)
       best = std::max<int64_t>(best, plan_->priority[taskOps_[i]]);
-    key -= best << 32;
+    key |= static_cast<uint64_t>(std::numeric_limits<int32_t>::max() - best) << 32;
   }
   auto& q = ready_[plan_->device[task]];
   q.emplace_back(key, task);
@@ -211,7 +214,10 @@ double Simulator::taskDuration(int32_t task) const {
       top = op;
     }
     for (TensorId t : g_.inputs(op))
-      if (g_.producer(t) == kNone || taskOf_[g_.producer(t)] != task) bytes += g_.tensorBytes(t);
+      if ((g_.producer(t) == kNone || taskOf_[g_.producer(t)] != task) && fuseMark_[t] != task) {
+        fuseMark_[t] = task;  // a boundary tensor several ops of the kernel read is read once
+        bytes += g_.tensorBytes(t);
+      }
     for (TensorId t : g_.outputs(op)) {
       bool external = g_.consumers(t).empty();
       for (OpId c : g_.consumers(t)) external |= taskOf_[c] != task;
@@ -278,6 +284,7 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
   m.timeline.clear();
   m.devices.assign(static_cast<size_t>(nd), DeviceStats{});
   m.channelBytes.assign(static_cast<size_t>(c_.numChannels()), 0);
+  for (int32_t d = 0; d < nd; ++d) m.devices[d].capacity = c_.device(d).memCapacity;
   m.lowerBound = lowerBound_;
   if (!validate(plan, m)) return;
   buildTasks(plan);
@@ -288,7 +295,11 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
                   g_.opName(op) + "'): ops on different devices cannot fuse";
       return;
     }
+  bool fuses = false;
+  for (OpId op = 0; op < g_.numOps() && !fuses; ++op) fuses = taskOf_[op] != op;
+  if (fuses) m.lowerBound = lowerBound(cost_, plan.fusionGroup);
   buildCopies(plan);
+  std::fill(fuseMark_.begin(), fuseMark_.end(), -1);
   if (recordTimeline) m.timeline.reserve(static_cast<size_t>(g_.numOps()) * 2);
   std::fill(busy_.begin(), busy_.end(), 0);
   std::fill(memNow_.begin(), memNow_.end(), 0);

@@ -63,8 +63,9 @@ class Simulator {
   std::vector<Copy> copies_;
   std::vector<int32_t> home_;  // per tensor: device holding the original (-1: graph input)
   std::vector<int32_t> arriveMark_, releaseMark_;
+  mutable std::vector<int32_t> fuseMark_;  // per tensor: the fused task that counted it
   double lowerBound_ = 0;
-  std::vector<std::vector<std::pair<int64_t, int32_t>>> ready_;  // per device heap of (key, task)
+  std::vector<std::vector<std::pair<uint64_t, int32_t>>> ready_;  // per device heap of (key, task)
   std::vector<uint8_t> busy_;
   std::vector<double> channelFree_;
   std::vector<int64_t> memNow_;

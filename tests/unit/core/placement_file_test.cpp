@@ -83,3 +83,17 @@ TEST(PlacementFile, MismatchesAreClearErrors) {
   LoadedPlacement lp = parsePlacement(good, "p.json", f.g, other, /*allowHashMismatch=*/true);
   EXPECT_EQ(lp.warnings.size(), 1u);
 }
+
+TEST(PlacementFile, MissingHashOrHugePriorityIsRefused) {
+  Fixture f;
+  CostModel cost(f.g, f.c);
+  Simulator sim(cost);
+  Plan p = f.plan();
+  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
+  auto j = nlohmann::json::parse(good);
+  j["model"].erase("sha256");
+  EXPECT_NE(errorOf(f, j.dump(), f.id).find("records no model SHA-256"), std::string::npos) << errorOf(f, j.dump(), f.id);
+  j = nlohmann::json::parse(good);
+  j["ops"][0]["priority"] = 5'000'000'000LL;
+  EXPECT_NE(errorOf(f, j.dump(), f.id).find("outside the 32-bit range"), std::string::npos);
+}

@@ -3,6 +3,7 @@
 // overhead, joined through a switch by 1 MB/s links with no latency: 1e12 FLOPs = 1 s, 1e6 bytes = 1 s.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "cluster/cluster.h"
@@ -182,4 +183,39 @@ TEST(Simulator, PropertyStepTimeBetweenBoundAndSerialSum) {
     // buffers are reused: a second run gives the same answer
     EXPECT_DOUBLE_EQ(sim.run(p, false).stepTime, m.stepTime);
   }
+}
+
+TEST(Simulator, FusedPlansNeverBeatTheirLowerBound) {
+  // A real cluster (launch overhead, finite memory bandwidth): fusing a memory-bound chain
+  // saves launches and traffic, and the bound must allow for it.
+  GraphBuilder b("chain");
+  TensorId x = b.addGraphInput({"x", {1 << 20}});
+  OpId a = b.addOp({.name = "a", .type = "Relu", .inputs = {x}, .outputs = {{"", {1 << 20}}}, .flops = 1 << 20});
+  OpId c = b.addOp({.name = "b", .type = "Relu", .inputs = {b.output(a)}, .outputs = {{"", {1 << 20}}}, .flops = 1 << 20});
+  b.addOp({.name = "c", .type = "Add", .inputs = {b.output(c), x}, .outputs = {{"", {1 << 20}}}, .flops = 1 << 20});
+  Graph g = std::move(b).build("chain");
+  Cluster cl = loadCluster("4xP100-PCIe");
+  CostModel cost(g, cl);
+  Simulator sim(cost);
+  Measurement plain = sim.run(Plan::singleDevice(3));
+  Measurement fused = sim.run(Plan{{0, 0, 0}, {}, {0, 0, 0}});
+  ASSERT_TRUE(fused.feasible) << fused.problem;
+  EXPECT_LT(fused.stepTime, plain.stepTime);
+  EXPECT_GE(fused.stepTime, fused.lowerBound);
+  EXPECT_GE(fused.ratio(), 1.0);
+  // x is read by a and c but crosses the kernel boundary once: 2 boundary tensors of 4 MiB
+  const double launch = cl.device(0).launchOverhead;
+  EXPECT_NEAR(fused.stepTime, launch + 2.0 * (4 << 20) / cl.device(0).memBandwidth, 1e-9);
+}
+
+TEST(Simulator, ExtremePrioritiesKeepTheirOrder) {
+  Dag d;
+  OpId s = d.op("s", {});
+  d.op("x", {s});
+  OpId y = d.op("y", {s});
+  d.op("z", {y});
+  Graph g = d.build();
+  const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+  EXPECT_DOUBLE_EQ(simulate(g, gptest::toyCluster(), Plan{{0, 0, 0, 1}, {lo, lo, hi, lo}, {}}).stepTime, 4.0);
+  EXPECT_DOUBLE_EQ(simulate(g, gptest::toyCluster(), Plan{{0, 0, 0, 1}, {lo, lo, lo, lo}, {}}).stepTime, 5.0);
 }
