@@ -1,6 +1,6 @@
 #include "graph/graph.h"
 
-#include "graph/graph_builder.h"
+#include "graph/limits.h"
 
 #include <algorithm>
 #include <numeric>

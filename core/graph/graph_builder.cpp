@@ -13,10 +13,6 @@ std::string_view scopeOfName(std::string_view opName) {
   return slash == std::string_view::npos ? std::string_view{} : opName.substr(0, slash);
 }
 
-int64_t saturatingAdd(int64_t a, int64_t b) {
-  return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max() : a + b;
-}
-
 void GraphBuilder::fail(const std::string& problem) const { throw Error(source_, problem); }
 
 TensorId GraphBuilder::newTensor(TensorDesc&& t, TensorKind kind, OpId producer) {

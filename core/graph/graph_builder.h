@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/limits.h"
 
 namespace gp {
 
@@ -86,12 +87,6 @@ class GraphBuilder {
   std::unordered_map<std::string, int32_t> typeIds_, colocIds_, deviceIds_;
   std::unordered_map<std::string, ScopeId> scopeIds_;
 };
-
-// Limits that keep hostile inputs from exhausting memory or overflowing sums.
-inline constexpr int64_t kMaxTensorBytes = int64_t{1} << 50;  // 1 PiB
-inline constexpr int32_t kMaxScopeDepth = 256;
-// a + b for non-negative values, saturating at INT64_MAX.
-int64_t saturatingAdd(int64_t a, int64_t b);
 
 // Scope path of an op name: "/encoder/layer_3/attn/MatMul" -> "encoder/layer_3/attn".
 std::string_view scopeOfName(std::string_view opName);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/graph_builder.h"
+#include "graph/limits.h"
 
 namespace gp {
 

@@ -37,6 +37,9 @@ class OpTypeChartTest : public QObject {
     for (int y = 0; y < img.height() && !found; y += 2)
       for (int x = 0; x < img.width() && !found; x += 2) found = img.pixelColor(x, y) == QColor(70, 130, 180);
     QVERIFY(found);
+    // GP_SCREENSHOT_DIR=/tmp/shots: keep a picture of what the test saw, to look at
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(chart.grab().save(QString::fromUtf8(dir) + "/op_type_chart.png"));
   }
 };
 
