@@ -38,21 +38,9 @@ class Schedule {
   // When all its inputs could be on d: producer finish, or the arrival of a transfer along the
   // route that waits for the route's channels as the simulator does (one transfer per channel
   // direction at a time); a tensor already sent to d is not sent again.
-  double dataReady(OpId op, int d) const {
-    double t = 0;
-    for (TensorId in : ctx.g.inputs(op)) {
-      OpId p = ctx.g.producer(in);
-      if (p == kNone) continue;
-      t = std::max(t, dev[p] == d ? finish[p] : arrival(in, p, d, false));
-    }
-    return t;
-  }
+  double dataReady(OpId op, int d) const { return inputsReady(op, d, false); }
   void place(OpId op, int d, double at) {
-    double ready = 0;
-    for (TensorId in : ctx.g.inputs(op)) {  // commit the transfers this placement needs
-      OpId p = ctx.g.producer(in);
-      if (p != kNone) ready = std::max(ready, dev[p] == d ? finish[p] : arrival(in, p, d, true));
-    }
+    const double ready = inputsReady(op, d, true);  // commits the transfers this placement needs
     dev[op] = d;
     start[op] = std::max(at, ready);
     finish[op] = start[op] + ctx.cost.opTime(op, d);
@@ -73,14 +61,31 @@ class Schedule {
     return p;
   }
 
-  // Arrival of tensor t (made by p) on device d; with `commit`, reserves the route's channels.
-  double arrival(TensorId t, OpId p, int d, bool commit) const {
+  // When every input of op could be on d. Activations come from their producer's device after
+  // it finishes; parameters live with their owner (first reader) and are sent from there at
+  // time 0, as the simulator does. With `commit`, the transfers are reserved.
+  double inputsReady(OpId op, int d, bool commit) const {
+    double t = 0;
+    for (TensorId in : ctx.g.inputs(op)) {
+      const OpId p = ctx.g.producer(in);
+      if (p != kNone) {
+        t = std::max(t, dev[p] == d ? finish[p] : arrival(in, dev[p], finish[p], d, commit));
+      } else if (ctx.g.tensorKind(in) == TensorKind::Parameter) {
+        const OpId owner = ctx.g.consumers(in)[0];
+        if (owner != op && dev[owner] >= 0 && dev[owner] != d) t = std::max(t, arrival(in, dev[owner], 0, d, commit));
+      }
+    }
+    return t;
+  }
+  // Arrival on d of tensor t sent from `src` once it exists (`from`); a tensor is sent to a
+  // device once; a transfer waits for every channel of its route (one transfer per direction).
+  double arrival(TensorId t, int src, double from, int d, bool commit) const {
     const int64_t key = static_cast<int64_t>(t) * ctx.n + d;
     if (auto it = sent.find(key); it != sent.end()) return it->second;
-    auto route = ctx.c.route(dev[p], d);
-    double begin = finish[p];
+    auto route = ctx.c.route(src, d);
+    double begin = from;
     for (int ch : route) begin = std::max(begin, channelFree[ch]);
-    const double end = begin + ctx.cost.transferTime(ctx.g.tensorBytes(t), dev[p], d);
+    const double end = begin + ctx.cost.transferTime(ctx.g.tensorBytes(t), src, d);
     if (commit) {
       for (int ch : route) channelFree[ch] = end;
       sent.emplace(key, end);
