@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Release, and starts graphplace on a built-in example model.
-# Until the desktop app lands (issue 4), this runs the CLI on the example instead.
-# Usage: ./run.sh [MODEL]     (default: zoo:gnmt, the 8-layer GNMT training step)
+# Installs what is missing, builds Release, and starts the graphplace desktop app.
+# With no arguments it opens the built-in example (zoo:nmt on 4xP100-PCIe, expert placement,
+# measured). Any arguments go to the app:  ./run.sh zoo:gnmt --cluster 8xV100-DGX1
+# Without a display (no $DISPLAY / $WAYLAND_DISPLAY) it runs under Xvfb and saves a
+# screenshot to build/screenshot.png instead of showing a window.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j"$(nproc)" --target graphplace-cli
-MODEL=${1:-zoo:gnmt}
-exec build/release/app/graphplace-cli info "$MODEL"
+cmake --build build/release -j"$(nproc)" --target graphplace graphplace-cli
+APP=build/release/app/graphplace
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  echo "run.sh: no display; running headless and saving build/screenshot.png" >&2
+  exec xvfb-run -a -s "-screen 0 1920x1080x24" "$APP" "$@" --screenshot build/screenshot.png
+fi
+exec "$APP" "$@"

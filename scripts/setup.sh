@@ -13,7 +13,9 @@ PACKAGES=(
   # Qt 6 (widgets, tools for linguist, svg, opengl) and X for headless tests
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-svg-dev libqt6opengl6-dev libqt6svg6 qt6-qpa-plugins libgl-dev
-  xvfb xauth
+  qt6-translations-l10n xvfb xauth
+  # fonts for the UI and its Chinese and Korean translations (headless screenshots too)
+  fonts-dejavu-core fonts-noto-cjk
   # graph layout and import libraries
   libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
   nlohmann-json3-dev libssl-dev

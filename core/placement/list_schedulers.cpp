@@ -1,109 +1,48 @@
 // List-scheduling baselines: Baechi's m-ETF and m-SCT (Jeon et al., SoCC 2020) and HEFT
-// (Topcuoglu et al. 2002). Each simulates its own schedule with the cost model (op times per
-// device, transfer times along the cluster's routes), and hands the simulator the devices plus
-// a priority per op from the schedule's start order. Memory-aware as Baechi's "m-" variants: a
-// unit (colocation group) goes only on a device with room for its estimated bytes.
-#include <algorithm>
-#include <map>
-#include <numeric>
-#include <queue>
-#include <unordered_map>
+// (Topcuoglu, Hariri and Wu, IEEE TPDS 2002). Each builds a schedule with the cost model (op
+// time per device, transfers along the cluster's routes with the simulator's channel semantics,
+// placement/schedule_state.h) and hands the simulator the devices plus a priority per op from
+// the schedule's start order, as Baechi hands TensorFlow its schedule hints, so that each device
+// runs its ops in the order the scheduler assumed and the predicted step time is the simulated
+// one up to the ways the two differ (listed below).
+//
+// m-ETF (Hwang et al. 1989, memory-constrained as Baechi): repeatedly start the (ready op,
+//   device) pair with the earliest start time = max(device free, inputs arrived on that device),
+//   ties to the higher static level (longest path to the end at average op times), then
+//   topological order. Only devices with room for the op's colocation group are candidates.
+// m-SCT (Hanen and Munier's small-communication-time algorithm as Baechi runs it): ETF, plus
+//   favourite children: a device whose last op's favourite child is ready and starts earliest
+//   on it waits for that child, running another op first only if that op is urgent (its inputs
+//   are on every candidate device by its start time).
+// HEFT: ops by decreasing upward rank (average op time + max over children of average transfer
+//   time of the edge's bytes + the child's rank), each on the device where it finishes earliest,
+//   inserted into the earliest idle gap of that device long enough for it (insertion policy).
+//
+// Deviations, and why:
+// - Baechi picks m-SCT's favourite children by solving the SCT linear program (one favourite
+//   child per op, one favourite parent per op, rounded at 0.5). Here each op's favourite child is
+//   the child it sends the most bytes to, and a child with several such parents keeps the one that
+//   sends it the most: the LP has edges + ops variables (~200k on GNMT) and is too slow for a
+//   baseline that should take seconds.
+// - Memory: a device takes a colocation group only if the group's estimate (parameters plus every
+//   output, kept to the end of the step) fits what is left; Baechi tracks live memory as it
+//   schedules. The estimate is pessimistic; placer.cpp repairs or replaces plans the simulator
+//   finds over a device's memory.
+// - Ties in ETF go to the higher static level (Hwang et al.) where Baechi uses topological order.
+// - The simulator is work-conserving: a device with nothing of higher priority ready runs the
+//   next ready op at once. Where the schedule leaves a device idle on purpose (HEFT's insertion,
+//   SCT waiting for a favourite child) the simulator may start a later op earlier.
+#include "placement/list_schedulers.h"
 
-#include "placement/placement_util.h"
+#include <algorithm>
+#include <queue>
+
+#include "placement/schedule_state.h"
 
 namespace gp::placement {
 namespace {
 
-class Schedule {
- public:
-  explicit Schedule(const Context& c)
-      : ctx(c), dev(c.g.numOps(), -1), start(c.g.numOps(), 0), finish(c.g.numOps(), 0),
-        unitDev(c.units.pinned), counted(c.units.size(), 0), used(c.n, 0) {}
-
-  int32_t unit(OpId op) const { return ctx.units.unitOf[op]; }
-  // The op's unit is on d already, or is free (no pin, no op placed yet).
-  bool allowed(OpId op, int d) const { return unitDev[unit(op)] < 0 || unitDev[unit(op)] == d; }
-  bool fits(OpId op, int d) const {
-    return counted[unit(op)] || used[d] + ctx.units.mem[unit(op)] <= ctx.capacity(d);
-  }
-  bool usable(OpId op, int d) const { return allowed(op, d) && fits(op, d); }
-  // Where an op goes when no device has room: its unit's device, else the one with most room.
-  int fallbackDevice(OpId op) const {
-    if (unitDev[unit(op)] >= 0) return unitDev[unit(op)];
-    int best = 0;
-    for (int d = 1; d < ctx.n; ++d)
-      if (ctx.capacity(d) - used[d] > ctx.capacity(best) - used[best]) best = d;
-    return best;
-  }
-  // When all its inputs could be on d: producer finish, or the arrival of a transfer along the
-  // route that waits for the route's channels as the simulator does (one transfer per channel
-  // direction at a time); a tensor already sent to d is not sent again.
-  double dataReady(OpId op, int d) const { return inputsReady(op, d, false); }
-  void place(OpId op, int d, double at) {
-    const double ready = inputsReady(op, d, true);  // commits the transfers this placement needs
-    dev[op] = d;
-    start[op] = std::max(at, ready);
-    finish[op] = start[op] + ctx.cost.opTime(op, d);
-    int32_t u = unit(op);
-    unitDev[u] = d;
-    if (!counted[u]) counted[u] = 1, used[d] += ctx.units.mem[u];
-  }
-  // Devices, and priorities that make each device run its ops in the schedule's order.
-  Plan plan() const {
-    const int32_t n = ctx.g.numOps();
-    Plan p{dev, std::vector<int32_t>(n), {}};
-    std::vector<int32_t> byStart(n);
-    std::iota(byStart.begin(), byStart.end(), 0);
-    std::sort(byStart.begin(), byStart.end(), [&](OpId a, OpId b) {
-      return start[a] != start[b] ? start[a] < start[b] : ctx.topoPos[a] < ctx.topoPos[b];
-    });
-    for (int32_t i = 0; i < n; ++i) p.priority[byStart[i]] = n - i;
-    return p;
-  }
-
-  // When every input of op could be on d. Activations come from their producer's device after
-  // it finishes; parameters live with their owner (first reader) and are sent from there at
-  // time 0, as the simulator does. With `commit`, the transfers are reserved.
-  double inputsReady(OpId op, int d, bool commit) const {
-    double t = 0;
-    for (TensorId in : ctx.g.inputs(op)) {
-      const OpId p = ctx.g.producer(in);
-      if (p != kNone) {
-        t = std::max(t, dev[p] == d ? finish[p] : arrival(in, dev[p], finish[p], d, commit));
-      } else if (ctx.g.tensorKind(in) == TensorKind::Parameter) {
-        const OpId owner = ctx.g.consumers(in)[0];
-        if (owner != op && dev[owner] >= 0 && dev[owner] != d) t = std::max(t, arrival(in, dev[owner], 0, d, commit));
-      }
-    }
-    return t;
-  }
-  // Arrival on d of tensor t sent from `src` once it exists (`from`); a tensor is sent to a
-  // device once; a transfer waits for every channel of its route (one transfer per direction).
-  double arrival(TensorId t, int src, double from, int d, bool commit) const {
-    const int64_t key = static_cast<int64_t>(t) * ctx.n + d;
-    if (auto it = sent.find(key); it != sent.end()) return it->second;
-    auto route = ctx.c.route(src, d);
-    double begin = from;
-    for (int ch : route) begin = std::max(begin, channelFree[ch]);
-    const double end = begin + ctx.cost.transferTime(ctx.g.tensorBytes(t), src, d);
-    if (commit) {
-      for (int ch : route) channelFree[ch] = end;
-      sent.emplace(key, end);
-    }
-    return end;
-  }
-
-  const Context& ctx;
-  mutable std::vector<double> channelFree = std::vector<double>(static_cast<size_t>(ctx.c.numChannels()), 0.0);
-  mutable std::unordered_map<int64_t, double> sent;
-  std::vector<int32_t> dev;
-  std::vector<double> start, finish;
-  std::vector<int32_t> unitDev;
-  std::vector<uint8_t> counted;
-  std::vector<int64_t> used;
-};
-
-// Bytes op p sends to each consumer, for `visit(consumer, bytes)`.
+// Bytes op p sends to each consumer, for `visit(consumer, bytes)`; `acc` is scratch (one per op).
 template <class F>
 void forEachChild(const Graph& g, OpId p, std::vector<int64_t>& acc, F visit) {
   for (OpId c : g.fanOut(p)) acc[c] = 0;
@@ -112,139 +51,150 @@ void forEachChild(const Graph& g, OpId p, std::vector<int64_t>& acc, F visit) {
   for (OpId c : g.fanOut(p)) visit(c, acc[c]);
 }
 
-// ETF (Hwang et al. 1989): repeatedly start the (ready op, device) pair that can start
-// earliest, ties to the op with the longest path to the end. With `sct`, Baechi's m-SCT: an
-// op's favourite child (the one it sends the most bytes to) is only offered to the parent's
-// device, so the heaviest edge of every op is never cut. Baechi picks favourite children by
-// solving the SCT linear program; this uses its favourite-child rule with the byte heuristic.
-Plan earliestTaskFirst(const Context& ctx, bool sct, std::string& note) {
-  const Graph& g = ctx.g;
+ListSchedule toResult(const ScheduleState& s) {
+  return ListSchedule{s.plan(), s.start, s.finish, s.makespan()};
+}
+
+// Favourite child of every op (kNone if none): the child it sends the most bytes to, kept only
+// if no other parent sends that child more.
+std::vector<OpId> favouriteChildren(const Graph& g) {
   const int32_t numOps = g.numOps();
-  Schedule s(ctx);
-  std::vector<double> level(numOps, 0);  // static b-level at average op times
-  for (auto it = g.topoOrder().rbegin(); it != g.topoOrder().rend(); ++it) {
-    double tail = 0;
-    for (OpId c : g.fanOut(*it)) tail = std::max(tail, level[c]);
-    level[*it] = ctx.avgTime[*it] + tail;
+  std::vector<int64_t> acc(numOps, 0), favBytes(numOps, -1);
+  std::vector<OpId> heaviest(numOps, kNone), favParent(numOps, kNone), fav(numOps, kNone);
+  for (OpId p = 0; p < numOps; ++p) {
+    int64_t most = 0;
+    forEachChild(g, p, acc, [&](OpId c, int64_t bytes) {
+      if (bytes > most) most = bytes, heaviest[p] = c;
+    });
+    if (heaviest[p] != kNone && most > favBytes[heaviest[p]]) favBytes[heaviest[p]] = most, favParent[heaviest[p]] = p;
   }
-  std::vector<OpId> favParent(numOps, kNone);
-  if (sct) {
-    std::vector<int64_t> acc(numOps, 0), favBytes(numOps, -1);
-    for (OpId p = 0; p < numOps; ++p) {
-      OpId fav = kNone;
-      int64_t most = -1;
-      forEachChild(g, p, acc, [&](OpId c, int64_t bytes) {
-        if (bytes > most) most = bytes, fav = c;
-      });
-      if (fav != kNone && most > favBytes[fav]) favBytes[fav] = most, favParent[fav] = p;
+  for (OpId c = 0; c < numOps; ++c)
+    if (favParent[c] != kNone) fav[favParent[c]] = c;
+  return fav;
+}
+
+class EtfScheduler {
+ public:
+  EtfScheduler(const Context& ctx, bool sct)
+      : ctx_(ctx), g_(ctx.g), s_(ctx), level_(g_.numOps(), 0), live_(g_.numOps(), 0),
+        pending_(g_.numOps()), freeAt_(ctx.n, 0), lastOp_(ctx.n, kNone) {
+    for (auto it = g_.topoOrder().rbegin(); it != g_.topoOrder().rend(); ++it) {
+      double tail = 0;
+      for (OpId c : g_.fanOut(*it)) tail = std::max(tail, level_[c]);
+      level_[*it] = ctx.avgTime[*it] + tail;
     }
-    note = "SCT linear program replaced by Baechi's favourite-child rule (heaviest out-edge)";
+    if (sct) fav_ = favouriteChildren(g_);
   }
 
+  ListSchedule run() {
+    for (OpId op = 0; op < g_.numOps(); ++op)
+      if ((pending_[op] = static_cast<int32_t>(g_.fanIn(op).size())) == 0) offer(op);
+    while (!heap_.empty()) {
+      Entry e = heap_.top();
+      heap_.pop();
+      if (s_.placed(e.op)) continue;
+      // 1. Entries go stale when the op's unit got another device or the device filled up; an
+      //    op whose last entry goes stale is offered again on its fallback device.
+      if (!(e.forced ? s_.allowed(e.op, e.d) : s_.usable(e.op, e.d))) {
+        if (--live_[e.op] == 0) push(e.op, s_.fallbackDevice(e.op), true);
+        continue;
+      }
+      // 2. Start times only grow as devices and channels fill up: an entry whose start is
+      //    still what it was when it was pushed is the true earliest; otherwise push it again.
+      const double ready = e.epoch == s_.epoch(e.d) ? e.ready : s_.dataReady(e.op, e.d);
+      const double start = std::max(ready, freeAt_[e.d]);
+      if (start > e.start) {
+        heap_.push({start, level_[e.op], ctx_.topoPos[e.op], e.op, e.d, ready, s_.epoch(e.d), e.forced});
+        continue;
+      }
+      // 3. m-SCT: a device waiting for its last op's favourite child runs only urgent ops.
+      if (!fav_.empty() && waitsForFavourite(e, start)) continue;
+      place(e.op, e.d, start);
+    }
+    return toResult(s_);
+  }
+
+ private:
   struct Entry {
-    double ready;
+    double start;
     double level;
+    int32_t topo;
     OpId op;
-    bool forced;  // no device had room: ignore memory for this op
-    bool operator<(const Entry& o) const {  // priority_queue top = earliest, then longest level
-      if (ready != o.ready) return ready > o.ready;
+    int32_t d;
+    double ready;    // data-ready time on d when pushed
+    uint64_t epoch;  // s_.epoch(d) when `ready` was computed
+    bool forced;     // no device had room: memory ignored
+    bool operator>(const Entry& o) const {  // the queue's top: earliest start, then highest level
+      if (start != o.start) return start > o.start;
       if (level != o.level) return level < o.level;
-      return op > o.op;
+      if (topo != o.topo) return topo > o.topo;
+      return d > o.d;
     }
   };
-  std::vector<std::priority_queue<Entry>> heaps(ctx.n);
-  std::vector<int32_t> live(numOps, 0), pending(numOps);
-  std::vector<std::pair<int, Entry>> deferred;
-  auto pushForced = [&](OpId op, std::vector<std::pair<int, Entry>>& out) {
-    int d = s.fallbackDevice(op);
-    out.push_back({d, Entry{s.dataReady(op, d), level[op], op, true}});
-  };
-  auto offer = [&](OpId op) {
-    // 1. m-SCT: a favourite child goes where its favourite parent is, if there is room.
-    if (sct && favParent[op] != kNone) {
-      int d = s.dev[favParent[op]];
-      if (s.usable(op, d)) {
-        heaps[d].push({s.dataReady(op, d), level[op], op, false}), live[op] = 1;
-        return;
-      }
-    }
-    // 2. Every device the op's unit may use and has room on.
-    for (int d = 0; d < ctx.n; ++d)
-      if (s.usable(op, d)) heaps[d].push({s.dataReady(op, d), level[op], op, false}), ++live[op];
-    if (live[op] == 0) {
-      pushForced(op, deferred);
-      heaps[deferred.back().first].push(deferred.back().second), live[op] = 1, deferred.pop_back();
-    }
-  };
-  for (OpId op = 0; op < numOps; ++op) {
-    pending[op] = static_cast<int32_t>(g.fanIn(op).size());
-    if (pending[op] == 0) offer(op);
-  }
-  std::vector<double> freeAt(ctx.n, 0);
-  for (int32_t done = 0; done < numOps;) {
-    // 3. The device whose best valid entry starts earliest. Entries go stale when their op was
-    //    placed elsewhere, its unit got a device, or the device filled up; an op whose last
-    //    entry goes stale is offered again, ignoring memory.
-    int best = -1;
-    double bestStart = 0, bestLevel = 0;
-    for (int d = 0; d < ctx.n; ++d) {
-      auto& h = heaps[d];
-      while (!h.empty()) {
-        const Entry e = h.top();
-        if (s.dev[e.op] >= 0) { h.pop(); continue; }
-        if (e.forced ? s.allowed(e.op, d) : s.usable(e.op, d)) break;
-        h.pop();
-        if (--live[e.op] == 0) pushForced(e.op, deferred);
-      }
-      if (h.empty()) continue;
-      double st = std::max(freeAt[d], h.top().ready);
-      if (best < 0 || st < bestStart || (st == bestStart && h.top().level > bestLevel))
-        best = d, bestStart = st, bestLevel = h.top().level;
-    }
-    if (best >= 0) {
-      OpId op = heaps[best].top().op;
-      heaps[best].pop();
-      s.place(op, best, bestStart);
-      freeAt[best] = s.finish[op];
-      ++done;
-      for (OpId c : g.fanOut(op))
-        if (--pending[c] == 0) offer(c);
-    } else if (deferred.empty()) {
-      break;  // cannot happen on a DAG; the remaining ops keep device 0 below
-    }
-    for (auto& [d, e] : deferred) heaps[d].push(e), live[e.op] = 1;
-    deferred.clear();
-  }
-  for (OpId op = 0; op < numOps; ++op)
-    if (s.dev[op] < 0) s.dev[op] = 0;
-  return s.plan();
-}
 
-// The earliest start >= ready of a gap of length w in a device's busy intervals (start -> end).
-double earliestSlot(const std::map<double, double>& busy, double ready, double w) {
-  double t = ready;
-  auto it = busy.upper_bound(ready);
-  if (it != busy.begin()) t = std::max(t, std::prev(it)->second);
-  for (int scanned = 0; it != busy.end(); ++it, ++scanned) {
-    if (it->first - t >= w) return t;
-    if (scanned > 256) return std::max(ready, busy.rbegin()->second);  // bound the search: append
-    t = std::max(t, it->second);
+  void push(OpId op, int d, bool forced) {
+    const double ready = s_.dataReady(op, d);
+    heap_.push({std::max(ready, freeAt_[d]), level_[op], ctx_.topoPos[op], op, d, ready, s_.epoch(d), forced});
+    ++live_[op];
   }
-  return t;
-}
+  // A newly ready op: an entry per device with room for it, else one on its fallback device.
+  void offer(OpId op) {
+    for (int d = 0; d < ctx_.n; ++d)
+      if (s_.usable(op, d)) push(op, d, false);
+    if (live_[op] == 0) push(op, s_.fallbackDevice(op), true);
+  }
+  void place(OpId op, int d, double at) {
+    s_.place(op, d, at);
+    freeAt_[d] = s_.finish[op];
+    lastOp_[d] = op;
+    live_[op] = 0;
+    for (OpId c : g_.fanOut(op))
+      if (--pending_[c] == 0) offer(c);
+  }
+  double startOn(OpId op, int d) { return std::max(s_.dataReady(op, d), freeAt_[d]); }
+
+  // True if entry e (starting at `start`) must not run because e.d waits for the favourite child
+  // j of its last op; then j is placed (if it starts now) or e is pushed back to j's start.
+  bool waitsForFavourite(const Entry& e, double start) {
+    const OpId last = lastOp_[e.d];
+    const OpId j = last != kNone ? fav_[last] : kNone;
+    if (j == kNone || j == e.op || s_.placed(j) || pending_[j] != 0 || !s_.usable(j, e.d)) return false;
+    const double sj = startOn(j, e.d);
+    for (int d = 0; d < ctx_.n; ++d)
+      if (d != e.d && s_.usable(j, d) && startOn(j, d) < sj) return false;  // j is better off elsewhere
+    // Urgent: e.op's inputs are on every device it may use by the time it would start.
+    bool urgent = true;
+    for (int d = 0; d < ctx_.n && urgent; ++d)
+      if (d != e.d && (e.forced ? s_.allowed(e.op, d) : s_.usable(e.op, d))) urgent = s_.dataReady(e.op, d) <= start;
+    if (urgent) return false;
+    // sj >= start: every true start is at least the popped one.
+    if (sj <= start) place(j, e.d, sj);
+    heap_.push({std::max(start, sj), e.level, e.topo, e.op, e.d, e.ready, e.epoch, e.forced});
+    return true;
+  }
+
+  const Context& ctx_;
+  const Graph& g_;
+  ScheduleState s_;
+  std::vector<double> level_;
+  std::vector<OpId> fav_;
+  std::vector<int32_t> live_, pending_;
+  std::vector<double> freeAt_;
+  std::vector<OpId> lastOp_;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
+};
 
 }  // namespace
 
-Plan placeEtf(const Context& ctx, std::string& note) { return earliestTaskFirst(ctx, false, note); }
-Plan placeSct(const Context& ctx, std::string& note) { return earliestTaskFirst(ctx, true, note); }
+ListSchedule scheduleEtf(const Context& ctx, bool sct, std::string& note) {
+  if (sct) note = "SCT linear program replaced by a favourite-child rule (the child receiving the most bytes)";
+  return EtfScheduler(ctx, sct).run();
+}
 
-// HEFT: ops by decreasing upward rank (average op time + average transfer time + the heaviest
-// successor's rank), each on the device where it finishes earliest, inserted into an idle gap
-// of that device's schedule when one is long enough.
-Plan placeHeft(const Context& ctx, std::string&) {
+ListSchedule scheduleHeft(const Context& ctx, std::string&) {
   const Graph& g = ctx.g;
   const int32_t numOps = g.numOps();
-  Schedule s(ctx);
+  ScheduleState s(ctx);
   // 1. Average transfer time of b bytes over all ordered device pairs: lat + b * invBw.
   double lat = 0, invBw = 0;
   for (int a = 0; a < ctx.n; ++a)
@@ -252,16 +202,17 @@ Plan placeHeft(const Context& ctx, std::string&) {
       if (a != b) lat += ctx.c.routeLatency(a, b), invBw += 1.0 / ctx.c.routeBandwidth(a, b);
   const double pairs = ctx.n > 1 ? ctx.n * (ctx.n - 1.0) : 1;
   lat /= pairs, invBw /= pairs;
-  // 2. Upward ranks.
+  // 2. Upward ranks; an edge's data is every tensor the parent sends the child.
   std::vector<double> rank(numOps, 0);
+  std::vector<int64_t> acc(numOps, 0);
   for (auto it = g.topoOrder().rbegin(); it != g.topoOrder().rend(); ++it) {
     double tail = 0;
-    for (TensorId t : g.outputs(*it))
-      for (OpId c : g.consumers(t))
-        tail = std::max(tail, (ctx.n > 1 ? lat + static_cast<double>(g.tensorBytes(t)) * invBw : 0) + rank[c]);
+    forEachChild(g, *it, acc, [&](OpId c, int64_t bytes) {
+      tail = std::max(tail, (ctx.n > 1 ? lat + static_cast<double>(bytes) * invBw : 0) + rank[c]);
+    });
     rank[*it] = ctx.avgTime[*it] + tail;
   }
-  // 3. Ready ops by rank (a ready list keeps the order topological even when ranks tie).
+  // 3. Ready ops by rank (a ready list keeps the order topological when ranks tie).
   auto lower = [&](OpId a, OpId b) { return rank[a] != rank[b] ? rank[a] < rank[b] : ctx.topoPos[a] > ctx.topoPos[b]; };
   std::priority_queue<OpId, std::vector<OpId>, decltype(lower)> ready(lower);
   std::vector<int32_t> pending(numOps);
@@ -269,25 +220,33 @@ Plan placeHeft(const Context& ctx, std::string&) {
     if ((pending[op] = static_cast<int32_t>(g.fanIn(op).size())) == 0) ready.push(op);
   std::vector<std::map<double, double>> busy(ctx.n);
   while (!ready.empty()) {
-    OpId op = ready.top();
+    const OpId op = ready.top();
     ready.pop();
     // 4. Earliest finish over the devices with room (or, if none has, the fallback device).
     bool any = false;
     for (int d = 0; d < ctx.n; ++d) any = any || s.usable(op, d);
     int best = -1;
-    double bestStart = 0, bestFinish = 0;
+    double bestFinish = 0;
     for (int d = 0; d < ctx.n; ++d) {
       if (any ? !s.usable(op, d) : d != s.fallbackDevice(op)) continue;
-      double w = ctx.cost.opTime(op, d);
-      double st = earliestSlot(busy[d], s.dataReady(op, d), w);
-      if (best < 0 || st + w < bestFinish) best = d, bestStart = st, bestFinish = st + w;
+      const double w = ctx.cost.opTime(op, d);
+      const double st = earliestGap(busy[d], s.dataReady(op, d), w);
+      if (best < 0 || st + w < bestFinish) best = d, bestFinish = st + w;
     }
-    s.place(op, best, bestStart);
-    if (s.finish[op] > s.start[op]) busy[best][s.start[op]] = s.finish[op];
+    // 5. The slot is found again after the transfers are reserved (the same figure: the dry run
+    //    reserves them in the same order), so the op never overlaps another.
+    const double w = ctx.cost.opTime(op, best);
+    const double st = earliestGap(busy[best], s.reserveInputs(op, best), w);
+    s.assign(op, best, st);
+    if (w > 0) busy[best].emplace(st, st + w);
     for (OpId c : g.fanOut(op))
       if (--pending[c] == 0) ready.push(c);
   }
-  return s.plan();
+  return toResult(s);
 }
+
+Plan placeEtf(const Context& ctx, std::string& note) { return scheduleEtf(ctx, false, note).plan; }
+Plan placeSct(const Context& ctx, std::string& note) { return scheduleEtf(ctx, true, note).plan; }
+Plan placeHeft(const Context& ctx, std::string& note) { return scheduleHeft(ctx, note).plan; }
 
 }  // namespace gp::placement

@@ -1,0 +1,66 @@
+// Background work for the document: a function runs on Qt's thread pool and its result (or
+// the gp::Error / std::exception it threw, as one line) comes back on the UI thread.
+//
+//   startJob(this, [ws, plan] { return simulate(*ws, plan); },
+//            [this](JobResult<Measurement> r) { ... });   // called on `context`'s thread
+//
+// If `context` is destroyed first, `done` is never called (the work still finishes; keep
+// what it captures alive by value or shared_ptr). Cancellation and progress go through a
+// JobControl the work polls; the UI reads it with a timer (no cross-thread calls into QObjects).
+#pragma once
+#include <QFutureWatcher>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
+#include <exception>
+#include <new>
+#include <optional>
+#include <type_traits>
+
+namespace gp {
+
+template <class T>
+struct JobResult {
+  std::optional<T> value;
+  QString error;  // set when value is empty
+};
+
+struct JobControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<int> done{0}, total{0};
+  QMutex mutex;
+  QString current;  // what runs now (guarded by mutex)
+
+  void setCurrent(const QString& s) {
+    QMutexLocker lock(&mutex);
+    current = s;
+  }
+  QString currentText() {
+    QMutexLocker lock(&mutex);
+    return current;
+  }
+};
+
+template <class Fn, class Done>
+void startJob(QObject* context, Fn work, Done done) {
+  using T = std::invoke_result_t<Fn>;
+  auto* watcher = new QFutureWatcher<JobResult<T>>(context);
+  QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done]() {
+    JobResult<T> r = watcher->result();
+    watcher->deleteLater();
+    done(std::move(r));
+  });
+  watcher->setFuture(QtConcurrent::run([work = std::move(work)]() -> JobResult<T> {
+    try {
+      return JobResult<T>{work(), {}};
+    } catch (const std::bad_alloc&) {
+      return JobResult<T>{std::nullopt, QObject::tr("out of memory")};
+    } catch (const std::exception& e) {
+      return JobResult<T>{std::nullopt, QString::fromStdString(e.what())};
+    }
+  }));
+}
+
+}  // namespace gp

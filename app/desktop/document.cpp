@@ -1,0 +1,397 @@
+#include "document.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFileInfo>
+#include <algorithm>
+#include <chrono>
+
+#include "graph/error.h"
+#include "placement/placer.h"
+#include "plan_commands.h"
+#include "sim/simulator.h"
+
+namespace gp {
+
+namespace {
+
+struct OpenResult {
+  std::shared_ptr<const Workspace> ws;
+};
+
+struct BaselineOutcome {
+  QString method, note;
+  Plan plan;
+  Measurement measurement;
+  double seconds = 0;
+  QString error;
+};
+
+Measurement simulate(const Workspace& ws, const Plan& plan) {
+  Simulator sim(*ws.cost);
+  return sim.run(plan, true);
+}
+
+}  // namespace
+
+Document::Document(QObject* parent) : QObject(parent) {
+  progressTimer_.setInterval(100);
+  connect(&progressTimer_, &QTimer::timeout, this, &Document::pollProgress);
+}
+
+Document::~Document() {
+  if (baselineJob_) baselineJob_->cancel = true;
+}
+
+QStringList Document::deviceNames() const {
+  QStringList names;
+  if (const Cluster* c = cluster())
+    for (int d = 0; d < c->numDevices(); ++d) names << QString::fromStdString(c->device(d).name);
+  return names;
+}
+
+std::vector<int> Document::opsPerDevice() const {
+  std::vector<int> counts(cluster() ? static_cast<size_t>(cluster()->numDevices()) : 0, 0);
+  for (int32_t d : plan_.device)
+    if (d >= 0 && static_cast<size_t>(d) < counts.size()) ++counts[static_cast<size_t>(d)];
+  return counts;
+}
+
+// ---------------------------------------------------------------- background bookkeeping
+
+void Document::beginTask(const QString& text) {
+  ++tasks_;
+  busyText_ = text;
+  if (!busy_) {
+    busy_ = true;
+    progressTimer_.start();
+    Q_EMIT busyChanged(true);
+  }
+  Q_EMIT progress(-1, text);
+}
+
+void Document::endTask() {
+  if (--tasks_ > 0) return;
+  tasks_ = 0;
+  busy_ = false;
+  busyText_.clear();
+  progressTimer_.stop();
+  Q_EMIT busyChanged(false);
+  Q_EMIT idle();
+}
+
+void Document::pollProgress() {
+  if (!baselineJob_) return;
+  int total = baselineJob_->total.load();
+  if (total <= 0) return;
+  Q_EMIT progress(100 * baselineJob_->done.load() / total, baselineJob_->currentText());
+}
+
+bool Document::waitUntilIdle(int timeoutMs) {
+  QDeadlineTimer deadline(timeoutMs);
+  while (busy_ && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  return !busy_;
+}
+
+// ---------------------------------------------------------------- opening
+
+void Document::open(const OpenRequest& request) {
+  std::shared_ptr<const Cluster> cluster;
+  QString clusterLabel;
+  const QString clusterSpec = !request.cluster.isEmpty() ? request.cluster
+                              : ws_                      ? ws_->clusterLabel
+                                                         : QString::fromLatin1(kDefaultCluster);
+  if (ws_ && request.cluster.isEmpty()) {
+    cluster = ws_->cluster;
+    clusterLabel = ws_->clusterLabel;
+  } else {
+    try {
+      cluster = std::make_shared<const Cluster>(loadCluster(clusterSpec.toStdString()));
+      clusterLabel = clusterSpec;
+    } catch (const std::exception& e) {
+      Q_EMIT failed(QString::fromStdString(e.what()));
+      return;
+    }
+  }
+  LoadOptions options;
+  options.mode = request.mode;
+  beginTask(tr("Opening %1…").arg(request.model));
+  const uint64_t seq = ++openSeq_;
+  startJob(
+      this, [model = request.model, options, cluster, clusterLabel] {
+        return OpenResult{loadWorkspace(model, options, cluster, clusterLabel)};
+      },
+      [this, seq, request](JobResult<OpenResult> r) {
+        if (seq != openSeq_) {  // a newer open superseded this one
+          endTask();
+          return;
+        }
+        if (!r.value) {
+          Q_EMIT failed(r.error);
+          endTask();
+          return;
+        }
+        installWorkspace(r.value->ws);
+        history_.clear();
+        undo_.clear();
+        plan_ = Plan::singleDevice(graph()->numOps());
+        hasMeasurement_ = false;
+        measurement_ = Measurement{};
+        selection_.clear();
+        Q_EMIT opened();
+        Q_EMIT planChanged();
+        finishOpen(request);
+        endTask();
+      });
+}
+
+void Document::finishOpen(const OpenRequest& request) {
+  if (!request.placement.isEmpty()) {
+    if (loadPlacement(request.placement, request.allowHashMismatch)) return;
+  }
+  if (!request.initialBaseline.isEmpty()) {
+    runBaselines({request.initialBaseline});
+    return;
+  }
+  measure(tr("Single device (as opened)"), QStringLiteral("initial"));
+}
+
+void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
+  ws_ = std::move(ws);
+  ++generation_;
+  if (baselineJob_) baselineJob_->cancel = true;
+}
+
+bool Document::setCluster(const QString& presetOrPath) {
+  if (!ws_) return false;
+  std::shared_ptr<const Cluster> c;
+  try {
+    c = std::make_shared<const Cluster>(loadCluster(presetOrPath.toStdString()));
+  } catch (const std::exception& e) {
+    Q_EMIT failed(QString::fromStdString(e.what()));
+    return false;
+  }
+  // Keep each op on the device of the same name where the new cluster has one, else wrap around.
+  const Cluster& old = *ws_->cluster;
+  std::vector<int32_t> remap(static_cast<size_t>(old.numDevices()));
+  for (int d = 0; d < old.numDevices(); ++d) {
+    int nd = c->findDevice(old.device(d).name);
+    remap[static_cast<size_t>(d)] = nd >= 0 ? nd : d % c->numDevices();
+  }
+  for (int32_t& d : plan_.device)
+    if (d >= 0 && static_cast<size_t>(d) < remap.size()) d = remap[static_cast<size_t>(d)];
+  installWorkspace(withCluster(*ws_, std::move(c), presetOrPath));
+  // Plans and step times of the old cluster do not compare with the new one's.
+  undo_.clear();
+  history_.clear();
+  hasMeasurement_ = false;
+  Q_EMIT clusterChanged();
+  Q_EMIT planChanged();
+  measure(tr("As placed before, on %1").arg(presetOrPath), QStringLiteral("initial"));
+  return true;
+}
+
+// ---------------------------------------------------------------- selection and edits
+
+void Document::setSelection(std::vector<OpId> ops) {
+  std::sort(ops.begin(), ops.end());
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  const int32_t n = graph() ? graph()->numOps() : 0;
+  std::erase_if(ops, [n](OpId op) { return op < 0 || op >= n; });
+  if (ops == selection_) return;
+  selection_ = std::move(ops);
+  Q_EMIT selectionChanged(selection_);
+}
+
+void Document::assignDevices(const std::vector<OpId>& ops, int device) {
+  if (!ws_ || device < 0 || device >= ws_->cluster->numDevices()) return;
+  // An op moves with its colocation group (TensorFlow's colocation is a hard constraint:
+  // an ApplyAdam stays with the op that owns its parameter).
+  const Graph& g = *ws_->graph;
+  std::vector<uint8_t> groupTaken(g.colocGroupNames().size(), 0);
+  std::vector<OpId> moved;
+  for (OpId op : ops)
+    if (op >= 0 && op < g.numOps()) {
+      if (int32_t grp = g.colocGroup(op); grp != kNone) groupTaken[static_cast<size_t>(grp)] = 1;
+      else moved.push_back(op);
+    }
+  if (std::find(groupTaken.begin(), groupTaken.end(), 1) != groupTaken.end())
+    for (OpId op = 0; op < g.numOps(); ++op)
+      if (int32_t grp = g.colocGroup(op); grp != kNone && groupTaken[static_cast<size_t>(grp)]) moved.push_back(op);
+  std::sort(moved.begin(), moved.end());
+  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+  std::erase_if(moved, [&](OpId op) { return plan_.device[static_cast<size_t>(op)] == device; });
+  if (moved.empty()) return;
+  undo_.push(new AssignDevicesCommand(this, std::move(moved), device,
+                                      QString::fromStdString(ws_->cluster->device(device).name)));
+}
+
+void Document::applyPlan(const Plan& plan, const QString& text) {
+  if (!ws_ || plan.device.size() != plan_.device.size()) return;
+  undo_.push(new ReplacePlanCommand(this, plan_, plan, text));
+}
+
+void Document::setPlanDevices(const std::vector<OpId>& ops, const std::vector<int32_t>& devices) {
+  for (size_t i = 0; i < ops.size(); ++i) plan_.device[static_cast<size_t>(ops[i])] = devices[i];
+  Q_EMIT planChanged();
+}
+
+void Document::replacePlan(const Plan& plan) {
+  plan_ = plan;
+  Q_EMIT planChanged();
+}
+
+bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
+  if (!ws_) return false;
+  try {
+    LoadedPlacement lp = readPlacement(path.toStdString(), *ws_->graph, ws_->identity, allowHashMismatch);
+    if (lp.cluster.numDevices() != ws_->cluster->numDevices() || lp.cluster.name() != ws_->cluster->name()) {
+      // The file's devices index its own (embedded) cluster: measure on that one.
+      installWorkspace(withCluster(*ws_, std::make_shared<const Cluster>(std::move(lp.cluster)), path));
+      undo_.clear();
+      history_.clear();
+      plan_ = lp.plan;
+      Q_EMIT clusterChanged();
+      Q_EMIT planChanged();
+    } else {
+      applyPlan(lp.plan, tr("Open placement %1").arg(QFileInfo(path).fileName()));
+    }
+    for (const std::string& w : lp.warnings) Q_EMIT warning(QString::fromStdString(w));
+    measure(tr("Placement file %1").arg(QFileInfo(path).fileName()), QStringLiteral("file"));
+    return true;
+  } catch (const std::exception& e) {
+    Q_EMIT failed(QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void Document::restoreHistoryEntry(int row) {
+  if (row < 0 || row >= history_.count()) return;
+  const HistoryEntry& e = history_.entry(row);
+  applyPlan(e.plan, tr("Restore “%1”").arg(e.label));
+  startMeasure(PendingHistory{});
+}
+
+// ---------------------------------------------------------------- measuring
+
+void Document::measure(const QString& label, const QString& kind) {
+  if (!ws_) return;
+  QString text = label;
+  if (text.isEmpty()) text = undo_.canUndo() ? undo_.undoText() : tr("Current plan");
+  // The same plan as the newest history entry is not listed twice.
+  const bool duplicate = history_.count() > 0 && history_.entry(history_.count() - 1).plan.device == plan_.device &&
+                         history_.entry(history_.count() - 1).plan.priority == plan_.priority &&
+                         history_.entry(history_.count() - 1).plan.fusionGroup == plan_.fusionGroup;
+  startMeasure(PendingHistory{!duplicate, text, kind});
+}
+
+void Document::startMeasure(const PendingHistory& pending) {
+  beginTask(tr("Measuring…"));
+  const uint64_t gen = generation_, seq = ++measureSeq_;
+  startJob(
+      this, [ws = ws_, plan = plan_] { return std::make_pair(plan, simulate(*ws, plan)); },
+      [this, gen, seq, pending](JobResult<std::pair<Plan, Measurement>> r) {
+        if (gen == generation_ && seq == measureSeq_) {
+          if (!r.value) {
+            Q_EMIT failed(tr("Measuring failed: %1").arg(r.error));
+          } else {
+            measuredPlan_ = std::move(r.value->first);
+            measurement_ = std::move(r.value->second);
+            hasMeasurement_ = true;
+            if (pending.add) addHistory(pending.label, pending.kind, measuredPlan_, measurement_, 0);
+            Q_EMIT measured();
+          }
+        }
+        endTask();
+      });
+}
+
+void Document::addHistory(const QString& label, const QString& kind, const Plan& plan, const Measurement& m,
+                          double seconds) {
+  HistoryEntry e;
+  e.label = label;
+  e.kind = kind;
+  e.plan = plan;
+  e.stepTime = m.stepTime;
+  e.lowerBound = m.lowerBound;
+  e.feasible = m.feasible;
+  e.problem = QString::fromStdString(m.problem);
+  e.seconds = seconds;
+  e.when = QDateTime::currentDateTime();
+  history_.add(std::move(e));
+}
+
+// ---------------------------------------------------------------- baselines
+
+void Document::runBaselines(const QStringList& methods) {
+  if (!ws_ || methods.isEmpty()) return;
+  if (baselineJob_) baselineJob_->cancel = true;
+  auto job = std::make_shared<JobControl>();
+  job->total = static_cast<int>(methods.size());
+  baselineJob_ = job;
+  beginTask(methods.size() == 1 ? tr("Running baseline %1…").arg(methods[0])
+                                : tr("Running %n baselines…", nullptr, static_cast<int>(methods.size())));
+  const uint64_t gen = generation_;
+  startJob(
+      this,
+      [ws = ws_, methods, job] {
+        std::vector<BaselineOutcome> out;
+        Simulator sim(*ws->cost);
+        for (const QString& method : methods) {
+          if (job->cancel) break;
+          job->setCurrent(tr("Baseline %1").arg(method));
+          BaselineOutcome o;
+          o.method = method;
+          try {
+            PlacementResult r = runPlacement(method.toStdString(), *ws->cost, sim);
+            o.plan = std::move(r.plan);
+            o.measurement = std::move(r.measurement);
+            o.seconds = r.seconds;
+            o.note = QString::fromStdString(r.note);
+          } catch (const std::exception& e) {
+            o.error = QString::fromStdString(e.what());
+          }
+          out.push_back(std::move(o));
+          ++job->done;
+        }
+        return out;
+      },
+      [this, gen, job](JobResult<std::vector<BaselineOutcome>> r) {
+        if (baselineJob_ == job) baselineJob_.reset();
+        if (gen != generation_) {
+          endTask();
+          return;
+        }
+        if (!r.value) {
+          Q_EMIT failed(tr("Baselines failed: %1").arg(r.error));
+          endTask();
+          return;
+        }
+        const BaselineOutcome* best = nullptr;
+        for (const BaselineOutcome& o : *r.value) {
+          if (!o.error.isEmpty()) {
+            Q_EMIT failed(o.error);
+            continue;
+          }
+          addHistory(o.method, QStringLiteral("baseline"), o.plan, o.measurement, o.seconds);
+          if (!o.note.isEmpty()) Q_EMIT warning(QStringLiteral("%1: %2").arg(o.method, o.note));
+          if (o.measurement.feasible && (!best || o.measurement.stepTime < best->measurement.stepTime)) best = &o;
+        }
+        // The best feasible result becomes the current plan (one undo step), already measured.
+        if (best) {
+          applyPlan(best->plan, tr("Apply baseline %1").arg(best->method));
+          measuredPlan_ = best->plan;
+          measurement_ = best->measurement;
+          hasMeasurement_ = true;
+          Q_EMIT measured();
+        }
+        if (job->cancel) Q_EMIT warning(tr("Baselines cancelled"));
+        endTask();
+      });
+}
+
+void Document::cancel() {
+  if (baselineJob_) baselineJob_->cancel = true;
+}
+
+}  // namespace gp

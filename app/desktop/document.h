@@ -1,0 +1,126 @@
+// Document: the one model object every view observes — the open graph and cluster (a
+// Workspace), the current plan with its undo stack, the latest measurement, the selection
+// and the history of measured plans. Everything slow (loading, simulating, baselines) runs
+// in the background; results come back as signals on the UI thread. Bad input never
+// replaces what is open: it is reported through failed(message) as one line.
+//
+//   Document doc;
+//   doc.open({"zoo:nmt", GraphMode::Default, "4xP100-PCIe"});   // async -> opened() or failed()
+//   doc.assignDevices({3, 4}, 2);                                // undoable -> planChanged()
+//   doc.measure();                                               // async -> measured()
+#pragma once
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+#include <QUndoStack>
+#include <memory>
+#include <vector>
+
+#include "background_job.h"
+#include "panels/history_model.h"
+#include "sim/measurement.h"
+#include "sim/plan.h"
+#include "workspace.h"
+
+namespace gp {
+
+struct OpenRequest {
+  QString model;                 // path or zoo:NAME
+  GraphMode mode = GraphMode::Default;
+  QString cluster;               // preset or file; empty: keep the current one (default 4xP100-PCIe)
+  QString placement;             // optional placement file to apply once open
+  QString initialBaseline;       // optional baseline to run and apply once open (the built-in example)
+  bool allowHashMismatch = false;
+};
+
+class Document : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr const char* kDefaultCluster = "4xP100-PCIe";
+
+  explicit Document(QObject* parent = nullptr);
+  ~Document() override;
+
+  // ---- state ----
+  bool hasModel() const { return ws_ != nullptr; }
+  std::shared_ptr<const Workspace> workspace() const { return ws_; }
+  const Graph* graph() const { return ws_ ? ws_->graph.get() : nullptr; }
+  std::shared_ptr<const Graph> sharedGraph() const { return ws_ ? ws_->graph : nullptr; }
+  const Cluster* cluster() const { return ws_ ? ws_->cluster.get() : nullptr; }
+  QStringList deviceNames() const;
+  const Plan& plan() const { return plan_; }
+  const Measurement& measurement() const { return measurement_; }
+  bool hasMeasurement() const { return hasMeasurement_; }
+  bool measurementIsCurrent() const { return hasMeasurement_ && measuredPlan_.device == plan_.device; }
+  std::vector<int> opsPerDevice() const;
+  QUndoStack* undoStack() { return &undo_; }
+  HistoryModel* history() { return &history_; }
+  const std::vector<OpId>& selection() const { return selection_; }
+  bool isBusy() const { return busy_; }
+  QString busyText() const { return busyText_; }
+
+  // ---- actions ----
+  void open(const OpenRequest& request);                 // async
+  bool setCluster(const QString& presetOrPath);          // sync (small files); false + failed() on error
+  void setSelection(std::vector<OpId> ops);              // sorted/deduplicated here
+  void assignDevices(const std::vector<OpId>& ops, int device);  // undoable
+  void applyPlan(const Plan& plan, const QString& text);  // undoable (restore, baseline, file)
+  bool loadPlacement(const QString& path, bool allowHashMismatch = false);  // sync; applies + measures
+  void restoreHistoryEntry(int row);                     // applies the entry's plan and re-measures
+  // Simulates the current plan in the background. The result is added to history (label:
+  // `label`, or the last edit's text) unless the plan equals the newest entry's.
+  void measure(const QString& label = {}, const QString& kind = QStringLiteral("manual"));
+  void runBaselines(const QStringList& methods);         // async; each result goes to history
+  void cancel();                                         // stops baselines between methods
+  bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop
+
+  // Used by the undo commands only.
+  void setPlanDevices(const std::vector<OpId>& ops, const std::vector<int32_t>& devices);
+  void replacePlan(const Plan& plan);
+
+ Q_SIGNALS:
+  void opened();                  // a new workspace (graph and cluster): views reset
+  void clusterChanged();          // same graph, another cluster
+  void planChanged();
+  void measured();                // measurement() is new
+  void selectionChanged(const std::vector<gp::OpId>& ops);
+  void busyChanged(bool busy);
+  void progress(int percent, const QString& text);
+  void failed(const QString& message);   // one line; nothing that was open changed
+  void warning(const QString& message);
+  void idle();                    // every background job finished
+
+ private:
+  struct PendingHistory {
+    bool add = false;
+    QString label, kind;
+  };
+  void installWorkspace(std::shared_ptr<const Workspace> ws);
+  void beginTask(const QString& text);
+  void endTask();
+  void startMeasure(const PendingHistory& pending);
+  void finishOpen(const OpenRequest& request);
+  void pollProgress();
+  void addHistory(const QString& label, const QString& kind, const Plan& plan, const Measurement& m,
+                  double seconds);
+
+  std::shared_ptr<const Workspace> ws_;
+  Plan plan_;
+  Measurement measurement_;
+  Plan measuredPlan_;
+  bool hasMeasurement_ = false;
+  QUndoStack undo_;
+  HistoryModel history_;
+  std::vector<OpId> selection_;
+  // background work
+  int tasks_ = 0;
+  bool busy_ = false;
+  QString busyText_;
+  uint64_t generation_ = 0;      // bumped by every new workspace: stale results are dropped
+  uint64_t measureSeq_ = 0;      // newest measurement request
+  uint64_t openSeq_ = 0;         // newest open request
+  std::shared_ptr<JobControl> baselineJob_;
+  QTimer progressTimer_;
+};
+
+}  // namespace gp

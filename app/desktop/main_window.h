@@ -1,0 +1,106 @@
+// MainWindow: the graph view in the centre; cluster, devices and history docks on the right;
+// the timeline docked below; menus, toolbar and a status bar with the current metrics and
+// background progress. It observes one Document and turns user actions into Document calls.
+// Dock layout, window geometry, recent files and the language persist in QSettings.
+#pragma once
+#include <QMainWindow>
+#include <QPointer>
+
+#include "document.h"
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace gp {
+
+class ClusterPanel;
+class DeviceLegend;
+class GraphSearchBar;
+class GraphView;
+class HistoryPanel;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(Document* doc, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  Document* document() const { return doc_; }
+  GraphView* graphView() const { return graphView_; }
+  TimelineView* timelineView() const { return timeline_; }
+  ClusterPanel* clusterPanel() const { return clusterPanel_; }
+  DeviceLegend* deviceLegend() const { return legend_; }
+  HistoryPanel* historyPanel() const { return historyPanel_; }
+  // The last error shown in the banner (empty when none is shown).
+  QString lastError() const { return lastError_; }
+
+  // Opens a model, applies a placement file or loads a cluster, by what the file is.
+  void openFile(const QString& path);
+  enum class ExportKind { Placement, AnnotatedOnnx, Dot, ChromeTrace, GraphImage, TimelineImage };
+  // Writes the export to `path`; shows and returns the error (empty on success).
+  QString exportTo(ExportKind kind, const QString& path);
+  // True once nothing runs in the background and the graph layout is done.
+  bool isIdle() const;
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  void createViews();
+  void createActions();
+  void createMenus();
+  void createToolBar();
+  void createStatusBar();
+  void connectDocument();
+  void restoreSettings();
+  void saveSettings();
+
+  void onOpened();
+  void onClusterChanged();
+  void onPlanChanged();
+  void onMeasured();
+  void onCompareChanged(int a, int b);
+  void showError(const QString& message);
+  void showWarning(const QString& message);
+  void clearError();
+  void updateTitle();
+  void updateMetrics();
+  void updateActions();
+  void addRecentFile(const QString& path);
+  void rebuildRecentMenu();
+  void chooseAndOpen();
+  void chooseAndExport(ExportKind kind);
+  void chooseLanguage(const QString& code);
+
+  Document* doc_;
+  GraphView* graphView_ = nullptr;
+  GraphSearchBar* searchBar_ = nullptr;
+  TimelineView* timeline_ = nullptr;
+  ClusterPanel* clusterPanel_ = nullptr;
+  DeviceLegend* legend_ = nullptr;
+  HistoryPanel* historyPanel_ = nullptr;
+  QLabel* errorBanner_ = nullptr;
+  QLabel* metricsLabel_ = nullptr;
+  QLabel* busyLabel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QToolButton* cancelButton_ = nullptr;
+  QComboBox* colorMode_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* assignMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QAction *openAct_ = nullptr, *measureAct_ = nullptr, *undoAct_ = nullptr, *redoAct_ = nullptr;
+  QAction *allBaselinesAct_ = nullptr, *cancelAct_ = nullptr, *fitAct_ = nullptr;
+  QList<QAction*> modelActions_;  // enabled only with a model open
+  QString lastError_;
+  bool layoutDone_ = true;
+};
+
+}  // namespace gp

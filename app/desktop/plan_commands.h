@@ -1,0 +1,41 @@
+// Undoable edits of the document's plan (QUndoStack commands). Each command stores what it
+// needs to go both ways; the Document applies them through setPlanDevices / replacePlan.
+#pragma once
+#include <QUndoCommand>
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.h"
+#include "sim/plan.h"
+
+namespace gp {
+
+class Document;
+
+// Moves ops to one device ("Assign 12 ops to gpu2").
+class AssignDevicesCommand : public QUndoCommand {
+ public:
+  AssignDevicesCommand(Document* doc, std::vector<OpId> ops, int device, const QString& deviceName);
+  void redo() override;
+  void undo() override;
+
+ private:
+  Document* doc_;
+  std::vector<OpId> ops_;
+  std::vector<int32_t> before_;
+  int device_;
+};
+
+// Replaces the whole plan (a baseline's, a history entry's, a loaded placement file's).
+class ReplacePlanCommand : public QUndoCommand {
+ public:
+  ReplacePlanCommand(Document* doc, Plan before, Plan after, const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  Document* doc_;
+  Plan before_, after_;
+};
+
+}  // namespace gp

@@ -1,0 +1,35 @@
+// Device colours for Qt views (core/io/device_palette.h) and the drag-and-drop format that
+// carries op ids between views (graph view -> device legend).
+#pragma once
+#include <QColor>
+#include <QMimeData>
+#include <cstring>
+#include <cstdint>
+#include <vector>
+
+#include "io/device_palette.h"
+
+namespace gp {
+
+inline QColor deviceColor(int d) { return QColor::fromRgb(deviceColorRgb(d)); }
+
+// Mime type of a drag holding op ids (little-endian int32 array).
+inline constexpr const char* kOpsMimeType = "application/x-graphplace-ops";
+
+inline QMimeData* opsToMime(const std::vector<int32_t>& ops) {
+  auto* mime = new QMimeData;
+  mime->setData(kOpsMimeType, QByteArray(reinterpret_cast<const char*>(ops.data()),
+                                          static_cast<qsizetype>(ops.size() * sizeof(int32_t))));
+  return mime;
+}
+
+inline std::vector<int32_t> opsFromMime(const QMimeData* mime) {
+  std::vector<int32_t> ops;
+  if (!mime || !mime->hasFormat(kOpsMimeType)) return ops;
+  QByteArray data = mime->data(kOpsMimeType);
+  ops.resize(static_cast<size_t>(data.size()) / sizeof(int32_t));
+  std::memcpy(ops.data(), data.constData(), ops.size() * sizeof(int32_t));
+  return ops;
+}
+
+}  // namespace gp

@@ -1,0 +1,89 @@
+// GraphLayout: what the graph view draws: the visible items (collapsed scope groups and single
+// ops) of a Graph for a given set of expanded scopes, the aggregated edges between them, their
+// positions, and a spatial index. Made off the UI thread by computeGraphLayout(); immutable after.
+//
+// Coordinates are scene units (about 1 unit = 1 pixel at 100% zoom), y grows downward, data flows
+// top to bottom.
+#pragma once
+#include <QRectF>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "graph/graph.h"
+#include "graph/spatial_grid.h"
+
+namespace gp {
+
+class ScopeTree;
+
+struct VisItem {
+  enum class Kind : uint8_t { Op, Group };
+  Kind kind;
+  int32_t id;       // Op: op id; Group: scope id
+  int32_t opCount;  // ops it stands for (1 for an op)
+  QRectF rect;      // scene rectangle
+};
+
+struct VisEdge {
+  int32_t from, to;   // item indices
+  int32_t count;      // op edges aggregated
+  int32_t pointBegin; // first of this edge's polyline points in GraphLayout::points
+  int32_t pointEnd;
+  QRectF bounds;      // of the polyline, for culling
+};
+
+// An expanded scope drawn as a frame around its members (Graphviz clusters only).
+struct VisFrame {
+  ScopeId scope;
+  int32_t depth;  // nesting depth among frames (0 = outermost)
+  QRectF rect;
+};
+
+struct GraphLayout {
+  std::vector<VisItem> items;
+  std::vector<VisEdge> edges;
+  std::vector<QPointF> points;  // edge polylines
+  std::vector<VisFrame> frames;
+  std::vector<int32_t> itemOfOp;   // op -> index of the item that shows it
+  std::vector<int32_t> itemOfScope;// collapsed group scope -> item, else -1
+  QRectF bounds;
+  SpatialGrid grid;
+  bool graphviz = false;  // laid out by Graphviz dot (else by the layered layout)
+  double seconds = 0;     // time spent
+
+  int32_t findItem(QPointF scenePos) const;  // topmost item under the point, or -1
+};
+
+// Box sizes, in scene units.
+inline constexpr double kOpBoxW = 150, kOpBoxH = 40, kGroupBoxW = 190, kGroupBoxH = 62;
+
+struct LayoutOptions {
+  int graphvizMaxNodes = 1500;  // Graphviz dot up to this many visible items, the layered layout beyond
+  bool allowGraphviz = true;
+};
+
+using LayoutProgress = std::function<void(int percent)>;
+
+// Lays out what is visible when the scopes flagged in `expanded` (indexed by scope id; the root
+// always counts as expanded) are open. Returns nullptr when `cancel` became true.
+std::shared_ptr<GraphLayout> computeGraphLayout(const Graph& g, const ScopeTree& tree,
+                                                const std::vector<uint8_t>& expanded,
+                                                const std::atomic<bool>& cancel,
+                                                const LayoutProgress& progress = {},
+                                                const LayoutOptions& options = {});
+
+// ---- pieces (graph_layout.cpp, layered_layout.cpp, graphviz_layout.cpp) ----
+
+// Fills items, itemOfOp, itemOfScope and edges (without geometry) for the expanded set.
+void buildVisibleGraph(const Graph& g, const ScopeTree& tree, const std::vector<uint8_t>& expanded,
+                       GraphLayout& out);
+// Positions items and edge polylines with our own layered layout; false if cancelled.
+bool layeredLayout(const Graph& g, GraphLayout& out, const std::atomic<bool>& cancel,
+                   const LayoutProgress& progress);
+// Positions items, frames and edge splines with Graphviz dot; false if Graphviz failed.
+bool graphvizLayout(const Graph& g, const ScopeTree& tree, const std::vector<uint8_t>& expanded,
+                    GraphLayout& out);
+
+}  // namespace gp

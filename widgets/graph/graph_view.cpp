@@ -1,0 +1,331 @@
+// GraphView: graph, expansion state, background layout jobs, viewport, search.
+// Colours: graph_view_colors.cpp; painting: graph_view_paint.cpp; mouse/keys: graph_view_input.cpp.
+#include "graph/graph_view.h"
+
+#include <QPainter>
+#include <QRegularExpression>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+
+#include "graph/graph_layout.h"
+#include "graph/scope_tree.h"
+
+namespace gp {
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setMinimumSize(200, 150);
+  for (int i = 0; i < 24; ++i) {
+    labelFonts_[i] = font();
+    labelFonts_[i].setPixelSize(i + 5);
+    boldFonts_[i] = labelFonts_[i];
+    boldFonts_[i].setBold(true);
+  }
+  uiFont_ = font();
+  uiFont_.setPixelSize(12);
+  for (auto& l : lines_) l.reserve(1 << 16);
+  arrows_.reserve(1 << 14);
+}
+
+GraphView::~GraphView() {
+  if (layoutCancel_) *layoutCancel_ = true;
+  if (overviewCancel_) *overviewCancel_ = true;
+  for (QFuture<void>& f : jobs_) f.waitForFinished();
+}
+
+void GraphView::track(QFuture<void> f) {
+  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [](const QFuture<void>& j) { return j.isFinished(); }),
+              jobs_.end());
+  jobs_.push_back(std::move(f));
+}
+
+void GraphView::setGraph(std::shared_ptr<const Graph> g) {
+  cancelLayout();
+  graph_ = std::move(g);
+  layout_.reset();
+  overview_ = QImage();
+  overviewLevels_.clear();
+  minimap_ = QImage();
+  ++overviewJob_;
+  labels_.clear();
+  subLabels_.clear();
+  selected_.clear();
+  matches_.clear();
+  matchIndex_ = -1;
+  const int n = graph_ ? graph_->numOps() : 0;
+  opSelected_.assign(n, 0);
+  opHighlighted_.assign(n, 0);
+  if (!graph_) {
+    tree_.reset();
+    expanded_.clear();
+    update();
+    return;
+  }
+  tree_ = std::make_shared<const ScopeTree>(*graph_);
+  expanded_.assign(tree_->numScopes(), 0);
+  // a lone group at the top (e.g. "resnet50") is opened: the first screen shows structure
+  for (ScopeId s = 0;;) {
+    auto kids = tree_->children(s);
+    if (kids.size() != 1 || !tree_->directOps(s).empty()) break;
+    s = kids[0];
+    expanded_[s] = 1;
+  }
+  if (plan_.device.size() != static_cast<size_t>(n)) plan_ = Plan{};
+  if (opCost_.size() != static_cast<size_t>(n)) opCost_.clear();
+  if (opStart_.size() != static_cast<size_t>(n)) opStart_.clear();
+  recomputeGroupDevices();
+  recomputeColors();
+  fitOnNextLayout_ = true;
+  startLayout();
+  update();
+}
+
+void GraphView::startLayout(ScopeId anchor) {
+  if (!graph_) return;
+  if (layoutCancel_) *layoutCancel_ = true;
+  layoutCancel_ = std::make_shared<std::atomic<bool>>(false);
+  const int job = ++layoutJob_;
+  anchorScope_ = anchor;
+  if (anchor != kNone && layout_) {
+    const QRectF r = scopeRect(anchor);
+    anchorWidgetPos_ = r.isEmpty() ? QPointF(width() / 2.0, height() / 2.0) : r.center();
+  }
+  layoutRunning_ = true;
+  layoutPercent_ = 0;
+  progressText_ = tr("Laying out the graph…");
+  Q_EMIT layoutStarted();
+  auto graph = graph_;
+  auto tree = tree_;
+  auto expanded = expanded_;
+  auto cancel = layoutCancel_;
+  track(QtConcurrent::run([this, graph, tree, expanded, cancel, job] {
+    int lastSent = -1;
+    auto progress = [&](int p) {
+      if (p == lastSent || *cancel) return;
+      lastSent = p;
+      QMetaObject::invokeMethod(
+          this,
+          [this, job, p] {
+            if (job != layoutJob_) return;
+            layoutPercent_ = p;
+            progressText_ = tr("Laying out the graph… %1%").arg(p);
+            Q_EMIT layoutProgress(p);
+            update();
+          },
+          Qt::QueuedConnection);
+    };
+    std::shared_ptr<const GraphLayout> result = computeGraphLayout(*graph, *tree, expanded, *cancel, progress);
+    if (!result || *cancel) return;
+    QMetaObject::invokeMethod(this, [this, job, result] { applyLayout(job, result); }, Qt::QueuedConnection);
+  }));
+}
+
+void GraphView::applyLayout(int job, std::shared_ptr<const GraphLayout> layout) {
+  if (job != layoutJob_) return;  // a newer layout is on its way
+  layout_ = std::move(layout);
+  layoutRunning_ = false;
+  overviewLevels_.clear();  // the old picture no longer matches; startOverview() makes a new one
+  overview_ = QImage();
+  minimap_ = QImage();
+  const size_t n = layout_->items.size();
+  stamp_.assign(n, 0);
+  frameStamp_ = 0;
+  labels_.assign(n, QString());
+  subLabels_.assign(n, QString());
+  recomputeColors();
+  recomputeItemFlags();
+  if (fitOnNextLayout_) {
+    fitOnNextLayout_ = false;
+    zoomToFit();
+  } else if (anchorScope_ != kNone) {
+    // keep the group the user opened or closed where it was on screen
+    const auto ops = tree_->subtreeOps(anchorScope_);
+    if (!ops.empty()) {
+      const QRectF r = layout_->items[layout_->itemOfOp[ops[0]]].rect;
+      const QPointF target = isExpanded(anchorScope_) ? QPointF(r.center().x(), r.top()) : r.center();
+      const QPointF at = isExpanded(anchorScope_) ? anchorWidgetPos_ - QPointF(0, kGroupBoxH * scale_ / 2)
+                                                   : anchorWidgetPos_;
+      origin_ = target - at / scale_;
+    }
+  }
+  anchorScope_ = kNone;
+  startOverview();
+  update();
+  Q_EMIT layoutFinished();
+}
+
+void GraphView::cancelLayout() {
+  if (layoutCancel_) *layoutCancel_ = true;
+  ++layoutJob_;
+  if (layoutRunning_) {
+    layoutRunning_ = false;
+    update();
+  }
+}
+
+int GraphView::visibleNodeCount() const { return layout_ ? static_cast<int>(layout_->items.size()) : 0; }
+
+// ---- expansion ----
+
+bool GraphView::isExpanded(ScopeId s) const {
+  if (s == 0) return true;
+  return s > 0 && s < static_cast<ScopeId>(expanded_.size()) && expanded_[s];
+}
+
+void GraphView::expandScope(ScopeId s) {
+  if (!tree_ || s <= 0 || s >= tree_->numScopes()) return;
+  bool changed = false;
+  for (ScopeId a = s; a > 0; a = tree_->parent(a))  // its ancestors open too, so it shows
+    if (!expanded_[a]) expanded_[a] = 1, changed = true;
+  // a chain of lone sub-scopes ("gradients" -> "gradients/gnmt") opens in one go
+  for (ScopeId c = s; tree_->children(c).size() == 1 && tree_->directOps(c).empty();) {
+    c = tree_->children(c)[0];
+    if (!expanded_[c]) expanded_[c] = 1, changed = true;
+  }
+  if (changed) startLayout(s);
+}
+
+void GraphView::collapseScope(ScopeId s) {
+  if (!tree_ || s <= 0 || s >= tree_->numScopes() || !expanded_[s]) return;
+  expanded_[s] = 0;
+  startLayout(s);
+}
+
+void GraphView::expandAll() {
+  if (!tree_) return;
+  std::fill(expanded_.begin(), expanded_.end(), 1);
+  fitOnNextLayout_ = true;
+  startLayout();
+}
+
+void GraphView::collapseAll() {
+  if (!tree_) return;
+  std::fill(expanded_.begin(), expanded_.end(), 0);
+  fitOnNextLayout_ = true;
+  startLayout();
+}
+
+// ---- viewport ----
+
+void GraphView::setViewport(QPointF sceneTopLeft, double pixelsPerUnit) {
+  origin_ = sceneTopLeft;
+  scale_ = std::clamp(pixelsPerUnit, 1e-5, 8.0);
+  update();
+}
+
+void GraphView::centerOn(QPointF scenePos) {
+  origin_ = scenePos - QPointF(width() / 2.0, height() / 2.0) / scale_;
+  update();
+}
+
+void GraphView::centerOnOp(OpId op) {
+  if (layout_ && op >= 0 && op < static_cast<OpId>(layout_->itemOfOp.size()))
+    centerOn(layout_->items[layout_->itemOfOp[op]].rect.center());
+}
+
+void GraphView::zoomToFit() {
+  if (!layout_) return;
+  const QRectF b = layout_->bounds.adjusted(-40, -40, 40, 40);
+  scale_ = std::clamp(std::min(width() / b.width(), height() / b.height()), 1e-5, 1.0);
+  centerOn(b.center());
+}
+
+void GraphView::zoomAt(QPointF widgetPos, double factor) {
+  const QPointF scenePos = toScene(widgetPos);
+  scale_ = std::clamp(scale_ * factor, 1e-5, 8.0);
+  origin_ = scenePos - widgetPos / scale_;
+  update();
+}
+
+QRectF GraphView::opRect(OpId op) const {
+  if (!layout_ || op < 0 || op >= static_cast<OpId>(layout_->itemOfOp.size())) return {};
+  const QRectF r = layout_->items[layout_->itemOfOp[op]].rect;
+  return QRectF(toWidget(r.topLeft()), r.size() * scale_);
+}
+
+QRectF GraphView::scopeRect(ScopeId s) const {
+  if (!layout_ || s < 0 || s >= static_cast<ScopeId>(layout_->itemOfScope.size())) return {};
+  if (layout_->itemOfScope[s] >= 0) {
+    const QRectF r = layout_->items[layout_->itemOfScope[s]].rect;
+    return QRectF(toWidget(r.topLeft()), r.size() * scale_);
+  }
+  for (const VisFrame& f : layout_->frames)
+    if (f.scope == s) return QRectF(toWidget(f.rect.topLeft()), f.rect.size() * scale_);
+  return {};
+}
+
+void GraphView::renderTo(QPainter* painter, const QRectF& target) {
+  if (!layout_ || !painter) return;
+  const QRectF b = layout_->bounds.adjusted(-20, -20, 20, 20);
+  const double s = std::min(target.width() / b.width(), target.height() / b.height());
+  painter->save();
+  painter->translate(target.topLeft() + QPointF((target.width() - b.width() * s) / 2,
+                                                (target.height() - b.height() * s) / 2));
+  paintScene(*painter, b, s, b.topLeft(), QSize(int(b.width() * s) + 1, int(b.height() * s) + 1), false);
+  painter->restore();
+}
+
+// ---- search ----
+
+int GraphView::search(const QString& text, SearchKind kind) {
+  matches_.clear();
+  matchIndex_ = -1;
+  if (graph_ && !text.isEmpty()) {
+    const Graph& g = *graph_;
+    if (kind == SearchKind::OpType) {
+      std::vector<uint8_t> typeMatch(g.opTypeNames().size(), 0);
+      for (size_t t = 0; t < typeMatch.size(); ++t)
+        typeMatch[t] = QString::fromStdString(g.opTypeNames()[t]).compare(text, Qt::CaseInsensitive) == 0;
+      for (OpId op = 0; op < g.numOps(); ++op)
+        if (typeMatch[g.opTypeId(op)]) matches_.push_back(op);
+    } else if (kind == SearchKind::Regex) {
+      QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
+      if (re.isValid()) {
+        QString name;
+        for (OpId op = 0; op < g.numOps(); ++op) {
+          const std::string& n = g.opName(op);
+          name = QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
+          if (re.match(name).hasMatch()) matches_.push_back(op);
+        }
+      }
+    } else {
+      const QByteArray needle = text.toLower().toUtf8();
+      const std::string_view nv(needle.constData(), static_cast<size_t>(needle.size()));
+      std::string lower;
+      for (OpId op = 0; op < g.numOps(); ++op) {
+        lower = g.opName(op);
+        for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        if (lower.find(nv) != std::string::npos) matches_.push_back(op);
+      }
+    }
+  }
+  setSelection(matches_, true);
+  if (!matches_.empty()) matchIndex_ = 0;
+  showMatch();
+  return static_cast<int>(matches_.size());
+}
+
+void GraphView::nextMatch() {
+  if (matches_.empty()) return;
+  matchIndex_ = (matchIndex_ + 1) % static_cast<int>(matches_.size());
+  showMatch();
+}
+
+void GraphView::previousMatch() {
+  if (matches_.empty()) return;
+  matchIndex_ = (matchIndex_ + static_cast<int>(matches_.size()) - 1) % static_cast<int>(matches_.size());
+  showMatch();
+}
+
+void GraphView::showMatch() {
+  Q_EMIT matchChanged(matchIndex_, static_cast<int>(matches_.size()));
+  if (matchIndex_ < 0 || !layout_) return;
+  const QRectF r = layout_->items[layout_->itemOfOp[matches_[matchIndex_]]].rect;
+  if (scale_ < 0.4) scale_ = 0.6;  // close enough to read the name
+  centerOn(r.center());
+}
+
+}  // namespace gp

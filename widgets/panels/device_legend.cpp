@@ -1,0 +1,229 @@
+#include "panels/device_legend.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QResizeEvent>
+#include <QToolTip>
+#include <algorithm>
+
+#include "device_colors.h"
+
+namespace gp {
+
+namespace {
+constexpr int kMargin = 4;
+constexpr int kSwatch = 12;
+constexpr int kPad = 6;
+}  // namespace
+
+DeviceLegend::DeviceLegend(QWidget* parent) : QWidget(parent) {
+  setAcceptDrops(true);
+  setMouseTracking(true);
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+void DeviceLegend::setDevices(const QStringList& names) {
+  names_ = names;
+  counts_.assign(static_cast<size_t>(names.size()), 0);
+  hoverRow_ = dropRow_ = -1;
+  updateCountTexts();
+  updateGeometry();
+  update();
+}
+
+void DeviceLegend::setOpCounts(const std::vector<int>& opsPerDevice) {
+  counts_.assign(names_.size(), 0);
+  std::copy_n(opsPerDevice.begin(), std::min(opsPerDevice.size(), counts_.size()), counts_.begin());
+  updateCountTexts();
+  updateGeometry();
+  update();
+}
+
+void DeviceLegend::updateCountTexts() {
+  total_ = 0;
+  for (int c : counts_) total_ += c;
+  countTexts_.clear();
+  const QFontMetrics fm(font());
+  maxCountWidth_ = 0;
+  for (int c : counts_) {
+    countTexts_ << tr("%Ln ops", nullptr, c);
+    maxCountWidth_ = std::max(maxCountWidth_, fm.horizontalAdvance(countTexts_.back()));
+  }
+  updateElidedNames();
+}
+
+QRect DeviceLegend::countRect(const QRect& row) const {
+  return {row.right() - kPad - maxCountWidth_, row.top(), maxCountWidth_, row.height()};
+}
+
+QRect DeviceLegend::nameRect(const QRect& row) const {
+  const int left = row.left() + kPad + kSwatch + kPad;
+  return {left, row.top(), countRect(row).left() - left - kPad, row.height()};
+}
+
+void DeviceLegend::updateElidedNames() {
+  const QFontMetrics fm(font());
+  const int w = nameRect(rowRect(0)).width();
+  elidedNames_.clear();
+  for (const QString& n : names_) elidedNames_ << fm.elidedText(n, Qt::ElideMiddle, w);
+}
+
+void DeviceLegend::resizeEvent(QResizeEvent*) {
+  updateElidedNames();
+}
+
+QString DeviceLegend::countText(int device) const {
+  return device >= 0 && device < countTexts_.size() ? countTexts_[device] : QString();
+}
+
+int DeviceLegend::rowHeight() const {
+  return QFontMetrics(font()).height() + 8;
+}
+
+QRect DeviceLegend::rowRect(int device) const {
+  if (device < 0 || device >= deviceCount()) return {};
+  return {kMargin, kMargin + device * rowHeight(), width() - 2 * kMargin, rowHeight()};
+}
+
+int DeviceLegend::rowAt(const QPoint& pos) const {
+  if (pos.x() < 0 || pos.x() >= width() || pos.y() < kMargin) return -1;
+  const int row = (pos.y() - kMargin) / rowHeight();
+  return row < deviceCount() ? row : -1;
+}
+
+QSize DeviceLegend::sizeHint() const {
+  const QFontMetrics fm(font());
+  int nameW = 0;
+  for (const QString& n : names_) nameW = std::max(nameW, fm.horizontalAdvance(n));
+  const int w = 2 * kMargin + kPad + kSwatch + kPad + nameW + 3 * kPad + maxCountWidth_ + kPad;
+  return {std::max(w, 160), 2 * kMargin + std::max(1, deviceCount()) * rowHeight()};
+}
+
+QSize DeviceLegend::minimumSizeHint() const {
+  return {100, sizeHint().height()};
+}
+
+void DeviceLegend::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  const QPalette& pal = palette();
+  const int rh = rowHeight();
+  for (int d = 0; d < deviceCount(); ++d) {
+    const QRect r = rowRect(d);
+    const QColor c = deviceColor(d);
+    // Share of the ops as a faint bar behind the row.
+    if (total_ > 0 && counts_[static_cast<size_t>(d)] > 0) {
+      QColor share = c;
+      share.setAlpha(40);
+      const int w =
+          std::max(2, static_cast<int>(r.width() * static_cast<double>(counts_[static_cast<size_t>(d)]) / total_));
+      p.fillRect(QRect(r.left(), r.top() + 1, w, r.height() - 2), share);
+    }
+    if (d == dropRow_) {
+      QColor fill = c;
+      fill.setAlpha(70);
+      p.setPen(QPen(c.darker(120), 2));
+      p.setBrush(fill);
+      p.drawRoundedRect(QRectF(r).adjusted(1, 1, -1, -1), 4, 4);
+    } else if (d == hoverRow_) {
+      p.fillRect(r, pal.color(QPalette::Highlight).lighter(190));
+    }
+    // Swatch, name, count (right-aligned).
+    const QRectF sw(r.left() + kPad, r.top() + (rh - kSwatch) / 2.0, kSwatch, kSwatch);
+    p.setPen(QPen(c.darker(130), 1));
+    p.setBrush(c);
+    p.drawRoundedRect(sw, 2, 2);
+    p.setPen(pal.color(QPalette::Text));
+    if (d < elidedNames_.size()) p.drawText(nameRect(r), Qt::AlignVCenter | Qt::AlignLeft, elidedNames_[d]);
+    if (d < countTexts_.size()) {
+      p.setPen(pal.color(counts_[static_cast<size_t>(d)] > 0 ? QPalette::Text : QPalette::PlaceholderText));
+      p.drawText(countRect(r), Qt::AlignVCenter | Qt::AlignRight, countTexts_[d]);
+    }
+  }
+}
+
+bool DeviceLegend::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int d = rowAt(help->pos());
+    if (d < 0) {
+      QToolTip::hideText();
+      event->ignore();
+      return true;
+    }
+    const int n = counts_[static_cast<size_t>(d)];
+    const double pct = total_ > 0 ? 100.0 * n / total_ : 0.0;
+    QToolTip::showText(help->globalPos(),
+                       tr("%1: %2 ops (%3 %)\nDrop ops here to move them to %1; double-click to select its ops.")
+                           .arg(names_[d], QLocale().toString(n), QLocale().toString(pct, 'f', 1)),
+                       this, rowRect(d));
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+void DeviceLegend::mouseMoveEvent(QMouseEvent* event) {
+  const int row = rowAt(event->position().toPoint());
+  if (row != hoverRow_) {
+    hoverRow_ = row;
+    update();
+  }
+}
+
+void DeviceLegend::leaveEvent(QEvent*) {
+  hoverRow_ = -1;
+  update();
+}
+
+void DeviceLegend::mouseDoubleClickEvent(QMouseEvent* event) {
+  const int row = rowAt(event->position().toPoint());
+  if (row >= 0 && event->button() == Qt::LeftButton) Q_EMIT deviceActivated(row);
+}
+
+void DeviceLegend::setDropRow(int row) {
+  if (row == dropRow_) return;
+  dropRow_ = row;
+  update();
+}
+
+void DeviceLegend::dragEnterEvent(QDragEnterEvent* event) {
+  if (!event->mimeData()->hasFormat(kOpsMimeType)) return event->ignore();
+  event->acceptProposedAction();
+  setDropRow(rowAt(event->position().toPoint()));
+}
+
+void DeviceLegend::dragMoveEvent(QDragMoveEvent* event) {
+  const int row = event->mimeData()->hasFormat(kOpsMimeType) ? rowAt(event->position().toPoint()) : -1;
+  setDropRow(row);
+  if (row >= 0)
+    event->acceptProposedAction();
+  else
+    event->ignore();
+}
+
+void DeviceLegend::dragLeaveEvent(QDragLeaveEvent*) {
+  setDropRow(-1);
+}
+
+void DeviceLegend::dropEvent(QDropEvent* event) {
+  const int row = rowAt(event->position().toPoint());
+  setDropRow(-1);
+  std::vector<OpId> ops = opsFromMime(event->mimeData());
+  if (row < 0 || ops.empty()) return event->ignore();
+  event->acceptProposedAction();
+  Q_EMIT assignRequested(ops, row);
+}
+
+void DeviceLegend::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::FontChange) {
+    updateCountTexts();
+    updateGeometry();
+  }
+  QWidget::changeEvent(event);
+}
+
+}  // namespace gp

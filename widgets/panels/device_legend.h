@@ -1,0 +1,66 @@
+// DeviceLegend: the cluster's devices with their colour swatches and how many ops each holds
+// (a faint bar behind each row shows its share). Ops dragged from another view (mime type
+// kOpsMimeType, widgets/device_colors.h) can be dropped on a device row to move them there;
+// double-clicking a row asks to select that device's ops.
+#pragma once
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace gp {
+
+class DeviceLegend : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DeviceLegend(QWidget* parent = nullptr);
+
+  void setDevices(const QStringList& names);
+  void setOpCounts(const std::vector<int>& opsPerDevice);  // shown next to each name
+
+  int deviceCount() const { return static_cast<int>(names_.size()); }
+  int rowAt(const QPoint& pos) const;  // -1 outside the rows
+  QRect rowRect(int device) const;
+  int dropTargetRow() const { return dropRow_; }  // row highlighted under a drag, -1 if none
+  QString countText(int device) const;
+
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+
+ Q_SIGNALS:
+  void assignRequested(const std::vector<gp::OpId>& ops, int device);  // ops dropped on a device
+  void deviceActivated(int device);                                    // double-click: select its ops
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  bool event(QEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dragMoveEvent(QDragMoveEvent* event) override;
+  void dragLeaveEvent(QDragLeaveEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  int rowHeight() const;
+  void updateCountTexts();
+  void updateElidedNames();
+  QRect nameRect(const QRect& row) const;
+  QRect countRect(const QRect& row) const;
+  void setDropRow(int row);
+
+  QStringList names_;
+  std::vector<int> counts_;
+  QStringList countTexts_;   // formatted once, painted many times
+  QStringList elidedNames_;  // names elided to the current width
+  int total_ = 0;
+  int maxCountWidth_ = 0;
+  int hoverRow_ = -1;
+  int dropRow_ = -1;
+};
+
+}  // namespace gp

@@ -1,0 +1,88 @@
+// TimelinePainter: draws a TimelineModel (rows of bars, time axis, row labels, step line)
+// with QPainter, for the widget and for PNG/SVG export alike.
+//
+// Level of detail: per row, only bars reaching into the visible window are visited (binary
+// search); bars narrower than ~1.5 px are merged into runs of whole pixel columns (a busy
+// stretch is never left blank), and a run skips, by binary search, every further bar that
+// starts inside the pixel column it already covers, so a frame costs O(visible pixels * log n)
+// rather than O(bars). Colours, pens, row geometry and row labels are made in setModel(); a
+// bar's label is laid out once, the first time it is shown. What remains per frame is Qt's own
+// work for the few tick labels.
+#pragma once
+#include <QColor>
+#include <QBrush>
+#include <QFont>
+#include <QPen>
+#include <QRectF>
+#include <QStaticText>
+#include <QString>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "timeline/timeline_model.h"
+
+class QPainter;
+
+namespace gp {
+
+// What one frame shows, in the painter's coordinates.
+struct TimelineFrame {
+  QRectF area;         // the whole canvas: axis on top, labels on the left
+  double t0 = 0, t1 = 1;  // visible time window, seconds
+  double scrollY = 0;  // rows scrolled up by this many pixels
+  const uint8_t* itemSelected = nullptr;  // per item, or nullptr when nothing is selected
+  std::span<const int32_t> selectedItems;
+  int32_t hoverItem = -1;
+};
+
+class TimelinePainter {
+ public:
+  static constexpr double kAxisHeight = 30;
+  static constexpr double kRightMargin = 12;
+
+  // Recomputes row geometry, colours and the label column for `m` (which must outlive the
+  // painter's use of it); `font` is the widget's font. `stepLabel` is drawn at the step line.
+  void setModel(const TimelineModel* m, const QFont& font, const QString& stepLabel);
+
+  double labelWidth() const { return labelWidth_; }
+  double contentHeight() const { return contentHeight_; }  // rows, without the axis
+  double rowTop(int row) const { return rowTop_[static_cast<size_t>(row)]; }  // content coordinates
+  double rowHeight(int row) const;
+  int rowAt(double contentY) const;  // -1 if between or outside rows
+  QRectF plotRect(const QRectF& area) const;  // where bars go (below the axis, right of labels)
+
+  void paint(QPainter& p, const TimelineFrame& f) const;
+
+ private:
+  struct Colors {  // per device; pens and brushes made once (QPen(QColor) allocates)
+    QColor bar, barDim, xfer, xferDim;
+    QPen border, borderDim, xferBorder, xferBorderDim, text, textDim;
+    QBrush hatch, hatchDim;
+  };
+  struct Pens {
+    QPen text, subtle, rule, grid, step, select, hover, white;
+  };
+  void paintRowBars(QPainter& p, const TimelineFrame& f, const QRectF& plot, int row, double y, double h) const;
+  void paintBar(QPainter& p, const TimelineItem& it, int32_t item, const QRectF& r, bool dim) const;
+  void paintSelection(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
+  void paintAxis(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
+  void paintLabels(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
+  QRectF itemRect(const TimelineFrame& f, const QRectF& plot, const TimelineItem& it, int row, double minWidth) const;
+
+  const TimelineModel* model_ = nullptr;
+  QFont font_, smallFont_;
+  // Text laid out once (QStaticText): row names and details, the step label, and bar labels
+  // made the first time their bar is wide enough to show one.
+  std::vector<QStaticText> rowName_, rowDetail_;
+  QStaticText stepText_;
+  const QStaticText& barLabel(int32_t item) const;
+  mutable std::vector<int32_t> labelSlot_;  // per item: index into labelCache_, -1 if not made yet
+  mutable std::vector<QStaticText> labelCache_;
+  std::vector<Colors> colors_;  // per device
+  Pens pens_;
+  std::vector<double> rowTop_;
+  double contentHeight_ = 0, labelWidth_ = 80, detailWidth_ = 0;
+};
+
+}  // namespace gp
