@@ -9,3 +9,6 @@ for lang in zh_CN ko_KR; do
   "$LUPDATE" -locations relative -no-obsolete -target-language "$lang" app/desktop widgets \
     -ts "translations/graphplace_$lang.ts"
 done
+# English needs only its plural forms ("1 op" / "2 ops") for the %n strings.
+"$LUPDATE" -locations relative -no-obsolete -pluralonly -target-language en app/desktop widgets \
+  -ts translations/graphplace_en.ts

@@ -187,7 +187,7 @@ bool Document::setCluster(const QString& presetOrPath) {
   hasMeasurement_ = false;
   Q_EMIT clusterChanged();
   Q_EMIT planChanged();
-  measure(tr("As placed before, on %1").arg(presetOrPath), QStringLiteral("initial"));
+  measure(tr("Previous plan, on %1").arg(presetOrPath), QStringLiteral("initial"));
   return true;
 }
 

@@ -20,7 +20,9 @@ QString installTranslations(QCoreApplication& app, const QString& code) {
   const QLocale locale = chosen.isEmpty() ? QLocale::system() : QLocale(chosen);
   if (!chosen.isEmpty()) QLocale::setDefault(locale);
   auto* ours = new QTranslator(&app);
-  if (ours->load(locale, QStringLiteral("graphplace"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+  // Languages without a translation fall back to English (whose file holds its plural forms).
+  if (ours->load(locale, QStringLiteral("graphplace"), QStringLiteral("_"), QStringLiteral(":/i18n")) ||
+      ours->load(QStringLiteral(":/i18n/graphplace_en.qm")))
     app.installTranslator(ours);
   auto* qt = new QTranslator(&app);  // Qt's own strings (standard dialogs, shortcuts)
   if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

@@ -249,7 +249,7 @@ void MainWindow::updateMetrics() {
   }
   const QLocale loc;
   const Graph& g = *doc_->graph();
-  QString text = tr("%1 ops").arg(loc.toString(g.numOps()));
+  QString text = tr("%Ln op(s)", nullptr, g.numOps());
   if (doc_->hasMeasurement()) {
     const Measurement& m = doc_->measurement();
     text += QStringLiteral("  ·  ") +

@@ -36,10 +36,10 @@ QAction* makeAction(QObject* parent, const QString& text, const QString& name, c
 void MainWindow::createActions() {
   openAct_ = makeAction(this, tr("&Open…"), QStringLiteral("actionOpen"), QKeySequence::Open);
   connect(openAct_, &QAction::triggered, this, &MainWindow::chooseAndOpen);
-  undoAct_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undoAct_ = doc_->undoStack()->createUndoAction(this);  // Qt's translated "Undo %1"
   undoAct_->setObjectName(QStringLiteral("actionUndo"));
   undoAct_->setShortcut(QKeySequence::Undo);
-  redoAct_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redoAct_ = doc_->undoStack()->createRedoAction(this);
   redoAct_->setObjectName(QStringLiteral("actionRedo"));
   redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
   measureAct_ = makeAction(this, tr("&Measure"), QStringLiteral("actionMeasure"), QKeySequence(Qt::Key_F5));

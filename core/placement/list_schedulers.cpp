@@ -12,8 +12,7 @@
 //   topological order. Only devices with room for the op's colocation group are candidates.
 // m-SCT (Hanen and Munier's small-communication-time algorithm as Baechi runs it): ETF, plus
 //   favourite children: a device whose last op's favourite child is ready and starts earliest
-//   on it waits for that child, running another op first only if that op is urgent (its inputs
-//   are on every candidate device by its start time).
+//   on it waits for that child rather than start another op first.
 // HEFT: ops by decreasing upward rank (average op time + max over children of average transfer
 //   time of the edge's bytes + the child's rank), each on the device where it finishes earliest,
 //   inserted into the earliest idle gap of that device long enough for it (insertion policy).
@@ -28,6 +27,9 @@
 //   output, kept to the end of the step) fits what is left; Baechi tracks live memory as it
 //   schedules. The estimate is pessimistic; placer.cpp repairs or replaces plans the simulator
 //   finds over a device's memory.
+// - m-SCT's devices wait for a favourite child without Hanen and Munier's exception for urgent
+//   ops (ready on every device): checking urgency costs a data-ready estimate per device per op
+//   every time a device waits, which made m-SCT minutes long on the NMT graphs.
 // - Ties in ETF go to the higher static level (Hwang et al.) where Baechi uses topological order.
 // - The simulator is work-conserving: a device with nothing of higher priority ready runs the
 //   next ready op at once. Where the schedule leaves a device idle on purpose (HEFT's insertion,
@@ -77,7 +79,8 @@ class EtfScheduler {
  public:
   EtfScheduler(const Context& ctx, bool sct)
       : ctx_(ctx), g_(ctx.g), s_(ctx), level_(g_.numOps(), 0), live_(g_.numOps(), 0),
-        pending_(g_.numOps()), freeAt_(ctx.n, 0), lastOp_(ctx.n, kNone) {
+        pending_(g_.numOps()), freeAt_(ctx.n, 0), lastOp_(ctx.n, kNone),
+        waitFor_(ctx.n, kNone), waitStart_(ctx.n, 0), waits_(ctx.n, 0) {
     for (auto it = g_.topoOrder().rbegin(); it != g_.topoOrder().rend(); ++it) {
       double tail = 0;
       for (OpId c : g_.fanOut(*it)) tail = std::max(tail, level_[c]);
@@ -107,9 +110,10 @@ class EtfScheduler {
         heap_.push({start, level_[e.op], ctx_.topoPos[e.op], e.op, e.d, ready, s_.epoch(e.d), e.forced});
         continue;
       }
-      // 3. m-SCT: a device waiting for its last op's favourite child runs only urgent ops.
-      if (!fav_.empty() && waitsForFavourite(e, start)) continue;
-      place(e.op, e.d, start);
+      // 3. m-SCT: a device waiting for its last op's favourite child runs nothing else first.
+      //    An entry it pushed back keeps its later start (e.start >= start).
+      if (!fav_.empty() && waitsForFavourite(e)) continue;
+      place(e.op, e.d, e.start);
     }
     return toResult(s_);
   }
@@ -153,23 +157,30 @@ class EtfScheduler {
   }
   double startOn(OpId op, int d) { return std::max(s_.dataReady(op, d), freeAt_[d]); }
 
-  // True if entry e (starting at `start`) must not run because e.d waits for the favourite child
-  // j of its last op; then j is placed (if it starts now) or e is pushed back to j's start.
-  bool waitsForFavourite(const Entry& e, double start) {
+  // True if entry e (starting at e.start) must not run because e.d waits for the favourite child
+  // j of its last op (j is ready and starts earliest on e.d); then j is placed if it starts now,
+  // else e is pushed back to j's start. The decision is made once per (device, child).
+  bool waitsForFavourite(const Entry& e) {
     const OpId last = lastOp_[e.d];
     const OpId j = last != kNone ? fav_[last] : kNone;
     if (j == kNone || j == e.op || s_.placed(j) || pending_[j] != 0 || !s_.usable(j, e.d)) return false;
+    if (waitFor_[e.d] != j) {
+      waitFor_[e.d] = j;
+      waitStart_[e.d] = startOn(j, e.d);
+      waits_[e.d] = 1;
+      for (int d = 0; d < ctx_.n && waits_[e.d]; ++d)
+        if (d != e.d && s_.usable(j, d) && startOn(j, d) < waitStart_[e.d]) waits_[e.d] = 0;  // j is better off elsewhere
+    }
+    if (!waits_[e.d]) return false;
+    if (waitStart_[e.d] > e.start) {
+      heap_.push({waitStart_[e.d], e.level, e.topo, e.op, e.d, e.ready, e.epoch, e.forced});
+      return true;
+    }
+    // j's start was a lower bound; every true start is at least the popped one.
     const double sj = startOn(j, e.d);
-    for (int d = 0; d < ctx_.n; ++d)
-      if (d != e.d && s_.usable(j, d) && startOn(j, d) < sj) return false;  // j is better off elsewhere
-    // Urgent: e.op's inputs are on every device it may use by the time it would start.
-    bool urgent = true;
-    for (int d = 0; d < ctx_.n && urgent; ++d)
-      if (d != e.d && (e.forced ? s_.allowed(e.op, d) : s_.usable(e.op, d))) urgent = s_.dataReady(e.op, d) <= start;
-    if (urgent) return false;
-    // sj >= start: every true start is at least the popped one.
-    if (sj <= start) place(j, e.d, sj);
-    heap_.push({std::max(start, sj), e.level, e.topo, e.op, e.d, e.ready, e.epoch, e.forced});
+    if (sj <= e.start) place(j, e.d, sj);
+    else waitStart_[e.d] = sj;
+    heap_.push(e);
     return true;
   }
 
@@ -180,7 +191,9 @@ class EtfScheduler {
   std::vector<OpId> fav_;
   std::vector<int32_t> live_, pending_;
   std::vector<double> freeAt_;
-  std::vector<OpId> lastOp_;
+  std::vector<OpId> lastOp_, waitFor_;
+  std::vector<double> waitStart_;
+  std::vector<uint8_t> waits_;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
 };
 

@@ -27,7 +27,7 @@ struct Measurement {
   double stepTime = 0;      // seconds (makespan)
   double lowerBound = 0;    // seconds, see sim/lower_bound.h
   bool feasible = true;     // valid plan and every device within its memory
-  std::string problem;      // why not feasible ("gpu1 needs 18.2 GB, 2.2 GB over its 16 GB")
+  std::string problem;      // why not feasible ("gpu1 needs 18.20 GiB, 2.20 GiB over its 16.00 GiB")
   std::vector<DeviceStats> devices;
   std::vector<int64_t> channelBytes;  // bytes carried per directed channel
   int64_t commBytes = 0;              // bytes sent between devices (each transfer once)

@@ -10,9 +10,10 @@
 namespace gp {
 
 namespace {
+// GiB, as GPU memory is sold and shown everywhere in the app ("16 GB" P100 = 16 GiB).
 std::string gigabytes(int64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / 1e9);
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
   return buf;
 }
 }  // namespace

@@ -48,9 +48,15 @@ void paintFrames(benchmark::State& state, double windowFraction) {
   state.counters["bars"] = static_cast<double>(view.barCount());
 }
 
-void BM_TimelineFrame_ZoomToFit(benchmark::State& state) { paintFrames(state, 1.0); }
-void BM_TimelineFrame_Zoom1Percent(benchmark::State& state) { paintFrames(state, 0.01); }
-void BM_TimelineFrame_Zoom0_05Percent(benchmark::State& state) { paintFrames(state, 0.0005); }
+void BM_TimelineFrame_ZoomToFit(benchmark::State& state) {
+  paintFrames(state, 1.0);
+}
+void BM_TimelineFrame_Zoom1Percent(benchmark::State& state) {
+  paintFrames(state, 0.01);
+}
+void BM_TimelineFrame_Zoom0_05Percent(benchmark::State& state) {
+  paintFrames(state, 0.0005);
+}
 
 // Building the rows and bars from the measurement (on every new measurement).
 void BM_TimelineSetData(benchmark::State& state) {

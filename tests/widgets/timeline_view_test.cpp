@@ -1,8 +1,12 @@
 // Qt Test: the timeline (Gantt) view shows a simulated step as rows of bars and is used with
 // the mouse and keys as a person would (click, shift-click, wheel, drag, double-click).
+#include "timeline/timeline_view.h"
+
+#include <QBuffer>
 #include <QElapsedTimer>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -15,7 +19,6 @@
 #include "io/model_loader.h"
 #include "placement/placer.h"
 #include "sim/simulator.h"
-#include "timeline/timeline_view.h"
 
 using namespace gp;
 
@@ -40,14 +43,16 @@ struct Small {
     GraphBuilder b("small");
     const std::vector<int64_t> s = {1024, 1024};
     TensorId x = b.addGraphInput({"x", s});
-    matmul0 = b.addOp({.name = "enc/matmul", .type = "MatMul", .inputs = {x}, .outputs = {{"enc/h", s}}, .flops = 2e10});
-    relu = b.addOp({.name = "enc/relu", .type = "Relu", .inputs = {b.output(matmul0)}, .outputs = {{"", s}}, .flops = 1e6});
-    scale = b.addOp({.name = "enc/scale", .type = "Mul", .inputs = {b.output(relu)}, .outputs = {{"enc/y", s}},
-                     .flops = 1e6});
-    matmul1 = b.addOp({.name = "dec/matmul", .type = "MatMul", .inputs = {b.output(scale)}, .outputs = {{"", s}},
-                       .flops = 1e10});
-    softmax = b.addOp({.name = "dec/softmax", .type = "Softmax", .inputs = {b.output(matmul1)}, .outputs = {{"", s}},
-                       .flops = 5e6});
+    matmul0 =
+        b.addOp({.name = "enc/matmul", .type = "MatMul", .inputs = {x}, .outputs = {{"enc/h", s}}, .flops = 2e10});
+    relu = b.addOp(
+        {.name = "enc/relu", .type = "Relu", .inputs = {b.output(matmul0)}, .outputs = {{"", s}}, .flops = 1e6});
+    scale = b.addOp(
+        {.name = "enc/scale", .type = "Mul", .inputs = {b.output(relu)}, .outputs = {{"enc/y", s}}, .flops = 1e6});
+    matmul1 = b.addOp(
+        {.name = "dec/matmul", .type = "MatMul", .inputs = {b.output(scale)}, .outputs = {{"", s}}, .flops = 1e10});
+    softmax = b.addOp(
+        {.name = "dec/softmax", .type = "Softmax", .inputs = {b.output(matmul1)}, .outputs = {{"", s}}, .flops = 5e6});
     g = std::make_shared<const Graph>(std::move(b).build("small"));
     CostModel cost(*g, c);
     Simulator sim(cost);
@@ -65,12 +70,19 @@ void wheel(QWidget& w, QPointF pos, int delta, Qt::KeyboardModifiers mods = Qt::
   QApplication::sendEvent(&w, &e);
 }
 
-bool sameImage(const QImage& a, const QImage& b) { return a.convertToFormat(QImage::Format_RGB32) == b.convertToFormat(QImage::Format_RGB32); }
+bool sameImage(const QImage& a, const QImage& b) {
+  return a.convertToFormat(QImage::Format_RGB32) == b.convertToFormat(QImage::Format_RGB32);
+}
 
-int countColor(const QImage& img, QColor c) {
+// Pixels of c's hue (any shade of it: full, dimmed, merged sparse columns); greys don't count.
+int countHue(const QImage& img, QColor c) {
   int n = 0;
   for (int y = 0; y < img.height(); ++y)
-    for (int x = 0; x < img.width(); ++x) n += img.pixelColor(x, y) == c;
+    for (int x = 0; x < img.width(); ++x) {
+      const QColor p = img.pixelColor(x, y);
+      const int dh = std::abs(p.hsvHue() - c.hsvHue());
+      n += p.hsvSaturation() > 40 && std::min(dh, 360 - dh) <= 6;
+    }
   return n;
 }
 
@@ -159,6 +171,42 @@ class TimelineViewTest : public QObject {
     QApplication::sendEvent(&v, &e);
     const QString text = QToolTip::text();
     QVERIFY2(text.contains("dec/matmul") && text.contains("MatMul") && text.contains("gpu1"), qPrintable(text));
+    // The fused kernel lists its group; a transfer names tensor, bytes and route ends.
+    const QPoint fused = v.opBarRect(s.relu).center().toPoint();
+    QHelpEvent e2(QEvent::ToolTip, fused, v.mapToGlobal(fused));
+    QApplication::sendEvent(&v, &e2);
+    QVERIFY2(QToolTip::text().contains("enc/relu") && QToolTip::text().contains("enc/scale"),
+             qPrintable(QToolTip::text()));
+    const TimelineEvent* xfer = nullptr;
+    for (const TimelineEvent& ev : s.m.timeline)
+      if (ev.kind == TimelineEvent::Kind::Transfer) xfer = &ev;
+    QVERIFY(xfer);
+    const QRectF a = v.opBarRect(s.matmul0), b = v.opBarRect(s.matmul1);  // fit: x is linear in time
+    const double pps = b.width() / (s.event(s.matmul1).end - s.event(s.matmul1).start);
+    const QPoint onXfer(int(a.left() + ((xfer->start + xfer->end) / 2 - s.event(s.matmul0).start) * pps),
+                        int(a.top() + 4 * 26 + 10 + 20 / 2));  // 4 device rows, a gap, middle of gpu0->plx0
+    QHelpEvent e3(QEvent::ToolTip, onXfer, v.mapToGlobal(onXfer));
+    QApplication::sendEvent(&v, &e3);
+    QVERIFY2(QToolTip::text().contains("enc/y") && QToolTip::text().contains("gpu0") &&
+                 QToolTip::text().contains("gpu1") && QToolTip::text().contains("MB"),
+             qPrintable(QToolTip::text()));
+  }
+
+  void rowsScrollWhenTheyOverflow() {
+    Small s;
+    TimelineView v;
+    v.resize(800, 150);
+    v.setData(s.g, s.c, s.m);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    const double top = v.opBarRect(s.matmul1).top();
+    const QRectF range = v.visibleTimeRange();
+    wheel(v, QPointF(20, 100), -120);  // over the row labels: scrolls rows, keeps the time window
+    QVERIFY(v.opBarRect(s.matmul1).top() < top - 10);
+    QCOMPARE(v.visibleTimeRange(), range);
+    wheel(v, QPointF(20, 100), 10 * 120);
+    QCOMPARE(v.opBarRect(s.matmul1).top(), top);
+    saveShot(v, "timeline_small_scrolled.png");
   }
 
   void wheelZoomsAroundTheCursorAndFitRestores() {
@@ -177,7 +225,8 @@ class TimelineViewTest : public QObject {
     const double tAt = (s.event(s.matmul1).start + s.event(s.matmul1).end) / 2;
     wheel(v, at, 3 * 120);
     const QRectF zoomed = v.visibleTimeRange();
-    QVERIFY2(zoomed.width() < 0.52 * fit.width() && zoomed.width() > 0.5 * fit.width(), qPrintable(QString::number(zoomed.width() / fit.width())));
+    QVERIFY2(zoomed.width() < 0.52 * fit.width() && zoomed.width() > 0.5 * fit.width(),
+             qPrintable(QString::number(zoomed.width() / fit.width())));
     const double expectLeft = at.x() - (at.x() - bar.left()) * fit.width() / zoomed.width();
     QVERIFY2(qAbs(v.opBarRect(s.matmul1).left() - expectLeft) < 1.5, qPrintable(QString::number(expectLeft)));
     QVERIFY(zoomed.left() < tAt && zoomed.right() > tAt);
@@ -248,9 +297,9 @@ class TimelineViewTest : public QObject {
     QCOMPARE(v.rowName(3), QString("gpu3"));
     v.show();
     QVERIFY(QTest::qWaitForWindowExposed(&v));
-    QImage img = v.grab().toImage();
-    for (int d = 0; d < 4; ++d) QVERIFY2(countColor(img, deviceColor(d)) > 500, qPrintable(QString::number(d)));
     saveShot(v, "timeline_gnmt.png");
+    QImage img = v.grab().toImage();
+    for (int d = 0; d < 4; ++d) QVERIFY2(countHue(img, deviceColor(d)) > 500, qPrintable(QString::number(d)));
     // Zoomed in to 1% of the step: bars get wide enough for names.
     const double step = r.measurement.stepTime;
     v.setVisibleTimeRange(0.5 * step, 0.51 * step);
@@ -278,9 +327,21 @@ class TimelineViewTest : public QObject {
       QPainter p(&out);
       v.renderTo(&p, QRectF(0, 0, out.width(), out.height()));
     }
-    for (int d = 0; d < 4; ++d) QVERIFY(countColor(out, deviceColor(d)) > 500);
+    for (int d = 0; d < 4; ++d) QVERIFY(countHue(out, deviceColor(d)) > 500);
     if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
       QVERIFY(out.save(QString::fromUtf8(dir) + "/timeline_gnmt_export.png"));
+    // SVG: level of detail keeps the file small (pixel runs, not 100k+ rectangles).
+    QBuffer svg;
+    QSvgGenerator gen;
+    gen.setOutputDevice(&svg);
+    gen.setSize(QSize(1800, v.contentHeight()));
+    gen.setViewBox(QRect(0, 0, 1800, v.contentHeight()));
+    {
+      QPainter p(&gen);
+      v.renderTo(&p, QRectF(0, 0, 1800, v.contentHeight()));
+    }
+    QVERIFY(svg.data().contains("<svg"));
+    QVERIFY2(svg.data().size() < 8'000'000, qPrintable(QString::number(svg.data().size())));
   }
 };
 

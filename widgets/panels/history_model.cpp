@@ -82,7 +82,7 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
   if (role == Qt::ToolTipRole) {
     switch (section) {
       case Step:
-        return tr("Simulated training step time");
+        return tr("Simulated step time");
       case Ratio:
         return tr("Step time divided by the lower bound (1.00 is the best possible)");
       case Delta:
@@ -145,7 +145,13 @@ QVariant HistoryModel::display(const HistoryEntry& e, int row, int column) const
 QVariant HistoryModel::toolTip(const HistoryEntry& e, int row, int column) const {
   switch (column) {
     case Label: {
-      QString tip = tr("%1 (%2)").arg(e.label, e.kind);
+      const QString kind = e.kind == QLatin1String("initial")     ? tr("as opened")
+                           : e.kind == QLatin1String("baseline")  ? tr("baseline")
+                           : e.kind == QLatin1String("manual")    ? tr("manual edit")
+                           : e.kind == QLatin1String("optimizer") ? tr("optimizer")
+                           : e.kind == QLatin1String("file")      ? tr("placement file")
+                                                                  : e.kind;
+      QString tip = tr("%1 (%2)").arg(e.label, kind);
       if (e.seconds > 0) tip = tr("%1, computed in %2 s").arg(tip, QLocale().toString(e.seconds, 'f', 2));
       return tip;
     }

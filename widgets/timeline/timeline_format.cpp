@@ -25,7 +25,9 @@ QString formatDuration(double seconds) {
   return QStringLiteral("%1 %2").arg(QLocale().toString(v, 'f', decimals), QString::fromUtf8(unit));
 }
 
-QString formatBytes(int64_t bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat); }
+QString formatBytes(int64_t bytes) {
+  return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
+}
 
 double niceTickStep(double minStep) {
   if (!(minStep > 0) || !std::isfinite(minStep)) return 1;

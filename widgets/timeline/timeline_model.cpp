@@ -1,5 +1,6 @@
 #include "timeline/timeline_model.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 #include <algorithm>
 
@@ -7,6 +8,32 @@ namespace gp {
 
 size_t TimelineRow::firstReaching(double t) const {
   return static_cast<size_t>(std::lower_bound(maxEnd.begin(), maxEnd.end(), t) - maxEnd.begin());
+}
+
+double TimelineRow::busyUntil(double t, size_t& cursor) const {
+  cursor = cursor > 0 && cursor <= bars.size() && bars[cursor - 1].start >= t ? firstStartingAt(t, 0)
+                                                                              : gallopStartingAt(t, cursor);
+  if (cursor == 0) return 0;
+  const TimelineBar& b = bars[cursor - 1];
+  return busyBefore[cursor - 1] + std::clamp(t - b.start, 0.0, b.end - b.start);
+}
+
+size_t TimelineRow::gallopStartingAt(double t, size_t from) const {
+  const size_t n = bars.size();
+  if (from >= n || bars[from].start >= t) return from;
+  size_t lo = from, hi = n, step = 1;  // bars[lo].start < t
+  while (lo + step < n) {
+    if (bars[lo + step].start >= t) {
+      hi = lo + step;
+      break;
+    }
+    lo += step;
+    step *= 2;
+  }
+  auto it = std::lower_bound(bars.begin() + static_cast<std::ptrdiff_t>(lo + 1),
+                             bars.begin() + static_cast<std::ptrdiff_t>(hi), t,
+                             [](const TimelineBar& b, double v) { return b.start < v; });
+  return static_cast<size_t>(it - bars.begin());
 }
 
 size_t TimelineRow::firstStartingAt(double t, size_t from) const {
@@ -43,7 +70,8 @@ struct OpEvent {
 void TimelineModel::appendLabel(const std::string& name, int32_t more) {
   // The part after the last '/': what fits inside a bar. Mostly ASCII: widened in place.
   const size_t slash = name.rfind('/');
-  const std::string_view part = slash == std::string::npos ? std::string_view(name) : std::string_view(name).substr(slash + 1);
+  const std::string_view part =
+      slash == std::string::npos ? std::string_view(name) : std::string_view(name).substr(slash + 1);
   if (std::all_of(part.begin(), part.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; }))
     labelText_.append(QLatin1String(part.data(), static_cast<qsizetype>(part.size())));
   else
@@ -76,7 +104,8 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
     deviceNames_.push_back(QString::fromStdString(c.device(d).name));
     TimelineRow row{TimelineRow::Kind::Device, d, deviceNames_.back(), {}, {}, {}};
     if (static_cast<size_t>(d) < m.devices.size())
-      row.detail = locale.toString(100.0 * m.devices[static_cast<size_t>(d)].utilization, 'f', 0) + QLatin1Char('%');
+      row.detail = QCoreApplication::translate("gp::TimelineView", "%1%", "share of the step a device is busy")
+                       .arg(locale.toString(100.0 * m.devices[static_cast<size_t>(d)].utilization, 'f', 0));
     rows_.push_back(std::move(row));
   }
 
@@ -118,8 +147,9 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
              ops[j].end == e.end)
         ++j;
     const auto item = static_cast<int32_t>(items_.size());
-    TimelineItem it{TimelineEvent::Kind::Op, e.op, e.device, e.device, e.fusion,
-                    static_cast<int32_t>(itemOps_.size()), static_cast<int32_t>(j - i), e.device, 0, 0, e.start, e.end};
+    TimelineItem it{
+        TimelineEvent::Kind::Op,     e.op,     e.device, e.device, e.fusion, static_cast<int32_t>(itemOps_.size()),
+        static_cast<int32_t>(j - i), e.device, 0,        0,        e.start,  e.end};
     for (size_t k = i; k < j; ++k) {
       itemOps_.push_back(ops[k].op);
       itemOfOp_[static_cast<size_t>(ops[k].op)] = item;
@@ -160,10 +190,13 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
       std::stable_sort(row.bars.begin(), row.bars.end(),
                        [](const TimelineBar& a, const TimelineBar& b) { return a.start < b.start; });
     row.maxEnd.resize(row.bars.size());
-    double maxEnd = -1e300;
+    row.busyBefore.resize(row.bars.size());
+    double maxEnd = -1e300, busy = 0;
     for (size_t i = 0; i < row.bars.size(); ++i) {
       maxEnd = std::max(maxEnd, row.bars[i].end);
       row.maxEnd[i] = maxEnd;
+      row.busyBefore[i] = busy;
+      busy += row.bars[i].end - row.bars[i].start;
       TimelineItem& it = items_[static_cast<size_t>(row.bars[i].item)];
       if (it.kind == TimelineEvent::Kind::Transfer && &row == &rows_[static_cast<size_t>(it.row)])
         it.bar = static_cast<int32_t>(i);

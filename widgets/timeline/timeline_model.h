@@ -27,28 +27,35 @@ struct TimelineBar {
 
 struct TimelineItem {
   TimelineEvent::Kind kind;
-  int32_t id;           // Op: first op of the bar; Transfer: tensor id
-  int32_t src, dst;     // devices (Op: both the device that ran it)
-  int32_t fusionGroup;  // Op: fusion group or -1; Transfer: -1
+  int32_t id;                // Op: first op of the bar; Transfer: tensor id
+  int32_t src, dst;          // devices (Op: both the device that ran it)
+  int32_t fusionGroup;       // Op: fusion group or -1; Transfer: -1
   int32_t opsOff, opsCount;  // Op: the bar's ops in TimelineModel::itemOps()
-  int32_t row, bar;     // Op: where its bar is (Transfer: its first channel's bar)
-  int64_t bytes;        // Transfer: bytes moved
+  int32_t row, bar;          // Op: where its bar is (Transfer: its first channel's bar)
+  int64_t bytes;             // Transfer: bytes moved
   double start, end;
 };
 
 struct TimelineRow {
   enum class Kind : uint8_t { Device, Channel };
   Kind kind;
-  int32_t index;       // device or channel id
-  QString name;        // "gpu0", "gpu0->host"
-  QString detail;      // "73%" busy for devices, bytes carried for channels
+  int32_t index;   // device or channel id
+  QString name;    // "gpu0", "gpu0->host"
+  QString detail;  // "73%" busy for devices, bytes carried for channels
   std::vector<TimelineBar> bars;
   std::vector<double> maxEnd;
+  std::vector<double> busyBefore;  // busyBefore[i] = summed durations of bars 0..i-1
+
+  // Busy seconds of the row before time t (bars do not overlap). `cursor` is the first bar
+  // starting at or after the previous t asked for (0 at first): cheap when t moves forward.
+  double busyUntil(double t, size_t& cursor) const;
 
   // First bar whose end (or an earlier bar's end) reaches t; bars.size() if none.
   size_t firstReaching(double t) const;
   // First bar at index >= from whose start is >= t.
   size_t firstStartingAt(double t, size_t from) const;
+  // The same, galloping forward from `from` (cheap when the answer is near).
+  size_t gallopStartingAt(double t, size_t from) const;
 };
 
 class TimelineModel {
@@ -87,7 +94,7 @@ class TimelineModel {
   std::vector<TimelineItem> items_;
   std::vector<OpId> itemOps_;
   void appendLabel(const std::string& name, int32_t more);
-  QString labelText_;               // every label, back to back
+  QString labelText_;                   // every label, back to back
   std::vector<qsizetype> labelOff_{0};  // item i: labelText_[labelOff_[i], labelOff_[i + 1])
   std::vector<int32_t> itemOfOp_;
   double stepTime_ = 0, endTime_ = 0;

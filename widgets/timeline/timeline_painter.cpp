@@ -1,6 +1,7 @@
 #include "timeline/timeline_painter.h"
 
 #include <QFontMetricsF>
+#include <QImage>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,18 @@ QColor blend(const QColor& a, const QColor& b, double t) {
                           static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
-double luminance(const QColor& c) { return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF(); }
+// An 8x8 tile with a diagonal line, for hatching transfer bars (a texture brush is drawn
+// without making an image per fill, unlike Qt::BDiagPattern).
+QBrush hatchBrush(const QColor& c) {
+  QImage tile(8, 8, QImage::Format_ARGB32_Premultiplied);
+  tile.fill(Qt::transparent);
+  for (int i = 0; i < 8; ++i) tile.setPixelColor(i, 7 - i, c);
+  return QBrush(tile);
+}
+
+double luminance(const QColor& c) {
+  return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF();
+}
 
 }  // namespace
 
@@ -56,8 +68,15 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
   rowDetail_.clear();
   labelSlot_.clear();
   labelCache_.clear();
-  pens_ = {QPen(kText), QPen(kSubtle), QPen(kRule), QPen(kGrid), QPen(kStepLine, 1, Qt::DashLine),
-           QPen(kSelect, 2), QPen(kSelect, 1), QPen(QColor(255, 255, 255))};
+  tickCache_ = {};
+  pens_ = {QPen(kText),
+           QPen(kSubtle),
+           QPen(kRule),
+           QPen(kGrid),
+           QPen(kStepLine, 1, Qt::DashLine),
+           QPen(kSelect, 2),
+           QPen(kSelect, 1),
+           QPen(QColor(255, 255, 255))};
   pens_.select.setJoinStyle(Qt::MiterJoin);
   colors_.clear();
   rowTop_.clear();
@@ -72,6 +91,13 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
     k.barDim = blend(c, kBackground, 0.6);
     k.xfer = blend(c, kBackground, 0.5);
     k.xferDim = blend(k.xfer, kBackground, 0.6);
+    constexpr double kRunFade[4] = {0.5, 0.32, 0.14, 0};
+    for (size_t l = 0; l < 4; ++l) {
+      k.barRun[l] = blend(k.bar, kBackground, kRunFade[l]);
+      k.barDimRun[l] = blend(k.barDim, kBackground, kRunFade[l]);
+      k.xferRun[l] = blend(k.xfer, kBackground, kRunFade[l]);
+      k.xferDimRun[l] = blend(k.xferDim, kBackground, kRunFade[l]);
+    }
     const QColor border = c.darker(140), xferBorder = c.darker(115);
     k.border = QPen(border);
     k.borderDim = QPen(blend(border, kBackground, 0.6));
@@ -79,8 +105,8 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
     k.xferBorderDim = QPen(blend(xferBorder, kBackground, 0.6));
     k.text = QPen(luminance(c) > 0.62 ? kText : QColor(255, 255, 255));
     k.textDim = QPen(border);
-    k.hatch = QBrush(xferBorder, Qt::BDiagPattern);
-    k.hatchDim = QBrush(blend(xferBorder, kBackground, 0.6), Qt::BDiagPattern);
+    k.hatch = hatchBrush(xferBorder);
+    k.hatchDim = hatchBrush(blend(xferBorder, kBackground, 0.6));
     colors_.push_back(k);
   }
   TimelineRow::Kind prev = TimelineRow::Kind::Device;
@@ -102,7 +128,7 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
 
 double TimelinePainter::rowHeight(int row) const {
   return model_->rows()[static_cast<size_t>(row)].kind == TimelineRow::Kind::Device ? kDeviceRowHeight
-                                                                                  : kChannelRowHeight;
+                                                                                    : kChannelRowHeight;
 }
 
 int TimelinePainter::rowAt(double y) const {
@@ -147,7 +173,8 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f) const {
     const double stepX = plot.left() + (model_->stepTime() - f.t0) / (f.t1 - f.t0) * plot.width();
     if (model_->stepTime() > 0 && stepX >= plot.left() - 1 && stepX <= plot.right() + kRightMargin) {
       p.setPen(pens_.step);
-      p.drawLine(QPointF(stepX, plot.top()), QPointF(stepX, std::min(plot.bottom(), plot.top() + contentHeight_ - f.scrollY)));
+      p.drawLine(QPointF(stepX, plot.top()),
+                 QPointF(stepX, std::min(plot.bottom(), plot.top() + contentHeight_ - f.scrollY)));
     }
     p.restore();
     p.restore();
@@ -169,9 +196,25 @@ void TimelinePainter::paintRowBars(QPainter& p, const TimelineFrame& f, const QR
   const size_t n = r.bars.size();
   // Current run of merged sub-pixel bars: whole pixel columns [runStart, runEnd).
   double runStart = 0, runEnd = -1e300;
-  const QColor* runColor = nullptr;
+  const QColor* runColor = nullptr;  // the 4 shades of the run's colour
+  size_t cursor = 0;                 // for busyUntil: runs move left to right
   auto flush = [&] {
-    if (runColor) p.fillRect(QRectF(runStart, by, runEnd - runStart, bh), *runColor);
+    if (!runColor) return;
+    // Shade each column by its busy share; neighbouring columns of one shade are one rectangle.
+    double tPrev = f.t0 + (runStart - x0px) / pps, from = runStart;
+    double busyPrev = r.busyUntil(tPrev, cursor);
+    int shade = -1;
+    for (double c = runStart; c < runEnd; c += 1) {
+      const double tNext = f.t0 + (c + 1 - x0px) / pps, busyNext = r.busyUntil(tNext, cursor);
+      const double share = (busyNext - busyPrev) / (tNext - tPrev);
+      const int s = std::clamp(static_cast<int>(std::ceil(share * 4)) - 1, 0, 3);
+      if (s != shade) {
+        if (shade >= 0) p.fillRect(QRectF(from, by, c - from, bh), runColor[shade]);
+        from = c, shade = s;
+      }
+      tPrev = tNext, busyPrev = busyNext;
+    }
+    p.fillRect(QRectF(from, by, runEnd - from, bh), runColor[shade]);
     runColor = nullptr;
   };
   size_t i = r.firstReaching(f.t0);
@@ -189,7 +232,8 @@ void TimelinePainter::paintRowBars(QPainter& p, const TimelineFrame& f, const QR
       continue;
     }
     const Colors& k = colors_[static_cast<size_t>(it.dst)];
-    const QColor* color = it.kind == TimelineEvent::Kind::Op ? (dim ? &k.barDim : &k.bar) : (dim ? &k.xferDim : &k.xfer);
+    const QColor* color = it.kind == TimelineEvent::Kind::Op ? (dim ? k.barDimRun.data() : k.barRun.data())
+                                                             : (dim ? k.xferDimRun.data() : k.xferRun.data());
     const double c0 = std::floor(x0), c1 = std::max(c0 + 1, std::ceil(x1));
     if (runColor == color && c0 <= runEnd) {
       runEnd = std::max(runEnd, c1);
@@ -199,7 +243,7 @@ void TimelinePainter::paintRowBars(QPainter& p, const TimelineFrame& f, const QR
     }
     // Every further bar starting left of runEnd lies in the run's columns: jump to the last one
     // (it may reach beyond the run and is handled by the next iteration).
-    const size_t j = r.firstStartingAt(f.t0 + (runEnd - x0px) / pps, i + 1);
+    const size_t j = r.gallopStartingAt(f.t0 + (runEnd - x0px) / pps, i + 1);
     i = j > i + 1 ? j - 1 : i + 1;
   }
   flush();
@@ -221,6 +265,18 @@ void TimelinePainter::paintBar(QPainter& p, const TimelineItem& it, int32_t item
       p.drawStaticText(QPointF(r.left() + 4, r.top() + (r.height() - size.height()) / 2), label);
     }
   }
+}
+
+const QStaticText& TimelinePainter::tickLabel(double t, double step, const QString& text) const {
+  for (const TickLabel& l : tickCache_)
+    if (l.t == t && l.step == step) return l.text;
+  TickLabel& l = tickCache_[tickNext_];
+  tickNext_ = (tickNext_ + 1) % tickCache_.size();
+  l.t = t, l.step = step;
+  l.text = QStaticText(QString(text));  // a deep copy: `text` may point into a stack buffer
+  l.text.setTextFormat(Qt::PlainText);
+  l.text.prepare(QTransform(), smallFont_);
+  return l.text;
 }
 
 const QStaticText& TimelinePainter::barLabel(int32_t item) const {
@@ -255,7 +311,9 @@ void TimelinePainter::paintSelection(QPainter& p, const TimelineFrame& f, const 
       const TimelineItem& it = items[static_cast<size_t>(item)];
       const QRectF r = itemRect(f, plot, it, it.row, 4);
       if (r.right() < plot.left() || r.left() > plot.right()) continue;
-      p.fillRect(r, colors_[static_cast<size_t>(it.dst)].bar);
+      // Narrow bars are widened to stay visible (the rows pass drew wide ones, label included).
+      if ((it.end - it.start) * plot.width() / (f.t1 - f.t0) < 4)
+        p.fillRect(r, colors_[static_cast<size_t>(it.dst)].bar);
       p.setPen(pens_.select);
       p.drawRect(r);
     }
@@ -300,7 +358,7 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineFrame& f, const QRe
     p.setPen(pens_.rule);
     p.drawLine(QPointF(x, axis.bottom() - 4), QPointF(x, axis.bottom()));
   }
-  const QFontMetricsF smallMetrics(smallFont_);
+  const double ascent = QFontMetricsF(smallFont_).ascent();
   QChar buf[48];
   for (double k = std::ceil(f.t0 / step); k * step <= f.t1 + step; k += 1) {
     const double t = k * step;
@@ -308,10 +366,11 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineFrame& f, const QRe
     p.setPen(pens_.subtle);
     p.drawLine(QPointF(x, axis.bottom() - 10), QPointF(x, axis.bottom()));
     const int len = formatTick(t, unit, buf, 48);
-    const QString label = QString::fromRawData(buf, len);
-    if (x + 3 + smallMetrics.horizontalAdvance(label) > a.right() - 1) continue;  // would be cut off
+    const QStaticText& label = tickLabel(t, step, QString::fromRawData(buf, len));
+    const QSizeF size = label.size();
+    if (x + 3 + size.width() > a.right() - 1) continue;  // would be cut off
     p.setPen(pens_.text);
-    p.drawText(QPointF(x + 3, axis.top() + 14), label);
+    p.drawStaticText(QPointF(x + 3, axis.top() + 14 - ascent), label);
   }
   // Step-time marker on the axis.
   if (model_ && model_->stepTime() > 0) {
@@ -319,7 +378,8 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineFrame& f, const QRe
     if (x >= plot.left() - 1 && x <= plot.right() + kRightMargin) {
       const QSizeF size = stepText_.size();
       const double w = size.width() + 8;
-      const QRectF box(std::max(plot.left(), std::min(x - w, plot.right() + kRightMargin - w)), axis.bottom() - 13, w, 13);
+      const QRectF box(std::max(plot.left(), std::min(x - w, plot.right() + kRightMargin - w)), axis.bottom() - 13, w,
+                       13);
       p.fillRect(box, kStepLine);
       p.setPen(pens_.white);
       p.drawStaticText(QPointF(box.left() + 4, box.top() + (box.height() - size.height()) / 2), stepText_);
@@ -358,7 +418,8 @@ void TimelinePainter::paintLabels(QPainter& p, const TimelineFrame& f, const QRe
         }
         const QSizeF size = rowDetail_[r].size();
         p.setPen(pens_.subtle);
-        p.drawStaticText(QPointF(a.left() + labelWidth_ - 8 - size.width(), y + (h - size.height()) / 2), rowDetail_[r]);
+        p.drawStaticText(QPointF(a.left() + labelWidth_ - 8 - size.width(), y + (h - size.height()) / 2),
+                         rowDetail_[r]);
       }
     }
   }

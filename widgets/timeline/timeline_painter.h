@@ -3,19 +3,21 @@
 //
 // Level of detail: per row, only bars reaching into the visible window are visited (binary
 // search); bars narrower than ~1.5 px are merged into runs of whole pixel columns (a busy
-// stretch is never left blank), and a run skips, by binary search, every further bar that
-// starts inside the pixel column it already covers, so a frame costs O(visible pixels * log n)
-// rather than O(bars). Colours, pens, row geometry and row labels are made in setModel(); a
-// bar's label is laid out once, the first time it is shown. What remains per frame is Qt's own
-// work for the few tick labels.
+// stretch is never left blank; each column is shaded by the share of it that is busy, from
+// prefix sums of bar durations, so a sparse stretch does not look saturated), and a run skips, by binary search, every
+// further bar that starts inside the pixel column it already covers, so a frame costs O(visible pixels * log n) rather
+// than O(bars). Colours, pens, row geometry and row labels are made in setModel(); a bar's label is laid out once, the
+// first time it is shown, and so is each tick label (a small cache); hatching uses a prepared texture (pattern brushes
+// make an image per fill).
 #pragma once
-#include <QColor>
 #include <QBrush>
+#include <QColor>
 #include <QFont>
 #include <QPen>
 #include <QRectF>
 #include <QStaticText>
 #include <QString>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -28,9 +30,9 @@ namespace gp {
 
 // What one frame shows, in the painter's coordinates.
 struct TimelineFrame {
-  QRectF area;         // the whole canvas: axis on top, labels on the left
-  double t0 = 0, t1 = 1;  // visible time window, seconds
-  double scrollY = 0;  // rows scrolled up by this many pixels
+  QRectF area;                            // the whole canvas: axis on top, labels on the left
+  double t0 = 0, t1 = 1;                  // visible time window, seconds
+  double scrollY = 0;                     // rows scrolled up by this many pixels
   const uint8_t* itemSelected = nullptr;  // per item, or nullptr when nothing is selected
   std::span<const int32_t> selectedItems;
   int32_t hoverItem = -1;
@@ -46,10 +48,10 @@ class TimelinePainter {
   void setModel(const TimelineModel* m, const QFont& font, const QString& stepLabel);
 
   double labelWidth() const { return labelWidth_; }
-  double contentHeight() const { return contentHeight_; }  // rows, without the axis
+  double contentHeight() const { return contentHeight_; }                     // rows, without the axis
   double rowTop(int row) const { return rowTop_[static_cast<size_t>(row)]; }  // content coordinates
   double rowHeight(int row) const;
-  int rowAt(double contentY) const;  // -1 if between or outside rows
+  int rowAt(double contentY) const;           // -1 if between or outside rows
   QRectF plotRect(const QRectF& area) const;  // where bars go (below the axis, right of labels)
 
   void paint(QPainter& p, const TimelineFrame& f) const;
@@ -57,6 +59,8 @@ class TimelinePainter {
  private:
   struct Colors {  // per device; pens and brushes made once (QPen(QColor) allocates)
     QColor bar, barDim, xfer, xferDim;
+    // Merged sub-pixel runs, by how busy a pixel column is (up to 1/4, 1/2, 3/4, all of it).
+    std::array<QColor, 4> barRun, barDimRun, xferRun, xferDimRun;
     QPen border, borderDim, xferBorder, xferBorderDim, text, textDim;
     QBrush hatch, hatchDim;
   };
@@ -79,6 +83,14 @@ class TimelinePainter {
   const QStaticText& barLabel(int32_t item) const;
   mutable std::vector<int32_t> labelSlot_;  // per item: index into labelCache_, -1 if not made yet
   mutable std::vector<QStaticText> labelCache_;
+  // Tick labels of recent frames (panning shows the same ticks again), replaced round-robin.
+  struct TickLabel {
+    double t = -1, step = 0;
+    QStaticText text;
+  };
+  const QStaticText& tickLabel(double t, double step, const QString& text) const;
+  mutable std::array<TickLabel, 64> tickCache_;
+  mutable size_t tickNext_ = 0;
   std::vector<Colors> colors_;  // per device
   Pens pens_;
   std::vector<double> rowTop_;

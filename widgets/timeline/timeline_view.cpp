@@ -15,9 +15,9 @@
 namespace gp {
 
 namespace {
-constexpr double kDragThreshold = 4;   // pixels before a press becomes a drag
-constexpr double kHitTolerance = 3;    // pixels around a bar that still hit it
-constexpr double kWheelZoomStep = 0.8; // visible span per wheel notch
+constexpr double kDragThreshold = 4;    // pixels before a press becomes a drag
+constexpr double kHitTolerance = 3;     // pixels around a bar that still hit it
+constexpr double kWheelZoomStep = 0.8;  // visible span per wheel notch
 constexpr int kMaxTooltipOps = 12;
 }  // namespace
 
@@ -61,24 +61,34 @@ void TimelineView::refreshPainter() {
   updateGeometry();
 }
 
-int TimelineView::rowCount() const { return static_cast<int>(model_.rows().size()); }
+int TimelineView::rowCount() const {
+  return static_cast<int>(model_.rows().size());
+}
 
 QString TimelineView::rowName(int row) const {
   return row >= 0 && row < rowCount() ? model_.rows()[static_cast<size_t>(row)].name : QString();
 }
 
-QRectF TimelineView::visibleTimeRange() const { return QRectF(t0_, 0, t1_ - t0_, rowCount()); }
+QRectF TimelineView::visibleTimeRange() const {
+  return QRectF(t0_, 0, t1_ - t0_, rowCount());
+}
 
 int TimelineView::contentHeight() const {
   return static_cast<int>(std::ceil(TimelinePainter::kAxisHeight + painter_.contentHeight() + 4));
 }
 
-QSize TimelineView::sizeHint() const { return QSize(900, std::max(160, contentHeight())); }
-QSize TimelineView::minimumSizeHint() const { return QSize(300, 100); }
+QSize TimelineView::sizeHint() const {
+  return QSize(900, std::max(160, contentHeight()));
+}
+QSize TimelineView::minimumSizeHint() const {
+  return QSize(300, 100);
+}
 
 // ---- view window ----
 
-double TimelineView::fitEnd() const { return model_.endTime() > 0 ? model_.endTime() * 1.02 : 1e-3; }
+double TimelineView::fitEnd() const {
+  return model_.endTime() > 0 ? model_.endTime() * 1.02 : 1e-3;
+}
 
 double TimelineView::maxScrollY() const {
   return std::max(0.0, std::ceil(painter_.contentHeight() + 4 - (height() - TimelinePainter::kAxisHeight)));
@@ -160,6 +170,10 @@ TimelineFrame TimelineView::frame() const {
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   painter_.paint(p, frame());
+  // The corner above the vertical scroll bar (next to the time axis) is outside the canvas.
+  if (vbar_->isVisible())
+    p.fillRect(QRect(width() - vbar_->width(), 0, vbar_->width(), static_cast<int>(TimelinePainter::kAxisHeight)),
+               palette().window());
 }
 
 void TimelineView::renderTo(QPainter* painter, const QRectF& target) {
@@ -229,7 +243,9 @@ QString TimelineView::tooltip(int32_t item) const {
   }
   const auto ops = model_.itemOps(it);
   auto opName = [&](OpId op) { return QString::fromStdString(g->opName(op)).toHtmlEscaped(); };
-  auto opType = [&](OpId op) { return QString::fromUtf8(g->opType(op).data(), static_cast<qsizetype>(g->opType(op).size())); };
+  auto opType = [&](OpId op) {
+    return QString::fromUtf8(g->opType(op).data(), static_cast<qsizetype>(g->opType(op).size()));
+  };
   if (ops.size() == 1)
     return tr("<b>%1</b><br>Type: %2<br>Device: %3<br>Start: %4<br>Duration: %5")
         .arg(opName(ops[0]), opType(ops[0]), model_.deviceName(it.src), start, duration);
@@ -261,7 +277,9 @@ bool TimelineView::event(QEvent* e) {
 
 // ---- selection ----
 
-void TimelineView::setSelectedOps(const std::vector<OpId>& ops) { applySelection(ops, false); }
+void TimelineView::setSelectedOps(const std::vector<OpId>& ops) {
+  applySelection(ops, false);
+}
 
 void TimelineView::applySelection(std::vector<OpId> ops, bool emitSignal) {
   std::sort(ops.begin(), ops.end());
@@ -296,9 +314,8 @@ void TimelineView::clickAt(const QPointF& pos, Qt::KeyboardModifiers mods) {
   }
   if (ops.empty()) return;
   if (mods & (Qt::ShiftModifier | Qt::ControlModifier)) {
-    const bool allSelected = std::all_of(ops.begin(), ops.end(), [&](OpId op) {
-      return std::binary_search(selected_.begin(), selected_.end(), op);
-    });
+    const bool allSelected = std::all_of(
+        ops.begin(), ops.end(), [&](OpId op) { return std::binary_search(selected_.begin(), selected_.end(), op); });
     std::vector<OpId> next;
     if (allSelected) {
       std::sort(ops.begin(), ops.end());
@@ -394,16 +411,27 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
   switch (e->key()) {
     case Qt::Key_F:
     case Qt::Key_Home:
-    case Qt::Key_0: zoomToFit(); break;
+    case Qt::Key_0:
+      zoomToFit();
+      break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAround(0.5, mid); break;
-    case Qt::Key_Minus: zoomAround(2, mid); break;
-    case Qt::Key_Left: panBy(-0.1 * span); break;
-    case Qt::Key_Right: panBy(0.1 * span); break;
+    case Qt::Key_Equal:
+      zoomAround(0.5, mid);
+      break;
+    case Qt::Key_Minus:
+      zoomAround(2, mid);
+      break;
+    case Qt::Key_Left:
+      panBy(-0.1 * span);
+      break;
+    case Qt::Key_Right:
+      panBy(0.1 * span);
+      break;
     case Qt::Key_Escape:
       if (!selected_.empty()) applySelection({}, true);
       break;
-    default: return QWidget::keyPressEvent(e);
+    default:
+      return QWidget::keyPressEvent(e);
   }
   e->accept();
 }

@@ -99,8 +99,8 @@ class TimelineView : public QWidget {
   TimelineModel model_;
   TimelinePainter painter_;
   double t0_ = 0, t1_ = 1e-3, scrollY_ = 0;
-  std::vector<OpId> selected_;          // sorted, unique
-  std::vector<uint8_t> itemSelected_;   // per item
+  std::vector<OpId> selected_;         // sorted, unique
+  std::vector<uint8_t> itemSelected_;  // per item
   std::vector<int32_t> selectedItems_;
   int32_t hoverItem_ = -1;
   // Drag state.

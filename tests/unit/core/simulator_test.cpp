@@ -123,8 +123,8 @@ TEST(Simulator, MemoryOverCapacityIsInfeasibleAndSaysByHowMuch) {
   Graph g = std::move(b).build("mem");
   Measurement m = simulate(g, gptest::toyCluster(1), Plan::singleDevice(1));
   EXPECT_FALSE(m.feasible);
-  EXPECT_NE(m.problem.find("gpu0 needs 2.00 GB"), std::string::npos) << m.problem;
-  EXPECT_NE(m.problem.find("over its 1.07 GB"), std::string::npos) << m.problem;
+  EXPECT_NE(m.problem.find("gpu0 needs 1.86 GiB"), std::string::npos) << m.problem;
+  EXPECT_NE(m.problem.find("over its 1.00 GiB"), std::string::npos) << m.problem;
   EXPECT_GE(m.devices[0].peakMemory, 2'000'000'000);
 }
 

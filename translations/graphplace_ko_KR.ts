@@ -1,0 +1,1140 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>AppOptions</name>
+    <message>
+        <location filename="../app/desktop/app_options.cpp" line="+22"/>
+        <source>graphplace: place the ops of a model&apos;s graph on a GPU cluster, measure and compare.</source>
+        <translation>graphplace: 모델 그래프의 연산을 GPU 클러스터에 배치하고 측정 및 비교합니다.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Model file (.onnx, .pt, .dot, .json) or zoo:NAME.</source>
+        <translation>모델 파일(.onnx, .pt, .dot, .json) 또는 zoo:NAME.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cluster preset or JSON file.</source>
+        <translation>클러스터 프리셋 또는 JSON 파일.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Placement file to apply.</source>
+        <translation>적용할 배치 파일.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graph mode: inference or training.</source>
+        <translation>그래프 모드: inference(추론) 또는 training(학습).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Apply a placement file made for another version of the model.</source>
+        <translation>다른 버전의 모델용으로 만든 배치 파일을 적용합니다.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open, lay out, measure, save a PNG of the window and exit.</source>
+        <translation>열기, 레이아웃, 측정을 마친 후 창을 PNG로 저장하고 종료합니다.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Window size for --screenshot.</source>
+        <translation>--screenshot의 창 크기.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>User interface language (en, zh_CN, ko_KR).</source>
+        <translation>사용자 인터페이스 언어(en, zh_CN, ko_KR).</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <location filename="../app/desktop/language.cpp" line="+12"/>
+        <source>System default</source>
+        <translation>시스템 기본값</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/desktop/background_job.h" line="+59"/>
+        <source>out of memory</source>
+        <translation>메모리 부족</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/exporter.cpp" line="+33"/>
+        <source>no model is open</source>
+        <translation>열린 모델이 없음</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>nothing to draw</source>
+        <translation>그릴 내용이 없음</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>cannot write images of type “%1”</source>
+        <translation>“%1” 형식의 이미지를 쓸 수 없음</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/plan_commands.cpp" line="+13"/>
+        <source>Move %1 to %2</source>
+        <translation>%1을(를) %2(으)로 이동</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Move %n ops to %1</source>
+        <translation>
+            <numerusform>연산 %n개를 %1(으)로 이동</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::ClusterPanel</name>
+    <message>
+        <location filename="../widgets/panels/cluster_panel.cpp" line="+58"/>
+        <source>Cluster preset</source>
+        <translation>클러스터 프리셋</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load…</source>
+        <translation>불러오기…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load a cluster description (.json)</source>
+        <translation>클러스터 설명 파일 불러오기(.json)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Step time</source>
+        <translation>스텝 시간</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lower bound</source>
+        <translation>하한</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ratio</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transfers</source>
+        <translation>전송량</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1 (file)</source>
+        <translation>%1(파일)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</source>
+        <translation>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory / capacity</source>
+        <translation>피크 메모리 / 용량</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Util.</source>
+        <translation>사용률</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>가동 시간</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</source>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (%2): %3 memory, %4 TFLOPS f32</source>
+        <translation>%1(%2): 메모리 %3, %4 TFLOPS f32</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+1"/>
+        <location line="+11"/>
+        <location line="+14"/>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 × the lower bound</source>
+        <translation>하한의 %1배</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>✓ Feasible</source>
+        <translation>✓ 실행 가능</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>✗ Not feasible</source>
+        <translation>✗ 실행 불가</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>✗ %1</source>
+        <translation>✗ %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not measured</source>
+        <translation>측정 안 됨</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Load cluster</source>
+        <translation>클러스터 불러오기</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cluster descriptions (*.json);;All files (*)</source>
+        <translation>클러스터 설명 파일 (*.json);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceLegend</name>
+    <message numerus="yes">
+        <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
+        <source>%Ln ops</source>
+        <translation>
+            <numerusform>연산 %Ln개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>%1: %2 ops (%3 %)
+Drop ops here to move them to %1; double-click to select its ops.</source>
+        <translation>%1: 연산 %2개(%3%)
+연산을 여기에 놓으면 %1(으)로 이동합니다. 두 번 클릭하면 해당 연산을 모두 선택합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::Document</name>
+    <message>
+        <location filename="../app/desktop/document.cpp" line="+118"/>
+        <source>Opening %1…</source>
+        <translation>%1 여는 중…</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Single device (as opened)</source>
+        <translation>단일 장치(열었을 때 상태)</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Previous plan, on %1</source>
+        <translation>이전 계획, %1에서</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Open placement %1</source>
+        <translation>배치 파일 %1 열기</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Placement file %1</source>
+        <translation>배치 파일 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Restore “%1”</source>
+        <translation>“%1” 복원</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Current plan</source>
+        <translation>현재 계획</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Measuring…</source>
+        <translation>측정 중…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Measuring failed: %1</source>
+        <translation>측정 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Running baseline %1…</source>
+        <translation>베이스라인 %1 실행 중…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Running %n baselines…</source>
+        <translation>
+            <numerusform>베이스라인 %n개 실행 중…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Baseline %1</source>
+        <translation>베이스라인 %1</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Baselines failed: %1</source>
+        <translation>베이스라인 실행 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Apply baseline %1</source>
+        <translation>베이스라인 %1 적용</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Baselines cancelled</source>
+        <translation>베이스라인 실행이 취소됨</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GraphSearchBar</name>
+    <message>
+        <location filename="../widgets/graph/graph_search_bar.cpp" line="+16"/>
+        <source>Search ops…</source>
+        <translation>연산 검색…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Regex</source>
+        <translation>정규식</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Op type</source>
+        <translation>연산 유형</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>이전 일치 항목(Shift+Enter)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next match (Enter)</source>
+        <translation>다음 일치 항목(Enter)</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>No matches</source>
+        <translation>일치 항목 없음</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GraphView</name>
+    <message>
+        <location filename="../widgets/graph/graph_view.cpp" line="+98"/>
+        <source>Laying out the graph…</source>
+        <translation>그래프 레이아웃 중…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Laying out the graph… %1%</source>
+        <translation>그래프 레이아웃 중… %1%</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
+        <source>Start time</source>
+        <translation>시작 시간</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Op time (log scale)</source>
+        <translation>연산 시간(로그 스케일)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_input.cpp" line="+223"/>
+        <source>Assign to</source>
+        <translation>할당 대상</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+46"/>
+        <source>Device %1</source>
+        <translation>장치 %1</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>%1	%2</source>
+        <translation>%1	%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Expand group</source>
+        <translation>그룹 펼치기</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Collapse “%1”</source>
+        <translation>“%1” 접기</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select all ops of the group</source>
+        <translation>그룹의 모든 연산 선택</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Zoom to fit</source>
+        <translation>화면에 맞추기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expand all</source>
+        <translation>모두 펼치기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Collapse all</source>
+        <translation>모두 접기</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>unplaced</source>
+        <translation>미배치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ops; double-click to expand</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;연산 %2개, 두 번 클릭하여 펼치기</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+279"/>
+        <source>1 op</source>
+        <translation>연산 1개</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+0"/>
+        <source>%1 ops</source>
+        <translation>연산 %1개</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-236"/>
+        <source>No graph loaded.</source>
+        <translation>불러온 그래프가 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::HistoryModel</name>
+    <message>
+        <location filename="../widgets/panels/history_model.cpp" line="+85"/>
+        <source>Simulated step time</source>
+        <translation>시뮬레이션된 스텝 시간</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step time divided by the lower bound (1.00 is the best possible)</source>
+        <translation>스텝 시간을 하한으로 나눈 값(1.00이 이론상 최선)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step time difference to the previous feasible entry</source>
+        <translation>이전 실행 가능 항목과의 스텝 시간 차이</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When the plan was measured</source>
+        <translation>계획을 측정한 시각</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Plan</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step (ms)</source>
+        <translation>스텝(ms)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>× bound</source>
+        <translation>× 하한</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Δ vs previous</source>
+        <translation>Δ 이전 대비</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Feasible</source>
+        <translation>실행 가능</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+3"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ms (%2 %)</source>
+        <translation>%1 ms(%2%)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>No</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>as opened</source>
+        <translation>열었을 때</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>baseline</source>
+        <translation>베이스라인</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>manual edit</source>
+        <translation>수동 편집</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer</source>
+        <translation>옵티마이저</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>placement file</source>
+        <translation>배치 파일</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (%2)</source>
+        <translation>%1(%2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, computed in %2 s</source>
+        <translation>%1, 계산 시간 %2 s</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not feasible</source>
+        <translation>실행 불가</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No earlier feasible entry to compare with</source>
+        <translation>비교할 이전 실행 가능 항목이 없음</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compared with #%1 (%2)</source>
+        <translation>#%1(%2)과(와) 비교</translation>
+    </message>
+</context>
+<context>
+    <name>gp::HistoryPanel</name>
+    <message>
+        <location filename="../widgets/panels/history_panel.cpp" line="+50"/>
+        <source>Restore</source>
+        <translation>복원</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Make the selected entry&apos;s plan the current plan</source>
+        <translation>선택한 항목의 계획을 현재 계획으로 설정</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>#%1 vs #%2: %3 ms (%4 %), %Ln ops moved</source>
+        <translation>
+            <numerusform>#%1 대 #%2: %3 ms(%4%), 연산 %Ln개 이동됨</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#%1: %2
+#%3: %4</source>
+        <translation>#%1: %2
+#%3: %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>#%1 %2: %3 ms. Select a second entry to compare.</source>
+        <translation>#%1 %2: %3 ms. 비교할 항목을 하나 더 선택하세요.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>#%1 %2: not feasible (%3).</source>
+        <translation>#%1 %2: 실행 불가(%3).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Measured plans appear here.</source>
+        <translation>측정한 계획이 여기에 표시됩니다.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Select two entries to compare them.</source>
+        <translation>비교할 항목 두 개를 선택하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MainWindow</name>
+    <message>
+        <location filename="../app/desktop/main_window.cpp" line="+81"/>
+        <source>Cluster</source>
+        <translation>클러스터</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Devices</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timeline</source>
+        <translation>타임라인</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>기록</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>To %1</source>
+        <translation>%1(으)로</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+37"/>
+        <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
+        <translation>
+            <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>graphplace</source>
+        <translation>graphplace</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 on %2 — graphplace</source>
+        <translation>%1(%2) — graphplace</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No model open</source>
+        <translation>열린 모델 없음</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%Ln op(s)</source>
+        <translation>
+            <numerusform>연산 %Ln개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>step %1 ms  ·  bound %2 ms  ·  ×%3</source>
+        <translation>스텝 %1 ms  ·  하한 %2 ms  ·  ×%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>infeasible: %1</source>
+        <translation>실행 불가: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>plan edited, not measured (F5)</source>
+        <translation>계획 수정됨, 측정 안 됨(F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>laying out…</source>
+        <translation>레이아웃 중…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1: open the model first, then its placement file</source>
+        <translation>%1: 모델을 먼저 연 다음 해당 배치 파일을 여세요</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: open a model first, then a cluster file</source>
+        <translation>%1: 모델을 먼저 연 다음 클러스터 파일을 여세요</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Saved %1</source>
+        <translation>%1 저장됨</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+37"/>
+        <source>&amp;Open…</source>
+        <translation>열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Measure</source>
+        <translation>측정(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulate the current plan and add it to the history (F5)</source>
+        <translation>현재 계획을 시뮬레이션하고 기록에 추가합니다(F5)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run &amp;All Baselines</source>
+        <translation>모든 베이스라인 실행(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom to &amp;Fit</source>
+        <translation>화면에 맞추기(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open &amp;Recent</source>
+        <translation>최근 파일 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Examples</source>
+        <translation>예제(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Apply &amp;Placement File…</source>
+        <translation>배치 파일 적용(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply Placement File</source>
+        <translation>배치 파일 적용</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Placement files (*.json);;All files (*)</source>
+        <translation>배치 파일 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Load &amp;Cluster…</source>
+        <translation>클러스터 불러오기(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Load Cluster</source>
+        <translation>클러스터 불러오기</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cluster files (*.json);;All files (*)</source>
+        <translation>클러스터 파일 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Export</source>
+        <translation>내보내기(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Placement File…</source>
+        <translation>배치 파일(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Annotated &amp;ONNX…</source>
+        <translation>주석이 추가된 ONNX(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graphviz &amp;DOT…</source>
+        <translation>Graphviz DOT(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Chrome &amp;Trace…</source>
+        <translation>Chrome Trace(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Graph Image…</source>
+        <translation>그래프 이미지(&amp;G)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>T&amp;imeline Image…</source>
+        <translation>타임라인 이미지(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Quit</source>
+        <translation>종료(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Assign Selection</source>
+        <translation>선택 항목 할당(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear Selection</source>
+        <translation>선택 해제</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find…</source>
+        <translation>찾기(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Expand All Groups</source>
+        <translation>모든 그룹 펼치기(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Collapse All Groups</source>
+        <translation>모든 그룹 접기(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Run</source>
+        <translation>실행(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+43"/>
+        <source>&amp;Baselines</source>
+        <translation>베이스라인(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About graphplace</source>
+        <translation>graphplace 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>About graphplace</source>
+        <translation>graphplace 정보</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;graphplace %1&lt;/b&gt;&lt;p&gt;Chooses where and when each op of a model&apos;s graph runs on a GPU cluster, and shows every result against the lower bound.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;graphplace %1&lt;/b&gt;&lt;p&gt;모델 그래프의 각 연산을 GPU 클러스터의 어느 장치에서 언제 실행할지 결정하고, 모든 결과를 하한과 비교하여 보여 줍니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Main</source>
+        <translation>기본 도구 모음</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Baselines</source>
+        <translation>베이스라인</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Colour: device</source>
+        <translation>색상: 장치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: fusion group</source>
+        <translation>색상: 퓨전 그룹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: start time</source>
+        <translation>색상: 시작 시간</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: op cost</source>
+        <translation>색상: 연산 비용</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Open Model</source>
+        <translation>모델 열기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.onnx *.pt *.pth *.torchscript *.dot *.gv *.json);;Placement files (*.json);;All files (*)</source>
+        <translation>모델 (*.onnx *.pt *.pth *.torchscript *.dot *.gv *.json);;배치 파일 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Placement files (*.json)</source>
+        <translation>배치 파일 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 모델 (*.onnx)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graphviz DOT (*.dot *.gv)</source>
+        <translation>Graphviz DOT (*.dot *.gv)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome Trace 파일 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG images (*.png);;SVG drawings (*.svg)</source>
+        <translation>PNG 이미지 (*.png);;SVG 벡터 그림 (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The language changes when graphplace starts again.</source>
+        <translation>언어 변경은 graphplace를 다시 시작하면 적용됩니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MemoryBar</name>
+    <message>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+39"/>
+        <source>Peak memory %1 of %2: %3 over capacity</source>
+        <translation>피크 메모리 %1 / %2: 용량 %3 초과</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Peak memory %1 of %2 (%3 %)</source>
+        <translation>피크 메모리 %1 / %2(%3%)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Capacity %1; measure the plan to see its peak memory</source>
+        <translation>용량 %1. 피크 메모리를 보려면 계획을 측정하세요</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>– / %1 GiB</source>
+        <translation>– / %1 GiB</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 / %2 GiB</source>
+        <translation>%1 / %2 GiB</translation>
+    </message>
+    <message>
+        <location filename="../widgets/panels/number_format.h" line="+44"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>gp::OpTypeChart</name>
+    <message>
+        <location filename="../widgets/op_type_chart.cpp" line="+17"/>
+        <location line="+37"/>
+        <source>ops</source>
+        <translation>연산 수</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>other</source>
+        <translation>기타</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+</context>
+<context>
+    <name>gp::TimelineView</name>
+    <message>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
+        <source>%1%</source>
+        <comment>share of the step a device is busy</comment>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+60"/>
+        <source>Step %1</source>
+        <translation>스텝 %1</translation>
+    </message>
+    <message>
+        <location line="+181"/>
+        <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
+        <translation>&lt;b&gt;텐서 %1&lt;/b&gt;&lt;br&gt;%2, %3 → %4&lt;br&gt;시작: %5&lt;br&gt;지속 시간: %6</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Type: %2&lt;br&gt;Device: %3&lt;br&gt;Start: %4&lt;br&gt;Duration: %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;유형: %2&lt;br&gt;장치: %3&lt;br&gt;시작: %4&lt;br&gt;지속 시간: %5</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (%2)</source>
+        <translation>%1(%2)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>외 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Fused kernel of %1 ops&lt;/b&gt; (fusion group %2)&lt;br&gt;Device: %3&lt;br&gt;Start: %4&lt;br&gt;Duration: %5&lt;br&gt;%6</source>
+        <translation>&lt;b&gt;연산 %1개의 퓨즈드 커널&lt;/b&gt;(퓨전 그룹 %2)&lt;br&gt;장치: %3&lt;br&gt;시작: %4&lt;br&gt;지속 시간: %5&lt;br&gt;%6</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1140 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AppOptions</name>
+    <message>
+        <location filename="../app/desktop/app_options.cpp" line="+22"/>
+        <source>graphplace: place the ops of a model&apos;s graph on a GPU cluster, measure and compare.</source>
+        <translation>graphplace：将模型计算图中的算子放置到 GPU 集群上，进行测量与比较。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Model file (.onnx, .pt, .dot, .json) or zoo:NAME.</source>
+        <translation>模型文件（.onnx、.pt、.dot、.json）或 zoo:NAME。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cluster preset or JSON file.</source>
+        <translation>集群预设或 JSON 文件。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Placement file to apply.</source>
+        <translation>要应用的放置文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graph mode: inference or training.</source>
+        <translation>计算图模式：inference（推理）或 training（训练）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Apply a placement file made for another version of the model.</source>
+        <translation>应用为该模型其他版本生成的放置文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open, lay out, measure, save a PNG of the window and exit.</source>
+        <translation>打开、布局、测量，将窗口保存为 PNG 后退出。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Window size for --screenshot.</source>
+        <translation>--screenshot 的窗口尺寸。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>User interface language (en, zh_CN, ko_KR).</source>
+        <translation>界面语言（en、zh_CN、ko_KR）。</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <location filename="../app/desktop/language.cpp" line="+12"/>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../app/desktop/background_job.h" line="+59"/>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/exporter.cpp" line="+33"/>
+        <source>no model is open</source>
+        <translation>未打开模型</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>nothing to draw</source>
+        <translation>没有可绘制的内容</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>cannot write images of type “%1”</source>
+        <translation>无法写入“%1”类型的图像</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/plan_commands.cpp" line="+13"/>
+        <source>Move %1 to %2</source>
+        <translation>将 %1 移至 %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Move %n ops to %1</source>
+        <translation>
+            <numerusform>将 %n 个算子移至 %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::ClusterPanel</name>
+    <message>
+        <location filename="../widgets/panels/cluster_panel.cpp" line="+58"/>
+        <source>Cluster preset</source>
+        <translation>集群预设</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load…</source>
+        <translation>加载…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load a cluster description (.json)</source>
+        <translation>加载集群描述文件（.json）</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lower bound</source>
+        <translation>下界</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transfers</source>
+        <translation>传输量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1 (file)</source>
+        <translation>%1（文件）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</source>
+        <translation>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory / capacity</source>
+        <translation>峰值内存 / 容量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Util.</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>忙碌时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</source>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (%2): %3 memory, %4 TFLOPS f32</source>
+        <translation>%1（%2）：%3 内存，%4 TFLOPS f32</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <location line="+1"/>
+        <location line="+11"/>
+        <location line="+14"/>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 × the lower bound</source>
+        <translation>下界的 %1 倍</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>✓ Feasible</source>
+        <translation>✓ 可行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>✗ Not feasible</source>
+        <translation>✗ 不可行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>✗ %1</source>
+        <translation>✗ %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Load cluster</source>
+        <translation>加载集群</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cluster descriptions (*.json);;All files (*)</source>
+        <translation>集群描述文件 (*.json);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceLegend</name>
+    <message numerus="yes">
+        <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
+        <source>%Ln ops</source>
+        <translation>
+            <numerusform>%Ln 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>%1: %2 ops (%3 %)
+Drop ops here to move them to %1; double-click to select its ops.</source>
+        <translation>%1：%2 个算子（%3%）
+将算子拖放到此处可将其移至 %1；双击可选中其全部算子。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::Document</name>
+    <message>
+        <location filename="../app/desktop/document.cpp" line="+118"/>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Single device (as opened)</source>
+        <translation>单设备（打开时的状态）</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Previous plan, on %1</source>
+        <translation>此前的方案，在 %1 上</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Open placement %1</source>
+        <translation>打开放置文件 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Placement file %1</source>
+        <translation>放置文件 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Restore “%1”</source>
+        <translation>恢复“%1”</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Current plan</source>
+        <translation>当前方案</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Measuring failed: %1</source>
+        <translation>测量失败：%1</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Running baseline %1…</source>
+        <translation>正在运行基线 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Running %n baselines…</source>
+        <translation>
+            <numerusform>正在运行 %n 个基线…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Baseline %1</source>
+        <translation>基线 %1</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Baselines failed: %1</source>
+        <translation>基线运行失败：%1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Apply baseline %1</source>
+        <translation>应用基线 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Baselines cancelled</source>
+        <translation>已取消基线运行</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GraphSearchBar</name>
+    <message>
+        <location filename="../widgets/graph/graph_search_bar.cpp" line="+16"/>
+        <source>Search ops…</source>
+        <translation>搜索算子…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Regex</source>
+        <translation>正则表达式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配项（Shift+Enter）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配项（Enter）</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>No matches</source>
+        <translation>无匹配项</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GraphView</name>
+    <message>
+        <location filename="../widgets/graph/graph_view.cpp" line="+98"/>
+        <source>Laying out the graph…</source>
+        <translation>正在布局计算图…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Laying out the graph… %1%</source>
+        <translation>正在布局计算图… %1%</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
+        <source>Start time</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Op time (log scale)</source>
+        <translation>算子耗时（对数刻度）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_input.cpp" line="+223"/>
+        <source>Assign to</source>
+        <translation>分配到</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+46"/>
+        <source>Device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <location line="-43"/>
+        <source>%1	%2</source>
+        <translation>%1	%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Expand group</source>
+        <translation>展开分组</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Collapse “%1”</source>
+        <translation>折叠“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select all ops of the group</source>
+        <translation>选中该分组的全部算子</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Zoom to fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>unplaced</source>
+        <translation>未放置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ops; double-click to expand</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个算子；双击展开</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+279"/>
+        <source>1 op</source>
+        <translation>1 个算子</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+0"/>
+        <source>%1 ops</source>
+        <translation>%1 个算子</translation>
+    </message>
+    <message>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-236"/>
+        <source>No graph loaded.</source>
+        <translation>未加载计算图。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::HistoryModel</name>
+    <message>
+        <location filename="../widgets/panels/history_model.cpp" line="+85"/>
+        <source>Simulated step time</source>
+        <translation>模拟的单步时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step time divided by the lower bound (1.00 is the best possible)</source>
+        <translation>单步时间除以下界（1.00 为理论最优）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step time difference to the previous feasible entry</source>
+        <translation>与上一个可行条目的单步时间之差</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When the plan was measured</source>
+        <translation>方案的测量时间</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step (ms)</source>
+        <translation>单步 (ms)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>× bound</source>
+        <translation>× 下界</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Δ vs previous</source>
+        <translation>Δ 相对上一条</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Feasible</source>
+        <translation>可行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+3"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ms (%2 %)</source>
+        <translation>%1 ms（%2%）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>No</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>as opened</source>
+        <translation>打开时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>manual edit</source>
+        <translation>手动编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>placement file</source>
+        <translation>放置文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, computed in %2 s</source>
+        <translation>%1，计算耗时 %2 s</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not feasible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No earlier feasible entry to compare with</source>
+        <translation>没有可供比较的更早可行条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compared with #%1 (%2)</source>
+        <translation>与 #%1（%2）比较</translation>
+    </message>
+</context>
+<context>
+    <name>gp::HistoryPanel</name>
+    <message>
+        <location filename="../widgets/panels/history_panel.cpp" line="+50"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Make the selected entry&apos;s plan the current plan</source>
+        <translation>将所选条目的方案设为当前方案</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>#%1 vs #%2: %3 ms (%4 %), %Ln ops moved</source>
+        <translation>
+            <numerusform>#%1 对比 #%2：%3 ms（%4%），移动了 %Ln 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#%1: %2
+#%3: %4</source>
+        <translation>#%1：%2
+#%3：%4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>#%1 %2: %3 ms. Select a second entry to compare.</source>
+        <translation>#%1 %2：%3 ms。再选择一个条目以进行比较。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>#%1 %2: not feasible (%3).</source>
+        <translation>#%1 %2：不可行（%3）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Measured plans appear here.</source>
+        <translation>已测量的方案会显示在这里。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Select two entries to compare them.</source>
+        <translation>选择两个条目以进行比较。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MainWindow</name>
+    <message>
+        <location filename="../app/desktop/main_window.cpp" line="+81"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>To %1</source>
+        <translation>到 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+37"/>
+        <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
+        <translation>
+            <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>graphplace</source>
+        <translation>graphplace</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 on %2 — graphplace</source>
+        <translation>%1（%2）— graphplace</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No model open</source>
+        <translation>未打开模型</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%Ln op(s)</source>
+        <translation>
+            <numerusform>%Ln 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>step %1 ms  ·  bound %2 ms  ·  ×%3</source>
+        <translation>单步 %1 ms  ·  下界 %2 ms  ·  ×%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>infeasible: %1</source>
+        <translation>不可行：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>plan edited, not measured (F5)</source>
+        <translation>方案已修改，尚未测量（F5）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>laying out…</source>
+        <translation>正在布局…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1: open the model first, then its placement file</source>
+        <translation>%1：请先打开模型，再打开其放置文件</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: open a model first, then a cluster file</source>
+        <translation>%1：请先打开模型，再打开集群文件</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+37"/>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Measure</source>
+        <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulate the current plan and add it to the history (F5)</source>
+        <translation>模拟当前方案并将其添加到历史记录（F5）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run &amp;All Baselines</source>
+        <translation>运行全部基线(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom to &amp;Fit</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Examples</source>
+        <translation>示例(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Apply &amp;Placement File…</source>
+        <translation>应用放置文件(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Apply Placement File</source>
+        <translation>应用放置文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Placement files (*.json);;All files (*)</source>
+        <translation>放置文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Load &amp;Cluster…</source>
+        <translation>加载集群(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Load Cluster</source>
+        <translation>加载集群</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cluster files (*.json);;All files (*)</source>
+        <translation>集群文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Placement File…</source>
+        <translation>放置文件(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Annotated &amp;ONNX…</source>
+        <translation>带标注的 ONNX(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graphviz &amp;DOT…</source>
+        <translation>Graphviz DOT(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Chrome &amp;Trace…</source>
+        <translation>Chrome Trace(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Graph Image…</source>
+        <translation>计算图图像(&amp;G)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>T&amp;imeline Image…</source>
+        <translation>时间线图像(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Assign Selection</source>
+        <translation>分配所选项(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear Selection</source>
+        <translation>清除选择</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Expand All Groups</source>
+        <translation>展开所有分组(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Collapse All Groups</source>
+        <translation>折叠所有分组(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+43"/>
+        <source>&amp;Baselines</source>
+        <translation>基线(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About graphplace</source>
+        <translation>关于 graphplace(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>About graphplace</source>
+        <translation>关于 graphplace</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;graphplace %1&lt;/b&gt;&lt;p&gt;Chooses where and when each op of a model&apos;s graph runs on a GPU cluster, and shows every result against the lower bound.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;graphplace %1&lt;/b&gt;&lt;p&gt;决定模型计算图中每个算子在 GPU 集群上的运行位置与时机，并将每个结果与下界进行对比。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Baselines</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Colour: device</source>
+        <translation>着色：设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: fusion group</source>
+        <translation>着色：融合组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: start time</source>
+        <translation>着色：开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour: op cost</source>
+        <translation>着色：算子开销</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.onnx *.pt *.pth *.torchscript *.dot *.gv *.json);;Placement files (*.json);;All files (*)</source>
+        <translation>模型 (*.onnx *.pt *.pth *.torchscript *.dot *.gv *.json);;放置文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Placement files (*.json)</source>
+        <translation>放置文件 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Graphviz DOT (*.dot *.gv)</source>
+        <translation>Graphviz DOT (*.dot *.gv)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome Trace 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG images (*.png);;SVG drawings (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The language changes when graphplace starts again.</source>
+        <translation>语言将在 graphplace 重新启动后生效。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MemoryBar</name>
+    <message>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+39"/>
+        <source>Peak memory %1 of %2: %3 over capacity</source>
+        <translation>峰值内存 %1 / %2：超出容量 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Peak memory %1 of %2 (%3 %)</source>
+        <translation>峰值内存 %1 / %2（%3%）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Capacity %1; measure the plan to see its peak memory</source>
+        <translation>容量 %1；测量方案后可查看峰值内存</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>– / %1 GiB</source>
+        <translation>– / %1 GiB</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 / %2 GiB</source>
+        <translation>%1 / %2 GiB</translation>
+    </message>
+    <message>
+        <location filename="../widgets/panels/number_format.h" line="+44"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>gp::OpTypeChart</name>
+    <message>
+        <location filename="../widgets/op_type_chart.cpp" line="+17"/>
+        <location line="+37"/>
+        <source>ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+</context>
+<context>
+    <name>gp::TimelineView</name>
+    <message>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
+        <source>%1%</source>
+        <comment>share of the step a device is busy</comment>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+60"/>
+        <source>Step %1</source>
+        <translation>单步 %1</translation>
+    </message>
+    <message>
+        <location line="+181"/>
+        <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
+        <translation>&lt;b&gt;张量 %1&lt;/b&gt;&lt;br&gt;%2，从 %3 到 %4&lt;br&gt;开始：%5&lt;br&gt;时长：%6</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Type: %2&lt;br&gt;Device: %3&lt;br&gt;Start: %4&lt;br&gt;Duration: %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;类型：%2&lt;br&gt;设备：%3&lt;br&gt;开始：%4&lt;br&gt;时长：%5</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Fused kernel of %1 ops&lt;/b&gt; (fusion group %2)&lt;br&gt;Device: %3&lt;br&gt;Start: %4&lt;br&gt;Duration: %5&lt;br&gt;%6</source>
+        <translation>&lt;b&gt;融合内核（%1 个算子）&lt;/b&gt;（融合组 %2）&lt;br&gt;设备：%3&lt;br&gt;开始：%4&lt;br&gt;时长：%5&lt;br&gt;%6</translation>
+    </message>
+</context>
+</TS>
