@@ -113,10 +113,12 @@ void MainWindow::createViews() {
   connect(graphView_, &GraphView::layoutStarted, this, [this] {
     layoutDone_ = false;
     updateMetrics();
+    updateActions();
   });
   connect(graphView_, &GraphView::layoutFinished, this, [this] {
     layoutDone_ = true;
     updateMetrics();
+    updateActions();
   });
 }
 

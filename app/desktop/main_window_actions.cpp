@@ -52,7 +52,11 @@ void MainWindow::createActions() {
     doc_->runBaselines(methods);
   });
   cancelAct_ = makeAction(this, tr("Cancel"), QStringLiteral("actionCancel"), QKeySequence(Qt::Key_Escape | Qt::SHIFT));
-  connect(cancelAct_, &QAction::triggered, doc_, &Document::cancel);
+  cancelAct_->setToolTip(tr("Stop the running baselines and the graph layout"));
+  connect(cancelAct_, &QAction::triggered, this, [this] {
+    doc_->cancel();
+    graphView_->cancelLayout();
+  });
   fitAct_ = makeAction(this, tr("Zoom to &Fit"), QStringLiteral("actionZoomToFit"), QKeySequence(Qt::CTRL | Qt::Key_0));
   connect(fitAct_, &QAction::triggered, this, [this] {
     graphView_->zoomToFit();
@@ -207,7 +211,7 @@ void MainWindow::createToolBar() {
 void MainWindow::updateActions() {
   const bool model = doc_->hasModel();
   for (QAction* a : modelActions_) a->setEnabled(model);
-  cancelAct_->setEnabled(doc_->isBusy());
+  cancelAct_->setEnabled(doc_->isBusy() || !layoutDone_);
   assignMenu_->setEnabled(model && !doc_->selection().empty());
   colorMode_->setEnabled(model);
 }

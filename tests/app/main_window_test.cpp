@@ -3,6 +3,11 @@
 // the placement, open a broken file (error shown, the open document kept), take a screenshot.
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QSettings>
+#include <QUrl>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -186,6 +191,46 @@ class MainWindowTest : public QObject {
     QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
     QCOMPARE(doc.sharedGraph(), before);
     QCOMPARE(doc.measurement().stepTime, manualStep);
+  }
+
+  void dockLayoutPersistsAndFilesDrop() {
+    QSettings().clear();
+    {
+      Document doc;
+      MainWindow w(&doc);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      auto* history = w.findChild<QDockWidget*>(QStringLiteral("historyDock"));
+      QVERIFY(history && history->isVisible());
+      history->toggleViewAction()->trigger();  // View ▸ History off
+      QVERIFY(!history->isVisible());
+      w.close();  // saves the layout
+    }
+    Document doc;
+    MainWindow w(&doc);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(!w.findChild<QDockWidget*>(QStringLiteral("historyDock"))->isVisible());
+    QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("timelineDock"))->isVisible());
+
+    // Dropping a model file on the window opens it, and it lands in File ▸ Open Recent.
+    const QString dot = dir_.filePath(QStringLiteral("tiny.dot"));
+    {
+      QFile f(dot);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("digraph tiny { a [op=MatMul, flops=\"1e9\"]; b [op=Relu]; c [op=Add]; a -> b; a -> c; b -> c; }");
+    }
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dot)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&w, &drop);
+    QVERIFY(waitIdle(w));
+    QVERIFY(doc.hasModel());
+    QCOMPARE(doc.graph()->numOps(), 3);
+    QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(QFileInfo(dot).absoluteFilePath()));
   }
 
   void screenshotShowsDeviceColours() {

@@ -67,11 +67,20 @@ void GraphView::setGraph(std::shared_ptr<const Graph> g) {
   tree_ = std::make_shared<const ScopeTree>(*graph_);
   expanded_.assign(tree_->numScopes(), 0);
   // a lone group at the top (e.g. "resnet50") is opened: the first screen shows structure
-  for (ScopeId s = 0;;) {
-    auto kids = tree_->children(s);
-    if (kids.size() != 1 || !tree_->directOps(s).empty()) break;
-    s = kids[0];
-    expanded_[s] = 1;
+  ScopeId top = 0;
+  for (;;) {
+    auto kids = tree_->children(top);
+    if (kids.size() != 1 || !tree_->directOps(top).empty()) break;
+    top = kids[0];
+    expanded_[top] = 1;
+  }
+  // ... and so is the first group under it (the forward model in a training graph: "nmt" next
+  // to "gradients" and "update") when the top shows a handful of big groups and the first
+  // screen stays small (at most ~60 boxes).
+  if (auto kids = tree_->children(top); !kids.empty() && kids.size() <= 6 && tree_->subtreeOpCount(kids[0]) >= 100) {
+    const size_t shown = kids.size() + tree_->directOps(top).size();
+    const size_t inside = tree_->children(kids[0]).size() + tree_->directOps(kids[0]).size();
+    if (shown - 1 + inside <= 60) expanded_[kids[0]] = 1;
   }
   if (plan_.device.size() != static_cast<size_t>(n)) plan_ = Plan{};
   if (opCost_.size() != static_cast<size_t>(n)) opCost_.clear();
@@ -163,6 +172,7 @@ void GraphView::cancelLayout() {
   if (layoutRunning_) {
     layoutRunning_ = false;
     update();
+    Q_EMIT layoutFinished();  // the previous layout stays: nothing runs any more
   }
 }
 

@@ -93,7 +93,7 @@ class GraphView : public QWidget {
   void assignRequested(const std::vector<gp::OpId>& ops, int device);  // keys 1-9, context menu
   void layoutStarted();
   void layoutProgress(int percent);
-  void layoutFinished();
+  void layoutFinished();  // also after cancelLayout() stopped a running layout (the old one stays)
   void matchChanged(int current, int count);  // search position changed (0-based current)
 
  protected:

@@ -32,6 +32,31 @@ QRectF mapRect(const QRectF& r, double scale, QPointF origin) {
                 r.height() * scale);
 }
 
+// Halves an image keeping "ink": each output pixel is the pixel of its 2x2 block that differs
+// most from the background, so far-out levels still show every box in its colour (a smooth
+// downscale would average sparse boxes into the background).
+QImage halveKeepingInk(const QImage& src) {
+  const int w = std::max(1, src.width() / 2), h = std::max(1, src.height() / 2);
+  QImage out(w, h, QImage::Format_RGB32);
+  auto ink = [](QRgb c) {
+    return std::abs(qRed(c) - qRed(kBackground)) + std::abs(qGreen(c) - qGreen(kBackground)) +
+           std::abs(qBlue(c) - qBlue(kBackground));
+  };
+  for (int y = 0; y < h; ++y) {
+    const auto* r0 = reinterpret_cast<const QRgb*>(src.constScanLine(std::min(2 * y, src.height() - 1)));
+    const auto* r1 = reinterpret_cast<const QRgb*>(src.constScanLine(std::min(2 * y + 1, src.height() - 1)));
+    auto* o = reinterpret_cast<QRgb*>(out.scanLine(y));
+    for (int x = 0; x < w; ++x) {
+      const int x0 = std::min(2 * x, src.width() - 1), x1 = std::min(2 * x + 1, src.width() - 1);
+      QRgb best = r0[x0];
+      for (QRgb c : {r0[x1], r1[x0], r1[x1]})
+        if (ink(c) > ink(best)) best = c;
+      o[x] = best;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void GraphView::paintEvent(QPaintEvent*) {
@@ -393,8 +418,7 @@ void GraphView::startOverview() {
     auto levels = std::make_shared<std::vector<QImage>>();
     levels->push_back(img);
     while (levels->back().width() > 48 && levels->back().height() > 48)
-      levels->push_back(levels->back().scaled(levels->back().width() / 2, levels->back().height() / 2,
-                                              Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+      levels->push_back(halveKeepingInk(levels->back()));
     const double ms = std::min(kMinimapMax / b.width(), kMinimapMax / b.height());
     QImage minimap = img.scaled(std::max(8, static_cast<int>(b.width() * ms)), std::max(8, static_cast<int>(b.height() * ms)),
                                 Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
