@@ -1,7 +1,7 @@
 // Background work for the document: a function runs on Qt's thread pool and its result (or
 // the gp::Error / std::exception it threw, as one line) comes back on the UI thread.
 //
-//   startJob(this, [ws, plan] { return simulate(*ws, plan); },
+//   startJob(this, &pool_, [ws, plan] { return simulate(*ws, plan); },
 //            [this](JobResult<Measurement> r) { ... });   // called on `context`'s thread
 //
 // If `context` is destroyed first, `done` is never called (the work still finishes; keep
@@ -12,6 +12,7 @@
 #include <QMutex>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
 #include <exception>
@@ -44,7 +45,7 @@ struct JobControl {
 };
 
 template <class Fn, class Done>
-void startJob(QObject* context, Fn work, Done done) {
+void startJob(QObject* context, QThreadPool* pool, Fn work, Done done) {
   using T = std::invoke_result_t<Fn>;
   auto* watcher = new QFutureWatcher<JobResult<T>>(context);
   QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done]() {
@@ -52,13 +53,15 @@ void startJob(QObject* context, Fn work, Done done) {
     watcher->deleteLater();
     done(std::move(r));
   });
-  watcher->setFuture(QtConcurrent::run([work = std::move(work)]() -> JobResult<T> {
+  watcher->setFuture(QtConcurrent::run(pool, [work = std::move(work)]() -> JobResult<T> {
     try {
       return JobResult<T>{work(), {}};
     } catch (const std::bad_alloc&) {
       return JobResult<T>{std::nullopt, QObject::tr("out of memory")};
     } catch (const std::exception& e) {
       return JobResult<T>{std::nullopt, QString::fromStdString(e.what())};
+    } catch (...) {
+      return JobResult<T>{std::nullopt, QObject::tr("unknown error")};
     }
   }));
 }

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QFileInfo>
+#include <QThread>
 #include <algorithm>
 #include <chrono>
 
@@ -35,6 +36,8 @@ Measurement simulate(const Workspace& ws, const Plan& plan) {
 }  // namespace
 
 Document::Document(QObject* parent) : QObject(parent) {
+  // Its own threads: a long baseline never waits behind (or blocks) the views' layout jobs.
+  pool_.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
   progressTimer_.setInterval(100);
   connect(&progressTimer_, &QTimer::timeout, this, &Document::pollProgress);
 }
@@ -59,25 +62,31 @@ std::vector<int> Document::opsPerDevice() const {
 
 // ---------------------------------------------------------------- background bookkeeping
 
-void Document::beginTask(const QString& text) {
-  ++tasks_;
-  busyText_ = text;
-  if (!busy_) {
-    busy_ = true;
+int Document::beginTask(const QString& text) {
+  const int id = ++nextTask_;
+  tasks_.emplace_back(id, text);
+  if (tasks_.size() == 1) {
     progressTimer_.start();
     Q_EMIT busyChanged(true);
   }
   Q_EMIT progress(-1, text);
+  return id;
 }
 
-void Document::endTask() {
-  if (--tasks_ > 0) return;
-  tasks_ = 0;
-  busy_ = false;
-  busyText_.clear();
+void Document::endTask(int id) {
+  std::erase_if(tasks_, [id](const auto& t) { return t.first == id; });
+  if (!tasks_.empty()) {  // the newest task still running names what the app is doing
+    Q_EMIT progress(-1, tasks_.back().second);
+    return;
+  }
   progressTimer_.stop();
   Q_EMIT busyChanged(false);
   Q_EMIT idle();
+}
+
+void Document::failOpen(const QString& message) {
+  Q_EMIT failed(message);
+  Q_EMIT openFailed(message);
 }
 
 void Document::pollProgress() {
@@ -89,8 +98,8 @@ void Document::pollProgress() {
 
 bool Document::waitUntilIdle(int timeoutMs) {
   QDeadlineTimer deadline(timeoutMs);
-  while (busy_ && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-  return !busy_;
+  while (isBusy() && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  return !isBusy();
 }
 
 // ---------------------------------------------------------------- opening
@@ -98,9 +107,10 @@ bool Document::waitUntilIdle(int timeoutMs) {
 void Document::open(const OpenRequest& request) {
   std::shared_ptr<const Cluster> cluster;
   QString clusterLabel;
-  const QString clusterSpec = !request.cluster.isEmpty() ? request.cluster
-                              : ws_                      ? ws_->clusterLabel
-                                                         : QString::fromLatin1(kDefaultCluster);
+  const QString clusterSpec = !request.cluster.isEmpty()  ? request.cluster
+                              : ws_                       ? ws_->clusterLabel
+                              : !pendingCluster_.isEmpty() ? pendingCluster_
+                                                          : QString::fromLatin1(kDefaultCluster);
   if (ws_ && request.cluster.isEmpty()) {
     cluster = ws_->cluster;
     clusterLabel = ws_->clusterLabel;
@@ -109,28 +119,29 @@ void Document::open(const OpenRequest& request) {
       cluster = std::make_shared<const Cluster>(loadCluster(clusterSpec.toStdString()));
       clusterLabel = clusterSpec;
     } catch (const std::exception& e) {
-      Q_EMIT failed(QString::fromStdString(e.what()));
+      failOpen(QString::fromStdString(e.what()));
       return;
     }
   }
   LoadOptions options;
   options.mode = request.mode;
-  beginTask(tr("Opening %1…").arg(request.model));
+  const int task = beginTask(tr("Opening %1…").arg(request.model));
   const uint64_t seq = ++openSeq_;
   startJob(
-      this, [model = request.model, options, cluster, clusterLabel] {
+      this, &pool_, [model = request.model, options, cluster, clusterLabel] {
         return OpenResult{loadWorkspace(model, options, cluster, clusterLabel)};
       },
-      [this, seq, request](JobResult<OpenResult> r) {
+      [this, seq, request, task](JobResult<OpenResult> r) {
         if (seq != openSeq_) {  // a newer open superseded this one
-          endTask();
+          endTask(task);
           return;
         }
         if (!r.value) {
-          Q_EMIT failed(r.error);
-          endTask();
+          failOpen(r.error);
+          endTask(task);
           return;
         }
+        pendingCluster_.clear();
         installWorkspace(r.value->ws);
         history_.clear();
         undo_.clear();
@@ -141,13 +152,14 @@ void Document::open(const OpenRequest& request) {
         Q_EMIT opened();
         Q_EMIT planChanged();
         finishOpen(request);
-        endTask();
+        endTask(task);
       });
 }
 
 void Document::finishOpen(const OpenRequest& request) {
   if (!request.placement.isEmpty()) {
     if (loadPlacement(request.placement, request.allowHashMismatch)) return;
+    Q_EMIT openFailed(tr("%1: the placement file could not be applied").arg(request.placement));
   }
   if (!request.initialBaseline.isEmpty()) {
     runBaselines({request.initialBaseline});
@@ -163,13 +175,16 @@ void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
 }
 
 bool Document::setCluster(const QString& presetOrPath) {
-  if (!ws_) return false;
   std::shared_ptr<const Cluster> c;
   try {
     c = std::make_shared<const Cluster>(loadCluster(presetOrPath.toStdString()));
   } catch (const std::exception& e) {
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
+  }
+  if (!ws_) {
+    pendingCluster_ = presetOrPath;
+    return true;
   }
   // Keep each op on the device of the same name where the new cluster has one, else wrap around.
   const Cluster& old = *ws_->cluster;
@@ -250,6 +265,8 @@ bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
       installWorkspace(withCluster(*ws_, std::make_shared<const Cluster>(std::move(lp.cluster)), path));
       undo_.clear();
       history_.clear();
+      hasMeasurement_ = false;
+      measurement_ = Measurement{};
       plan_ = lp.plan;
       Q_EMIT clusterChanged();
       Q_EMIT planChanged();
@@ -286,11 +303,11 @@ void Document::measure(const QString& label, const QString& kind) {
 }
 
 void Document::startMeasure(const PendingHistory& pending) {
-  beginTask(tr("Measuring…"));
+  const int task = beginTask(tr("Measuring…"));
   const uint64_t gen = generation_, seq = ++measureSeq_;
   startJob(
-      this, [ws = ws_, plan = plan_] { return std::make_pair(plan, simulate(*ws, plan)); },
-      [this, gen, seq, pending](JobResult<std::pair<Plan, Measurement>> r) {
+      this, &pool_, [ws = ws_, plan = plan_] { return std::make_pair(plan, simulate(*ws, plan)); },
+      [this, gen, seq, pending, task](JobResult<std::pair<Plan, Measurement>> r) {
         if (gen == generation_ && seq == measureSeq_) {
           if (!r.value) {
             Q_EMIT failed(tr("Measuring failed: %1").arg(r.error));
@@ -302,7 +319,7 @@ void Document::startMeasure(const PendingHistory& pending) {
             Q_EMIT measured();
           }
         }
-        endTask();
+        endTask(task);
       });
 }
 
@@ -329,11 +346,12 @@ void Document::runBaselines(const QStringList& methods) {
   auto job = std::make_shared<JobControl>();
   job->total = static_cast<int>(methods.size());
   baselineJob_ = job;
-  beginTask(methods.size() == 1 ? tr("Running baseline %1…").arg(methods[0])
-                                : tr("Running %n baselines…", nullptr, static_cast<int>(methods.size())));
+  const int task =
+      beginTask(methods.size() == 1 ? tr("Running baseline %1…").arg(methods[0])
+                                    : tr("Running %n baselines…", nullptr, static_cast<int>(methods.size())));
   const uint64_t gen = generation_;
   startJob(
-      this,
+      this, &pool_,
       [ws = ws_, methods, job] {
         std::vector<BaselineOutcome> out;
         Simulator sim(*ws->cost);
@@ -356,15 +374,17 @@ void Document::runBaselines(const QStringList& methods) {
         }
         return out;
       },
-      [this, gen, job](JobResult<std::vector<BaselineOutcome>> r) {
-        if (baselineJob_ == job) baselineJob_.reset();
+      [this, gen, job, task](JobResult<std::vector<BaselineOutcome>> r) {
+        // A run superseded by a newer one still lists its results, but does not apply them.
+        const bool newest = baselineJob_ == job;
+        if (newest) baselineJob_.reset();
         if (gen != generation_) {
-          endTask();
+          endTask(task);
           return;
         }
         if (!r.value) {
           Q_EMIT failed(tr("Baselines failed: %1").arg(r.error));
-          endTask();
+          endTask(task);
           return;
         }
         const BaselineOutcome* best = nullptr;
@@ -378,15 +398,18 @@ void Document::runBaselines(const QStringList& methods) {
           if (o.measurement.feasible && (!best || o.measurement.stepTime < best->measurement.stepTime)) best = &o;
         }
         // The best feasible result becomes the current plan (one undo step), already measured.
-        if (best) {
+        if (best && newest) {
           applyPlan(best->plan, tr("Apply baseline %1").arg(best->method));
+          ++measureSeq_;  // a measurement of an older plan still on its way is stale now
           measuredPlan_ = best->plan;
           measurement_ = best->measurement;
           hasMeasurement_ = true;
           Q_EMIT measured();
+        } else if (newest && !hasMeasurement_) {  // nothing feasible: still show the plan's numbers
+          measure(tr("Current plan"), QStringLiteral("initial"));
         }
-        if (job->cancel) Q_EMIT warning(tr("Baselines cancelled"));
-        endTask();
+        if (newest && job->cancel) Q_EMIT warning(tr("Baselines cancelled"));
+        endTask(task);
       });
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 #include <QObject>
 #include <QStringList>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 #include <memory>
@@ -51,17 +52,19 @@ class Document : public QObject {
   const Plan& plan() const { return plan_; }
   const Measurement& measurement() const { return measurement_; }
   bool hasMeasurement() const { return hasMeasurement_; }
-  bool measurementIsCurrent() const { return hasMeasurement_ && measuredPlan_.device == plan_.device; }
+  bool measurementIsCurrent() const { return hasMeasurement_ && measuredPlan_ == plan_; }
   std::vector<int> opsPerDevice() const;
   QUndoStack* undoStack() { return &undo_; }
   HistoryModel* history() { return &history_; }
   const std::vector<OpId>& selection() const { return selection_; }
-  bool isBusy() const { return busy_; }
-  QString busyText() const { return busyText_; }
+  bool isBusy() const { return !tasks_.empty(); }
+  QString busyText() const { return tasks_.empty() ? QString() : tasks_.back().second; }
+  bool canCancel() const { return baselineJob_ != nullptr; }  // baselines run
 
   // ---- actions ----
   void open(const OpenRequest& request);                 // async
-  bool setCluster(const QString& presetOrPath);          // sync (small files); false + failed() on error
+  // Sync (small files); false + failed() on error. With no model open it is kept for the next open().
+  bool setCluster(const QString& presetOrPath);
   void setSelection(std::vector<OpId> ops);              // sorted/deduplicated here
   void assignDevices(const std::vector<OpId>& ops, int device);  // undoable
   void applyPlan(const Plan& plan, const QString& text);  // undoable (restore, baseline, file)
@@ -87,6 +90,7 @@ class Document : public QObject {
   void busyChanged(bool busy);
   void progress(int percent, const QString& text);
   void failed(const QString& message);   // one line; nothing that was open changed
+  void openFailed(const QString& message);  // the open() itself (or its --placement) failed
   void warning(const QString& message);
   void idle();                    // every background job finished
 
@@ -96,8 +100,9 @@ class Document : public QObject {
     QString label, kind;
   };
   void installWorkspace(std::shared_ptr<const Workspace> ws);
-  void beginTask(const QString& text);
-  void endTask();
+  int beginTask(const QString& text);  // returns the task's id for endTask
+  void endTask(int id);
+  void failOpen(const QString& message);
   void startMeasure(const PendingHistory& pending);
   void finishOpen(const OpenRequest& request);
   void pollProgress();
@@ -112,10 +117,11 @@ class Document : public QObject {
   QUndoStack undo_;
   HistoryModel history_;
   std::vector<OpId> selection_;
-  // background work
-  int tasks_ = 0;
-  bool busy_ = false;
-  QString busyText_;
+  // background work: running tasks (id, text), newest last
+  std::vector<std::pair<int, QString>> tasks_;
+  int nextTask_ = 0;
+  QString pendingCluster_;       // chosen with no model open: used by the next open()
+  QThreadPool pool_;             // open, measure, baselines: never blocked by the views' jobs
   uint64_t generation_ = 0;      // bumped by every new workspace: stale results are dropped
   uint64_t measureSeq_ = 0;      // newest measurement request
   uint64_t openSeq_ = 0;         // newest open request

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   gp::installTranslations(app, options.language);
 
   gp::Document doc;
-  gp::MainWindow window(&doc);
+  gp::MainWindow window(&doc, nullptr, /*restoreLayout=*/options.screenshot.isEmpty());
   if (!options.screenshot.isEmpty()) {
     window.resize(options.size);
     gp::takeScreenshotWhenReady(&window, options.screenshot);

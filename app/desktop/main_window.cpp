@@ -26,7 +26,7 @@
 
 namespace gp {
 
-MainWindow::MainWindow(Document* doc, QWidget* parent) : QMainWindow(parent), doc_(doc) {
+MainWindow::MainWindow(Document* doc, QWidget* parent, bool restoreLayout) : QMainWindow(parent), doc_(doc) {
   setObjectName(QStringLiteral("MainWindow"));
   setAcceptDrops(true);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
@@ -36,7 +36,8 @@ MainWindow::MainWindow(Document* doc, QWidget* parent) : QMainWindow(parent), do
   createToolBar();
   createStatusBar();
   connectDocument();
-  restoreSettings();
+  if (restoreLayout) restoreSettings();
+  else rebuildRecentMenu();
   updateTitle();
   updateMetrics();
   updateActions();
@@ -105,7 +106,7 @@ void MainWindow::createViews() {
     doc_->setSelection(std::move(ops));
   });
   connect(clusterPanel_, &ClusterPanel::presetChosen, doc_, [this](const QString& name) {
-    if (doc_->workspace() && doc_->workspace()->clusterLabel != name) doc_->setCluster(name);
+    if (!doc_->workspace() || doc_->workspace()->clusterLabel != name) doc_->setCluster(name);
   });
   connect(clusterPanel_, &ClusterPanel::fileChosen, doc_, [this](const QString& path) { doc_->setCluster(path); });
   connect(historyPanel_, &HistoryPanel::restoreRequested, doc_, [this](int row) { doc_->restoreHistoryEntry(row); });
@@ -163,6 +164,7 @@ void MainWindow::connectDocument() {
   });
   connect(doc_, &Document::progress, this, [this](int percent, const QString& text) {
     busyLabel_->setText(text);
+    updateActions();
     if (percent < 0) progress_->setRange(0, 0);  // busy indicator
     else {
       progress_->setRange(0, 100);
@@ -187,6 +189,9 @@ void MainWindow::onClusterChanged() {
   legend_->setDevices(names);
   clusterPanel_->setCluster(*doc_->cluster(), doc_->workspace()->clusterLabel);
   clusterPanel_->clearMeasurement();
+  // the old cluster's timeline and start times are gone until the plan is measured here
+  timeline_->clear();
+  graphView_->setMeasurement(Measurement{});
   // Keys 1-9 and the Edit ▸ Assign menu follow the cluster's devices.
   assignMenu_->clear();
   for (int d = 0; d < names.size(); ++d) {
@@ -214,6 +219,7 @@ void MainWindow::onMeasured() {
   const Measurement& m = doc_->measurement();
   graphView_->setMeasurement(m);
   timeline_->setData(doc_->sharedGraph(), *doc_->cluster(), m);
+  timeline_->setSelectedOps(doc_->selection());
   clusterPanel_->setMeasurement(m);
   updateMetrics();
 }

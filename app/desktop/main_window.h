@@ -28,7 +28,9 @@ class TimelineView;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(Document* doc, QWidget* parent = nullptr);
+  // restoreLayout: apply the saved window geometry and dock layout (not for --screenshot,
+  // whose pictures must not depend on the user's settings).
+  explicit MainWindow(Document* doc, QWidget* parent = nullptr, bool restoreLayout = true);
   ~MainWindow() override;
 
   Document* document() const { return doc_; }

@@ -211,7 +211,7 @@ void MainWindow::createToolBar() {
 void MainWindow::updateActions() {
   const bool model = doc_->hasModel();
   for (QAction* a : modelActions_) a->setEnabled(model);
-  cancelAct_->setEnabled(doc_->isBusy() || !layoutDone_);
+  cancelAct_->setEnabled(doc_->canCancel() || !layoutDone_);
   assignMenu_->setEnabled(model && !doc_->selection().empty());
   colorMode_->setEnabled(model);
 }

@@ -23,10 +23,13 @@
 //   the child it sends the most bytes to, and a child with several such parents keeps the one that
 //   sends it the most: the LP has edges + ops variables (~200k on GNMT) and is too slow for a
 //   baseline that should take seconds.
-// - Memory: a device takes a colocation group only if the group's estimate (parameters plus every
-//   output, kept to the end of the step) fits what is left; Baechi tracks live memory as it
-//   schedules. The estimate is pessimistic; placer.cpp repairs or replaces plans the simulator
-//   finds over a device's memory.
+// - Memory: as Baechi, each device's live memory is tracked as the schedule proceeds
+//   (MemoryTracker: resident bytes, outputs from their op's placement, copies on the devices that
+//   read them) and a device is a candidate for an op only if what the op allocates fits what is
+//   free there. A copy is freed once every consumer of its tensor is placed, not at its last
+//   reader on that device (later readers' devices are unknown): pessimistic for tensors read on
+//   several devices. placer.cpp repairs or replaces plans the simulator finds over a device's
+//   memory.
 // - m-SCT's devices wait for a favourite child without Hanen and Munier's exception for urgent
 //   ops (ready on every device): checking urgency costs a data-ready estimate per device per op
 //   every time a device waits, which made m-SCT minutes long on the NMT graphs.
@@ -54,7 +57,9 @@ void forEachChild(const Graph& g, OpId p, std::vector<int64_t>& acc, F visit) {
 }
 
 ListSchedule toResult(const ScheduleState& s) {
-  return ListSchedule{s.plan(), s.start, s.finish, s.makespan()};
+  std::vector<int64_t> peak;
+  for (int d = 0; d < static_cast<int>(s.memory().devices()); ++d) peak.push_back(s.memory().peak(d));
+  return ListSchedule{s.plan(), s.start, s.finish, s.makespan(), std::move(peak)};
 }
 
 // Favourite child of every op (kNone if none): the child it sends the most bytes to, kept only

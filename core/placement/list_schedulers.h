@@ -13,6 +13,7 @@ struct ListSchedule {
   Plan plan;                          // devices, priorities = predicted start order
   std::vector<double> start, finish;  // per op, predicted
   double makespan = 0;                // predicted step time
+  std::vector<int64_t> peakMemory;    // per device, predicted (MemoryTracker::peak)
 };
 
 // m-ETF (sct = false) or m-SCT (sct = true).

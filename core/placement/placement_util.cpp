@@ -41,6 +41,7 @@ Context::Context(const CostModel& cm, Simulator& s)
   const int32_t numUnits = u.size();
   u.time.assign(numUnits, 0);
   u.mem.assign(numUnits, 0);
+  u.params.assign(numUnits, 0);
   u.off.assign(numUnits + 1, 0);
   for (OpId op = 0; op < numOps; ++op) ++u.off[u.unitOf[op] + 1];
   std::partial_sum(u.off.begin(), u.off.end(), u.off.begin());
@@ -51,6 +52,7 @@ Context::Context(const CostModel& cm, Simulator& s)
     u.ops[fill[un]++] = op;
     u.time[un] += avgTime[op];
     u.mem[un] = saturatingAdd(u.mem[un], mem[op]);
+    u.params[un] = saturatingAdd(u.params[un], g.paramBytes(op));
     // 2. A unit is pinned to the first device one of its ops requests that the cluster has.
     if (u.pinned[un] < 0 && !g.requestedDevice(op).empty()) u.pinned[un] = resolveDevice(c, g.requestedDevice(op));
   }
@@ -88,6 +90,125 @@ int Context::largestDevice() const {
   for (int d = 1; d < n; ++d)
     if (capacity(d) > capacity(best)) best = d;
   return best;
+}
+
+MemoryTracker::MemoryTracker(const Context& ctx)
+    : ctx_(ctx),
+      budget_(ctx.n),
+      used_(ctx.n, 0),
+      peak_(ctx.n, 0),
+      on_(static_cast<size_t>(ctx.g.numTensors()) * ctx.n, 0),
+      remaining_(ctx.g.numTensors(), 0),
+      home_(ctx.g.numTensors(), -1),
+      charged_(ctx.units.size(), 0),
+      seen_(ctx.g.numTensors(), 0) {
+  for (int d = 0; d < ctx.n; ++d) budget_[d] = ctx.capacity(d);
+  for (OpId op = 0; op < ctx.g.numOps(); ++op)
+    for (TensorId in : ctx.g.inputs(op)) ++remaining_[in];
+}
+
+bool MemoryTracker::needsCopy(TensorId t, int d) const {
+  if (on_[static_cast<size_t>(t) * ctx_.n + d]) return false;
+  // A parameter lives on its first consumer's device: no copy while that is undecided.
+  if (ctx_.g.tensorKind(t) == TensorKind::Parameter) return home_[t] >= 0 && home_[t] != d;
+  return true;
+}
+
+int64_t MemoryTracker::need(OpId op, int d) const {
+  const Graph& g = ctx_.g;
+  const int32_t un = ctx_.units.unitOf[op];
+  int64_t bytes = charged_[un] ? 0 : ctx_.units.params[un];
+  ++stamp_;
+  for (TensorId in : g.inputs(op))
+    if (seen_[in] != stamp_) {
+      seen_[in] = stamp_;
+      if (needsCopy(in, d)) bytes = saturatingAdd(bytes, g.tensorBytes(in));
+    }
+  for (TensorId out : g.outputs(op)) bytes = saturatingAdd(bytes, g.tensorBytes(out));
+  return bytes;
+}
+
+void MemoryTracker::allocate(TensorId t, int d) {
+  on_[static_cast<size_t>(t) * ctx_.n + d] = 1;
+  used_[d] = saturatingAdd(used_[d], ctx_.g.tensorBytes(t));
+}
+
+void MemoryTracker::place(OpId op, int d) {
+  const Graph& g = ctx_.g;
+  const int32_t un = ctx_.units.unitOf[op];
+  if (!charged_[un]) charged_[un] = 1, used_[d] = saturatingAdd(used_[d], ctx_.units.params[un]);
+  ++stamp_;
+  for (TensorId in : g.inputs(op)) {
+    if (seen_[in] == stamp_) continue;
+    seen_[in] = stamp_;
+    if (g.tensorKind(in) == TensorKind::Parameter && home_[in] < 0) {
+      if (g.consumers(in)[0] == op) {  // the owner: the parameter's bytes are its resident bytes
+        home_[in] = d;
+        on_[static_cast<size_t>(in) * ctx_.n + d] = 1;
+      }
+      continue;
+    }
+    if (needsCopy(in, d)) allocate(in, d);
+  }
+  for (TensorId out : g.outputs(op)) home_[out] = d, allocate(out, d);
+  peak_[d] = std::max(peak_[d], used_[d]);
+  // Inputs whose every consumer is placed now are freed everywhere (a parameter stays home).
+  for (TensorId in : g.inputs(op)) {
+    if (--remaining_[in] != 0) continue;
+    for (int k = 0; k < ctx_.n; ++k) {
+      uint8_t& on = on_[static_cast<size_t>(in) * ctx_.n + k];
+      if (!on) continue;
+      on = 0;
+      if (g.tensorKind(in) != TensorKind::Parameter || k != home_[in]) used_[k] -= g.tensorBytes(in);
+    }
+  }
+}
+
+std::vector<int64_t> estimatePeakMemory(const Context& ctx, const Plan& plan, std::span<const OpId> order) {
+  const Graph& g = ctx.g;
+  const int n = ctx.n;
+  const auto at = [n](TensorId t, int d) { return static_cast<size_t>(t) * n + d; };
+  std::vector<int64_t> now(n, 0), peak(n, 0);
+  auto allocate = [&](int d, int64_t bytes) {
+    now[d] = saturatingAdd(now[d], bytes);
+    peak[d] = std::max(peak[d], now[d]);
+  };
+  // 1. Readers per (tensor, device), counting an op that reads a tensor twice once.
+  std::vector<int32_t> uses(static_cast<size_t>(g.numTensors()) * n, 0), seen(g.numTensors(), -1);
+  for (OpId op = 0; op < g.numOps(); ++op) {
+    allocate(plan.device[op], g.paramBytes(op));  // resident from the start
+    for (TensorId in : g.inputs(op))
+      if (seen[in] != op) seen[in] = op, ++uses[at(in, plan.device[op])];
+  }
+  // 2. Homes; the home copy is also read by one transfer per other reading device. Graph inputs
+  //    are fed to their readers at the start, parameters sent from home at the start.
+  std::vector<int32_t> home(g.numTensors(), -1);
+  for (TensorId t = 0; t < g.numTensors(); ++t) {
+    const TensorKind kind = g.tensorKind(t);
+    if (kind == TensorKind::Activation && g.producer(t) != kNone) home[t] = plan.device[g.producer(t)];
+    if (kind == TensorKind::Parameter && !g.consumers(t).empty()) home[t] = plan.device[g.consumers(t)[0]];
+    for (int k = 0; k < n; ++k) {
+      if (k == home[t] || uses[at(t, k)] == 0) continue;
+      if (kind != TensorKind::Activation) allocate(k, g.tensorBytes(t));  // there from the start
+      else if (home[t] >= 0) ++uses[at(t, home[t])];                     // sent when produced
+    }
+  }
+  auto release = [&](TensorId t, int d) {
+    if (--uses[at(t, d)] == 0 && !(g.tensorKind(t) == TensorKind::Parameter && d == home[t]))
+      now[d] -= g.tensorBytes(t);
+  };
+  // 3. The ops in order: outputs allocated, inputs released, outputs sent.
+  std::fill(seen.begin(), seen.end(), -1);
+  for (OpId op : order) {
+    const int d = plan.device[op];
+    for (TensorId out : g.outputs(op)) allocate(d, g.tensorBytes(out));
+    for (TensorId in : g.inputs(op))
+      if (seen[in] != op) seen[in] = op, release(in, d);
+    for (TensorId out : g.outputs(op))
+      for (int k = 0; k < n; ++k)
+        if (k != d && uses[at(out, k)] > 0) allocate(k, g.tensorBytes(out)), release(out, d);
+  }
+  return peak;
 }
 
 int resolveDevice(const Cluster& c, const std::string& requested) {

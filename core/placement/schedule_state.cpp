@@ -24,8 +24,7 @@ ScheduleState::ScheduleState(const Context& ctx)
       finish(ctx.g.numOps(), 0),
       ctx_(ctx),
       unitDev_(ctx.units.pinned),
-      counted_(ctx.units.size(), 0),
-      used_(ctx.n, 0),
+      mem_(ctx),
       channelBusy_(static_cast<size_t>(ctx.c.numChannels())),
       channelDests_(static_cast<size_t>(ctx.c.numChannels())),
       epoch_(ctx.n, 0) {
@@ -48,7 +47,7 @@ int ScheduleState::fallbackDevice(OpId op) const {
   if (unitDev_[unit(op)] >= 0) return unitDev_[unit(op)];
   int best = 0;
   for (int d = 1; d < ctx_.n; ++d)
-    if (ctx_.capacity(d) - used_[d] > ctx_.capacity(best) - used_[best]) best = d;
+    if (mem_.room(d) > mem_.room(best)) best = d;
   return best;
 }
 
@@ -59,7 +58,7 @@ void ScheduleState::assign(OpId op, int d, double at) {
   makespan_ = std::max(makespan_, finish[op]);
   const int32_t u = unit(op);
   unitDev_[u] = d;
-  if (!counted_[u]) counted_[u] = 1, used_[d] += ctx_.units.mem[u];
+  mem_.place(op, d);
 }
 
 double ScheduleState::inputsReady(OpId op, int d, bool commit) {

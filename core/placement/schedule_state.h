@@ -1,7 +1,7 @@
 // The partial schedule a list scheduler (m-ETF, m-SCT, HEFT) builds as it places ops one at a
 // time: device, start and finish per op; the transfers those placements need, reserved on the
-// cluster's channels with the simulator's semantics; the memory each device has promised to
-// colocation units. Not public: shared by list_schedulers.cpp and its tests.
+// cluster's channels with the simulator's semantics; the live memory of each device as the
+// schedule proceeds (MemoryTracker, placement_util.h). Not public: shared by list_schedulers.cpp and its tests.
 //
 // Transfers follow core/sim/simulator.h: a tensor read on another device is sent once per
 // destination device; it leaves its producer's device when the producer finishes (a parameter
@@ -36,10 +36,9 @@ class ScheduleState {
   int32_t unit(OpId op) const { return ctx_.units.unitOf[op]; }
   // The op's unit is on d already, or is free (no pin, no op placed yet).
   bool allowed(OpId op, int d) const { return unitDev_[unit(op)] < 0 || unitDev_[unit(op)] == d; }
-  // The op's unit is counted on a device already, or its estimate fits d's remaining memory.
-  bool fits(OpId op, int d) const {
-    return counted_[unit(op)] || used_[d] + ctx_.units.mem[unit(op)] <= ctx_.capacity(d);
-  }
+  // What placing op on d allocates (its outputs, inputs not on d yet, its unit's resident bytes
+  // if the unit is new) fits what d has free at this point of the schedule.
+  bool fits(OpId op, int d) const { return mem_.fits(op, d); }
   // Every parameter op reads lives on d, or its home (the device of its first consumer) is not
   // decided yet. The simulator sends a parameter read elsewhere at time 0, ahead of every
   // activation on its channels: a transfer the schedule, built forward in time, cannot account for.
@@ -56,7 +55,7 @@ class ScheduleState {
   double dataReady(OpId op, int d) { return inputsReady(op, d, /*commit=*/false); }
   // Reserves the transfers op needs on d; returns when its inputs are there.
   double reserveInputs(OpId op, int d) { return inputsReady(op, d, /*commit=*/true); }
-  // Puts op on d from `at` (its inputs reserved already) and charges its unit's memory to d.
+  // Puts op on d from `at` (its inputs reserved already) and allocates its memory on d.
   void assign(OpId op, int d, double at);
   // Both: op on d at max(at, its data-ready time); returns the start.
   double place(OpId op, int d, double at) {
@@ -65,6 +64,7 @@ class ScheduleState {
   }
   // Changes whenever a reservation may have moved dataReady(., d).
   uint64_t epoch(int d) const { return epoch_[d]; }
+  const MemoryTracker& memory() const { return mem_; }
 
   bool placed(OpId op) const { return dev[op] >= 0; }
   double makespan() const { return makespan_; }
@@ -84,8 +84,7 @@ class ScheduleState {
   const Context& ctx_;
   std::vector<int32_t> paramOff_, paramOwners_;  // CSR per op: owners of the parameters it reads
   std::vector<int32_t> unitDev_;
-  std::vector<uint8_t> counted_;
-  std::vector<int64_t> used_;
+  MemoryTracker mem_;
   std::vector<std::map<double, double>> channelBusy_;  // per channel: start -> end
   std::vector<std::vector<int>> channelDests_;          // per channel: devices whose inbound routes use it
   std::vector<uint64_t> epoch_;

@@ -1,5 +1,7 @@
 // Baechi's m-TOPO (Jeon et al., SoCC 2020): fill the devices one after the other in
 // topological order, each up to an equal share of the total compute time, memory permitting.
+// Memory is the live memory of each device with ops placed in topological order (MemoryTracker,
+// placement_util.h), not the sum of every output.
 #include "placement/placement_util.h"
 
 namespace gp::placement {
@@ -11,23 +13,26 @@ Plan placeTopo(const Context& ctx, std::string&) {
   for (int32_t un = 0; un < u.size(); ++un) total += u.time[un];
   const double share = total / ctx.n;
   std::vector<double> load(ctx.n, 0);
-  std::vector<int64_t> used(ctx.n, 0);
+  std::vector<int32_t> unitDev(u.pinned);
+  MemoryTracker mem(ctx);
   int d = 0;
-  for (int32_t un : u.order) {
-    int dev = u.pinned[un];
+  for (OpId op : ctx.g.topoOrder()) {
+    const int32_t un = u.unitOf[op];
+    int dev = unitDev[un];
     if (dev < 0) {
-      // 1. Move on to the next device once the current one has its share of the time, or
-      //    when the unit would not fit in its memory (its estimate keeps every output).
-      while (d < ctx.n - 1 && (load[d] >= share || used[d] + u.mem[un] > ctx.capacity(d))) ++d;
+      // 1. Move on to the next device once the current one has its share of the time, or when
+      //    what the op allocates does not fit the memory it has free at this point.
+      while (d < ctx.n - 1 && (load[d] >= share || !mem.fits(op, d))) ++d;
       dev = d;
-      // 2. The last device is full too: the device with the most memory left takes it.
-      if (used[dev] + u.mem[un] > ctx.capacity(dev))
+      // 2. The last device is full too: the device with the most memory free takes it.
+      if (!mem.fits(op, dev))
         for (int k = 0; k < ctx.n; ++k)
-          if (ctx.capacity(k) - used[k] > ctx.capacity(dev) - used[dev]) dev = k;
+          if (mem.room(k) > mem.room(dev)) dev = k;
+      unitDev[un] = dev;
     }
-    load[dev] += u.time[un];
-    used[dev] += u.mem[un];
-    for (int32_t i = u.off[un]; i < u.off[un + 1]; ++i) plan.device[u.ops[i]] = dev;
+    load[dev] += ctx.avgTime[op];
+    mem.place(op, dev);
+    plan.device[op] = dev;
   }
   return plan;
 }

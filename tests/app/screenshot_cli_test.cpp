@@ -51,6 +51,18 @@ class ScreenshotCliTest : public QObject {
     QVERIFY(!QFile::exists(out));
   }
 
+  void missingPlacementFails() {
+    const QString out = dir_.filePath(QStringLiteral("never2.png"));
+    QProcess app;
+    app.start(QStringLiteral(GP_APP_PATH), {QStringLiteral("zoo:resnet50"), QStringLiteral("--placement"),
+                                           dir_.filePath(QStringLiteral("missing.json")), QStringLiteral("--screenshot"),
+                                           out, QStringLiteral("-platform"), QStringLiteral("offscreen")});
+    QVERIFY(app.waitForFinished(120000));
+    QCOMPARE(app.exitCode(), 1);
+    QVERIFY(app.readAllStandardError().contains("missing.json"));
+    QVERIFY(!QFile::exists(out));
+  }
+
   void badArgumentsExit2() {
     QProcess app;
     app.start(QStringLiteral(GP_APP_PATH), {QStringLiteral("--mode"), QStringLiteral("fast"), QStringLiteral("-platform"),

@@ -126,8 +126,29 @@ void GraphView::startLayout(ScopeId anchor) {
           },
           Qt::QueuedConnection);
     };
-    std::shared_ptr<const GraphLayout> result = computeGraphLayout(*graph, *tree, expanded, *cancel, progress);
-    if (!result || *cancel) return;
+    std::shared_ptr<const GraphLayout> result;
+    QString failure;
+    try {
+      result = computeGraphLayout(*graph, *tree, expanded, *cancel, progress);
+    } catch (const std::bad_alloc&) {
+      failure = tr("not enough memory to lay out this many boxes");
+    } catch (const std::exception& e) {
+      failure = QString::fromStdString(e.what());
+    }
+    if (*cancel) return;
+    if (!result) {  // the previous layout stays; the view says why and is idle again
+      QMetaObject::invokeMethod(
+          this,
+          [this, job, failure] {
+            if (job != layoutJob_) return;
+            layoutRunning_ = false;
+            progressText_ = tr("Layout failed: %1").arg(failure.isEmpty() ? tr("no result") : failure);
+            update();
+            Q_EMIT layoutFinished();
+          },
+          Qt::QueuedConnection);
+      return;
+    }
     QMetaObject::invokeMethod(this, [this, job, result] { applyLayout(job, result); }, Qt::QueuedConnection);
   }));
 }

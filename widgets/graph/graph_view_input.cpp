@@ -234,17 +234,22 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
     const VisItem& it = layout_->items[item];
     scope = it.kind == VisItem::Kind::Group ? it.id : graph_->opScope(it.id);
     if (it.kind == VisItem::Kind::Group)
-      menu.addAction(tr("Expand group"), this, [this, s = it.id] { expandScope(s); });
+      menu.addAction(tr("Expand group"), this, [this, s = it.id, tree = tree_] {
+        if (tree_ == tree) expandScope(s);  // the graph may change while the menu is open
+      });
   } else if (const int32_t f = frameAt(e->pos()); f >= 0) {
     scope = layout_->frames[f].scope;
   }
   if (scope > 0 && isExpanded(scope)) {
     const std::string_view n = tree_->shortName(*graph_, scope);
     menu.addAction(tr("Collapse “%1”").arg(QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()))), this,
-                   [this, scope] { collapseScope(scope); });
+                   [this, scope, tree = tree_] {
+                     if (tree_ == tree) collapseScope(scope);
+                   });
   }
   if (scope > 0)
-    menu.addAction(tr("Select all ops of the group"), this, [this, scope] {
+    menu.addAction(tr("Select all ops of the group"), this, [this, scope, tree = tree_] {
+      if (tree_ != tree) return;
       auto ops = tree_->subtreeOps(scope);
       setSelection(std::vector<OpId>(ops.begin(), ops.end()), true);
     });

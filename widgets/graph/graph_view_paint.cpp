@@ -137,14 +137,16 @@ void GraphView::paintEdges(QPainter& p, const QRectF& sceneRect, double scale, Q
   const bool arrows = scale >= 0.3;
   // edges longer than a screen and a half whose ends are both off screen are noise: skipped;
   // long ones with an end on screen are drawn faint
-  const double longEdge = 1.5 * std::max(sceneRect.width(), sceneRect.height());
+  // Far out (boxes of a few pixels) an edge longer than half a screen is a line across the
+  // view that tells nothing and costs its whole length in pixels: those need both ends on screen.
+  const double longEdge = (boxPx < 6 ? 0.5 : 1.5) * std::max(sceneRect.width(), sceneRect.height());
   for (const VisEdge& e : layout_->edges) {
     if (!e.bounds.intersects(sceneRect) && !(e.bounds.width() == 0 && sceneRect.contains(e.bounds.topLeft())))
       continue;
     const bool isLong = e.bounds.height() + e.bounds.width() > longEdge;
-    if (isLong && !layout_->items[e.from].rect.intersects(sceneRect) &&
-        !layout_->items[e.to].rect.intersects(sceneRect))
-      continue;
+    const bool fromOn = layout_->items[e.from].rect.intersects(sceneRect);
+    const bool toOn = layout_->items[e.to].rect.intersects(sceneRect);
+    if (isLong && (boxPx < 6 ? !(fromOn && toOn) : !(fromOn || toOn))) continue;
     auto& out = lines_[isLong ? 3 : e.count == 1 ? 0 : e.count < 10 ? 1 : 2];
     QPointF prev = (layout_->points[e.pointBegin] - origin) * scale;
     if (boxPx < 6) {  // far: curves are not worth their segments
@@ -174,7 +176,10 @@ void GraphView::paintEdges(QPainter& p, const QRectF& sceneRect, double scale, Q
   const QColor faint = QColor::fromRgb(lighten(kEdge, 0.7));
   // thin lines as cosmetic 1-pixel pens: the raster engine's fast path
   const double base = 1.3 * scale < 1.0 ? 0.0 : std::min(1.3 * scale, 2.0);
-  const double widths[4] = {base, std::max(1.5, base * 2), std::max(2.5, base * 3.5), base};
+  // far (boxes of a few pixels): every edge a cosmetic 1-pixel line — wide pens leave the
+  // raster engine's fast path and multiplicity is not readable at that size anyway
+  const bool far = boxPx < 6;
+  const double widths[4] = {base, far ? 0.0 : std::max(1.5, base * 2), far ? 0.0 : std::max(2.5, base * 3.5), base};
   for (int k = 0; k < 4; ++k) {
     if (lines_[k].empty()) continue;
     p.setPen(QPen(k == 3 ? faint : c, widths[k], Qt::SolidLine, Qt::FlatCap));
