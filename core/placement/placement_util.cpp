@@ -92,76 +92,135 @@ int Context::largestDevice() const {
   return best;
 }
 
+MemoryTracker::Timeline::Timeline(int32_t steps)
+    : size_(std::max(steps, 1)),
+      top_(4 * static_cast<size_t>(size_), 0),
+      lazy_(4 * static_cast<size_t>(size_), 0) {}
+
+void MemoryTracker::Timeline::add(int node, int32_t l, int32_t r, int32_t from, int64_t bytes) {
+  if (r < from) return;
+  if (l >= from) {
+    top_[node] += bytes;
+    lazy_[node] += bytes;
+    return;
+  }
+  const int32_t mid = (l + r) / 2;
+  add(2 * node, l, mid, from, bytes);
+  add(2 * node + 1, mid + 1, r, from, bytes);
+  top_[node] = std::max(top_[2 * node], top_[2 * node + 1]) + lazy_[node];
+}
+
+int64_t MemoryTracker::Timeline::max(int node, int32_t l, int32_t r, int32_t lo, int32_t hi) const {
+  if (r < lo || l > hi) return INT64_MIN / 2;
+  if (lo <= l && r <= hi) return top_[node];
+  const int32_t mid = (l + r) / 2;
+  return std::max(max(2 * node, l, mid, lo, hi), max(2 * node + 1, mid + 1, r, lo, hi)) + lazy_[node];
+}
+
 MemoryTracker::MemoryTracker(const Context& ctx)
     : ctx_(ctx),
-      budget_(ctx.n),
-      used_(ctx.n, 0),
-      peak_(ctx.n, 0),
-      on_(static_cast<size_t>(ctx.g.numTensors()) * ctx.n, 0),
+      capacity_(ctx.n),
+      mem_(ctx.n, Timeline(ctx.g.numOps() + 1)),
+      stepOf_(ctx.g.numOps(), -1),
+      lastUse_(static_cast<size_t>(ctx.g.numTensors()) * ctx.n, -1),
       remaining_(ctx.g.numTensors(), 0),
       home_(ctx.g.numTensors(), -1),
       charged_(ctx.units.size(), 0),
       seen_(ctx.g.numTensors(), 0) {
-  for (int d = 0; d < ctx.n; ++d) budget_[d] = ctx.capacity(d);
+  for (int d = 0; d < ctx.n; ++d) capacity_[d] = ctx.capacity(d);
   for (OpId op = 0; op < ctx.g.numOps(); ++op)
     for (TensorId in : ctx.g.inputs(op)) ++remaining_[in];
 }
 
-bool MemoryTracker::needsCopy(TensorId t, int d) const {
-  if (on_[static_cast<size_t>(t) * ctx_.n + d]) return false;
-  // A parameter lives on its first consumer's device: no copy while that is undecided.
-  if (ctx_.g.tensorKind(t) == TensorKind::Parameter) return home_[t] >= 0 && home_[t] != d;
-  return true;
-}
+int64_t MemoryTracker::used(int d) const { return mem_[d].max(step_, step_); }
+int64_t MemoryTracker::peak(int d) const { return mem_[d].peak(); }
 
-int64_t MemoryTracker::need(OpId op, int d) const {
+MemoryTracker::Need MemoryTracker::need(OpId op, int d) const {
   const Graph& g = ctx_.g;
+  Need r;
+  r.from = step_;
   const int32_t un = ctx_.units.unitOf[op];
-  int64_t bytes = charged_[un] ? 0 : ctx_.units.params[un];
+  if (!charged_[un] && ctx_.units.params[un] > 0) r.total = r.early = ctx_.units.params[un], r.from = 0;
   ++stamp_;
-  for (TensorId in : g.inputs(op))
-    if (seen_[in] != stamp_) {
-      seen_[in] = stamp_;
-      if (needsCopy(in, d)) bytes = saturatingAdd(bytes, g.tensorBytes(in));
+  for (TensorId in : g.inputs(op)) {
+    if (seen_[in] == stamp_ || lastUse_[at(in, d)] >= 0) continue;
+    seen_[in] = stamp_;
+    int32_t from = 0;  // graph inputs and parameters away from home: there from the start
+    if (g.tensorKind(in) == TensorKind::Parameter) {
+      if (home_[in] < 0 || home_[in] == d) continue;  // its home, or its owner is not placed yet
+    } else if (g.tensorKind(in) == TensorKind::Activation) {
+      const OpId p = g.producer(in);
+      from = p != kNone && stepOf_[p] >= 0 ? stepOf_[p] : step_;
     }
-  for (TensorId out : g.outputs(op)) bytes = saturatingAdd(bytes, g.tensorBytes(out));
-  return bytes;
+    r.total = saturatingAdd(r.total, g.tensorBytes(in));
+    if (from < step_) r.early = saturatingAdd(r.early, g.tensorBytes(in)), r.from = std::min(r.from, from);
+  }
+  for (TensorId out : g.outputs(op)) r.total = saturatingAdd(r.total, g.tensorBytes(out));
+  return r;
 }
 
-void MemoryTracker::allocate(TensorId t, int d) {
-  on_[static_cast<size_t>(t) * ctx_.n + d] = 1;
-  used_[d] = saturatingAdd(used_[d], ctx_.g.tensorBytes(t));
+int64_t MemoryTracker::overflow(OpId op, int d) const {
+  const Need r = need(op, d);
+  int64_t over = used(d) + r.total - capacity_[d];
+  if (r.early > 0) over = std::max(over, mem_[d].max(r.from, step_) + r.early - capacity_[d]);
+  return over;
+}
+
+int MemoryTracker::leastOverflow(OpId op) const {
+  int best = 0;
+  int64_t bestOver = overflow(op, 0);
+  for (int d = 1; d < devices(); ++d)
+    if (const int64_t over = overflow(op, d); over < bestOver) best = d, bestOver = over;
+  return best;
+}
+
+void MemoryTracker::charge(TensorId t, int d, int32_t from) {
+  lastUse_[at(t, d)] = step_;
+  mem_[d].add(from, ctx_.g.tensorBytes(t));
 }
 
 void MemoryTracker::place(OpId op, int d) {
   const Graph& g = ctx_.g;
+  stepOf_[op] = step_;
   const int32_t un = ctx_.units.unitOf[op];
-  if (!charged_[un]) charged_[un] = 1, used_[d] = saturatingAdd(used_[d], ctx_.units.params[un]);
+  if (!charged_[un]) charged_[un] = 1, mem_[d].add(0, ctx_.units.params[un]);
   ++stamp_;
   for (TensorId in : g.inputs(op)) {
     if (seen_[in] == stamp_) continue;
     seen_[in] = stamp_;
-    if (g.tensorKind(in) == TensorKind::Parameter && home_[in] < 0) {
-      if (g.consumers(in)[0] == op) {  // the owner: the parameter's bytes are its resident bytes
-        home_[in] = d;
-        on_[static_cast<size_t>(in) * ctx_.n + d] = 1;
-      }
+    int32_t& last = lastUse_[at(in, d)];
+    if (last >= 0) {  // already here: this read extends its life
+      last = step_;
       continue;
     }
-    if (needsCopy(in, d)) allocate(in, d);
+    int32_t from = 0;
+    if (g.tensorKind(in) == TensorKind::Parameter) {
+      if (home_[in] == d || (home_[in] < 0 && g.consumers(in)[0] != op)) continue;
+      if (home_[in] < 0) {  // the owner: the parameter's bytes are among its resident bytes
+        home_[in] = d;
+        last = step_;
+        continue;
+      }
+    } else if (g.tensorKind(in) == TensorKind::Activation) {
+      const OpId p = g.producer(in);
+      from = p != kNone && stepOf_[p] >= 0 ? stepOf_[p] : step_;
+    }
+    charge(in, d, from);
   }
-  for (TensorId out : g.outputs(op)) home_[out] = d, allocate(out, d);
-  peak_[d] = std::max(peak_[d], used_[d]);
-  // Inputs whose every consumer is placed now are freed everywhere (a parameter stays home).
+  for (TensorId out : g.outputs(op)) home_[out] = d, charge(out, d, step_);
+  // A tensor whose every reader is placed now: each copy is given back after its last use there
+  // (a parameter stays home).
   for (TensorId in : g.inputs(op)) {
     if (--remaining_[in] != 0) continue;
     for (int k = 0; k < ctx_.n; ++k) {
-      uint8_t& on = on_[static_cast<size_t>(in) * ctx_.n + k];
-      if (!on) continue;
-      on = 0;
-      if (g.tensorKind(in) != TensorKind::Parameter || k != home_[in]) used_[k] -= g.tensorBytes(in);
+      int32_t& last = lastUse_[at(in, k)];
+      if (last < 0) continue;
+      if (g.tensorKind(in) != TensorKind::Parameter || k != home_[in])
+        mem_[k].add(last + 1, -g.tensorBytes(in));
+      last = -1;
     }
   }
+  ++step_;
 }
 
 std::vector<int64_t> estimatePeakMemory(const Context& ctx, const Plan& plan, std::span<const OpId> order) {

@@ -46,39 +46,70 @@ struct Context {
   int largestDevice() const;          // most memory, lowest index on ties
 };
 
-// Live memory per device while a placer assigns ops one at a time, with the simulator's
-// accounting (sim/simulator.h) played in placement order: an op's unit's resident bytes
-// (Graph::paramBytes: parameters, Adam moments) are charged to its device when the unit's first
-// op is placed; an op's outputs are allocated on its device when it is placed; a tensor read on
-// another device is allocated there when its first reader there is placed (a parameter's home is
-// its first consumer's device, as in the simulator); outputs nobody reads are kept to the end.
-// The simulator frees a copy after its last use on that device; the tracker, not knowing where
-// later consumers go, frees every copy of a tensor once all its consumers are placed. Placing ops
-// in start order (the list schedulers) or topological order (m-TOPO), used(d) follows the live
-// memory of d over the step, and peak(d) its high-water mark.
+// Memory per device over the step while a placer assigns ops one at a time, with the
+// simulator's accounting (sim/simulator.h). Placement order stands in for time: step k is the
+// k-th op placed, and each device keeps its memory at every step so far (a segment tree with
+// range add and range max), so that a decision can charge the past:
+// - a unit's resident bytes (Graph::paramBytes: parameters, Adam moments) from step 0, when its
+//   first op is placed; a parameter read away from home (its first consumer's device) and a
+//   graph input are on each device that reads them from step 0 too;
+// - an op's outputs from its own step; a tensor read on another device from its producer's step
+//   (the simulator sends it when it is produced);
+// - each copy until its last reader on that device (the home copy at least until its producer's
+//   step, when it is sent). Where later readers go is unknown until every reader of the tensor is
+//   placed: until then each copy is kept, then the steps after its last use there are given back.
+//   Outputs nobody reads are kept to the end.
+// Placing ops in start order (the list schedulers) or topological order (m-TOPO), peak(d) is the
+// simulator's peak memory of d up to the order of events.
 class MemoryTracker {
  public:
   explicit MemoryTracker(const Context& ctx);
-  // Bytes placing op on d would add now: its outputs, its inputs not yet on d, and its unit's
-  // resident bytes if the unit is not placed yet.
-  int64_t need(OpId op, int d) const;
-  bool fits(OpId op, int d) const { return need(op, d) <= room(d); }
+  // By how much placing op on d now would take d over its capacity at the worst step it
+  // charges (<= 0: it fits).
+  int64_t overflow(OpId op, int d) const;
+  bool fits(OpId op, int d) const { return overflow(op, d) <= 0; }
+  // The device op takes d least over its capacity on (lowest index on ties).
+  int leastOverflow(OpId op) const;
   void place(OpId op, int d);
-  int64_t used(int d) const { return used_[d]; }
-  int64_t peak(int d) const { return peak_[d]; }
-  int64_t room(int d) const { return budget_[d] - used_[d]; }
-  int devices() const { return static_cast<int>(used_.size()); }
+  int64_t used(int d) const;                        // at the current step
+  int64_t peak(int d) const;                        // over every step so far
+  int64_t room(int d) const { return capacity_[d] - used(d); }
+  int devices() const { return static_cast<int>(capacity_.size()); }
 
  private:
-  bool needsCopy(TensorId t, int d) const;
-  void allocate(TensorId t, int d);
+  // Range add / range max over steps [0, steps].
+  class Timeline {
+   public:
+    explicit Timeline(int32_t steps);
+    void add(int32_t from, int64_t bytes) { add(1, 0, size_ - 1, from, bytes); }  // steps >= from
+    int64_t max(int32_t lo, int32_t hi) const { return max(1, 0, size_ - 1, lo, hi); }
+    int64_t peak() const { return top_[1]; }
+
+   private:
+    void add(int node, int32_t l, int32_t r, int32_t from, int64_t bytes);
+    int64_t max(int node, int32_t l, int32_t r, int32_t lo, int32_t hi) const;
+    int32_t size_;
+    std::vector<int64_t> top_, lazy_;  // per node: max of its range (its own adds included), pending add
+  };
+  // What placing op on d adds: `total` bytes, of which `early` are charged from step `from`
+  // (before the current one).
+  struct Need {
+    int64_t total = 0, early = 0;
+    int32_t from = 0;
+  };
+  Need need(OpId op, int d) const;
+  size_t at(TensorId t, int d) const { return static_cast<size_t>(t) * capacity_.size() + d; }
+  void charge(TensorId t, int d, int32_t from);
 
   const Context& ctx_;
-  std::vector<int64_t> budget_, used_, peak_;
-  std::vector<uint8_t> on_;           // tensor * n + device: a copy is (or will be) there
-  std::vector<int32_t> remaining_;    // per tensor: consumer slots not placed yet
-  std::vector<int32_t> home_;         // per tensor: its producer's (a parameter's owner's) device
-  std::vector<uint8_t> charged_;      // per unit: resident bytes charged
+  std::vector<int64_t> capacity_;
+  std::vector<Timeline> mem_;          // per device
+  int32_t step_ = 0;                   // ops placed so far
+  std::vector<int32_t> stepOf_;        // per op: its step, -1 until placed
+  std::vector<int32_t> lastUse_;       // tensor * n + device: step of its last reader there, -1: no copy
+  std::vector<int32_t> remaining_;     // per tensor: consumer slots not placed yet
+  std::vector<int32_t> home_;          // per tensor: its producer's (a parameter's owner's) device
+  std::vector<uint8_t> charged_;       // per unit: resident bytes charged
   mutable std::vector<uint32_t> seen_;  // per tensor: stamp of the last visit (duplicate inputs)
   mutable uint32_t stamp_ = 0;
 };

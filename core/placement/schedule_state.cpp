@@ -45,10 +45,7 @@ ScheduleState::ScheduleState(const Context& ctx)
 
 int ScheduleState::fallbackDevice(OpId op) const {
   if (unitDev_[unit(op)] >= 0) return unitDev_[unit(op)];
-  int best = 0;
-  for (int d = 1; d < ctx_.n; ++d)
-    if (mem_.room(d) > mem_.room(best)) best = d;
-  return best;
+  return mem_.leastOverflow(op);
 }
 
 void ScheduleState::assign(OpId op, int d, double at) {

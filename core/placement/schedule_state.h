@@ -1,7 +1,8 @@
 // The partial schedule a list scheduler (m-ETF, m-SCT, HEFT) builds as it places ops one at a
 // time: device, start and finish per op; the transfers those placements need, reserved on the
 // cluster's channels with the simulator's semantics; the live memory of each device as the
-// schedule proceeds (MemoryTracker, placement_util.h). Not public: shared by list_schedulers.cpp and its tests.
+// schedule proceeds (MemoryTracker, placement_util.h). Not public: shared by list_schedulers.cpp
+// and its tests.
 //
 // Transfers follow core/sim/simulator.h: a tensor read on another device is sent once per
 // destination device; it leaves its producer's device when the producer finishes (a parameter
@@ -48,7 +49,7 @@ class ScheduleState {
     return true;
   }
   bool usable(OpId op, int d) const { return allowed(op, d) && fits(op, d) && readsParamsOn(op, d); }
-  // Where an op goes when no device has room: its unit's device, else the one with most room.
+  // Where an op goes when no device has room: its unit's device, else the one it overfills least.
   int fallbackDevice(OpId op) const;
 
   // When every input of op would be on d if op were placed there now (the state is unchanged).

@@ -24,10 +24,8 @@ Plan placeTopo(const Context& ctx, std::string&) {
       //    what the op allocates does not fit the memory it has free at this point.
       while (d < ctx.n - 1 && (load[d] >= share || !mem.fits(op, d))) ++d;
       dev = d;
-      // 2. The last device is full too: the device with the most memory free takes it.
-      if (!mem.fits(op, dev))
-        for (int k = 0; k < ctx.n; ++k)
-          if (mem.room(k) > mem.room(dev)) dev = k;
+      // 2. The last device is full too: the device it overfills least takes it.
+      if (!mem.fits(op, dev)) dev = mem.leastOverflow(op);
       unitDev[un] = dev;
     }
     load[dev] += ctx.avgTime[op];
