@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/cli_baseline.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cluster/cluster.h"
@@ -15,16 +16,18 @@
 #include "sim/simulator.h"
 
 namespace gp::cli {
-namespace {
 
 using nlohmann::ordered_json;
+
+namespace {
 
 std::vector<std::string> methodsFrom(const std::string& m) {
   if (m == "all") return placementMethods();
   return {m};
 }
 
-// Index of the best feasible result, -1 if none is feasible.
+}  // namespace
+
 int bestOf(const std::vector<PlacementResult>& rs) {
   int best = -1;
   for (size_t i = 0; i < rs.size(); ++i)
@@ -60,8 +63,6 @@ std::vector<PlacementResult> runAll(const CostModel& cost, const std::vector<std
   for (const auto& m : methods) rs.push_back(runPlacement(m, cost, sim));
   return rs;
 }
-
-}  // namespace
 
 int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();

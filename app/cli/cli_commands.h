@@ -11,6 +11,7 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out);
 int runZoo(const std::vector<std::string>& args, std::ostream& out);
 int runEvaluate(const std::vector<std::string>& args, std::ostream& out);
 int runBaseline(const std::vector<std::string>& args, std::ostream& out);
+int runOptimize(const std::vector<std::string>& args, std::ostream& out);
 int runBench(const std::vector<std::string>& args, std::ostream& out);
 void printUsage(std::ostream& out);
 

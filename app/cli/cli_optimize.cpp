@@ -1,0 +1,161 @@
+// graphplace-cli optimize: the RL optimizer (GDP policy + PPO against the simulator), compared
+// with every baseline and the lower bound.
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/cli_args.h"
+#include "cli/cli_baseline.h"
+#include "cli/cli_commands.h"
+#include "cli/cli_model_options.h"
+#include "io/chrome_trace.h"
+#include "io/placement_file.h"
+#include "optimize/optimize.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::atomic<bool> gInterrupted{false};
+extern "C" void onInterrupt(int) { gInterrupted.store(true); }
+
+// Ctrl-C stops the optimizer, which still reports its best plan; a second one kills.
+struct InterruptScope {
+  InterruptScope() { previous = std::signal(SIGINT, onInterrupt); }
+  ~InterruptScope() { std::signal(SIGINT, previous); }
+  void (*previous)(int);
+};
+
+double nonNegative(const Args& a, const std::string& name, double fallback) {
+  auto v = a.value(name);
+  if (!v) return fallback;
+  size_t used = 0;
+  double x = -1;
+  try {
+    x = std::stod(*v, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != v->size() || !(x >= 0) || x > 1e9)
+    throw std::invalid_argument(name + " needs a number >= 0, got '" + *v + "'");
+  return x;
+}
+
+OptimizeOptions optionsFrom(const Args& a) {
+  OptimizeOptions o;
+  o.policy = a.value("--policy").value_or("default");
+  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
+  // --budget-seconds alone: as many iterations as fit
+  const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
+  if (iterations != std::floor(iterations) || iterations > INT_MAX)
+    throw std::invalid_argument("--iterations needs a whole number");
+  o.iterations = static_cast<int>(iterations);
+  o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
+  o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
+  o.threads = a.intValue("--threads", 0);
+  o.saveCheckpoint = a.value("--save-policy").value_or("");
+  return o;
+}
+
+}  // namespace
+
+int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = modelOptions();
+  opts.insert({"--cluster", "--policy", "--iterations", "--budget-seconds", "--seed", "--samples", "--threads", "--out",
+               "--trace", "--save-policy", "--start"});
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
+  const std::string& spec = a.positional[0];
+  const bool json = a.has("--json");
+  OptimizeOptions o = optionsFrom(a);
+  const LoadOptions lo = loadOptionsFrom(a);
+  Cluster c = clusterFrom(a, nullptr);
+  Graph g = loadModel(spec, lo);
+  CostModel cost(g, c);
+  const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
+  const int bestBaseline = bestOf(baselines);
+  // --start baseline: refine the best baseline's plan (never worse than it)
+  const std::string start = a.value("--start").value_or("none");
+  if (start == "baseline" && bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
+  else if (start != "none" && start != "baseline")
+    throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
+
+  char line[256];
+  if (!json) {
+    std::snprintf(line, sizeof line, "%s on %s: %d ops, policy %s, seed %llu\n", spec.c_str(), c.name().c_str(),
+                  g.numOps(), o.policy.c_str(), static_cast<unsigned long long>(o.seed));
+    out << line << "  iter  mean reward  best reward   best step ms  entropy  elapsed s\n" << std::flush;
+  }
+  const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
+  InterruptScope interrupt;
+  gInterrupted = false;
+  OptimizeResult r = optimizePlacement(
+      cost, o,
+      [&](const IterationReport& it) {
+        if (json || (it.iteration != 1 && it.iteration % every != 0 && it.iteration != o.iterations)) return;
+        std::snprintf(line, sizeof line, "%6d %12.4f %12.4f %14.3f %8.3f %10.1f\n", it.iteration, it.meanReward,
+                      it.bestReward, it.bestStepTime * 1e3, it.entropy, it.elapsed);
+        out << line << std::flush;
+      },
+      &gInterrupted);
+  const Measurement& m = r.measurement;
+
+  const ModelIdentity identity{spec, modelSha256(spec, lo), g.numOps()};
+  if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
+  if (auto outPath = a.value("--out")) writePlacement(g, identity, c, r.best, m, *outPath);
+
+  if (json) {
+    ordered_json j{{"model", spec},
+                   {"cluster", c.name()},
+                   {"ops", g.numOps()},
+                   {"policy", o.policy},
+                   {"seed", o.seed},
+                   {"step_time_ms", m.stepTime * 1e3},
+                   {"lower_bound_ms", m.lowerBound * 1e3},
+                   {"ratio", m.ratio()},
+                   {"feasible", m.feasible},
+                   {"iterations", r.iterations},
+                   {"seconds", r.seconds},
+                   {"cancelled", r.cancelled}};
+    if (!m.problem.empty()) j["problem"] = m.problem;
+    if (!r.note.empty()) j["note"] = r.note;
+    j["best_baseline"] = bestBaseline < 0 ? ordered_json(nullptr)
+                                          : ordered_json{{"method", baselines[bestBaseline].method},
+                                                         {"step_time_ms", baselines[bestBaseline].measurement.stepTime * 1e3}};
+    auto& bs = j["baselines"] = ordered_json::array();
+    for (const auto& b : baselines) bs.push_back(resultJson(b));
+    auto& h = j["history"] = ordered_json::array();
+    for (double s : r.bestStepTimeHistory) h.push_back(s * 1e3);
+    out << dump(j) << "\n";
+    return 0;
+  }
+  if (!r.note.empty()) out << "note: " << r.note << "\n";
+  std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %.1f s%s)\n", m.stepTime * 1e3,
+                m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.seconds, r.cancelled ? ", stopped" : "");
+  out << line;
+  if (!m.problem.empty()) out << "problem        " << m.problem << "\n";
+  for (size_t i = 0; i < baselines.size(); ++i) {
+    const Measurement& bm = baselines[i].measurement;
+    std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  ", static_cast<int>(i) == bestBaseline ? '*' : ' ',
+                  baselines[i].method.c_str(), bm.stepTime * 1e3, bm.ratio());
+    out << line;
+    if (!bm.feasible) {
+      out << "INFEASIBLE\n";
+      continue;
+    }
+    const double gain = m.feasible && bm.stepTime > 0 ? 100 * (bm.stepTime - m.stepTime) / bm.stepTime : 0;
+    std::snprintf(line, sizeof line, "optimized is %.1f%% %s\n", std::abs(gain), gain >= 0 ? "faster" : "slower");
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "  lower bound  %12.3f ms\n", m.lowerBound * 1e3);
+  out << line;
+  return 0;
+}
+
+}  // namespace gp::cli

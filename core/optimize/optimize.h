@@ -1,0 +1,69 @@
+// The RL placement optimizer, as the CLI and the app call it (torch-free interface).
+//
+//   OptimizeOptions o; o.iterations = 100; o.seed = 7;
+//   OptimizeResult r = optimizePlacement(cost, o, [](const IterationReport& it) { ... }, &cancel);
+//
+// The implementation (core/rl: GDP policy + PPO, or ColocRL + REINFORCE) lives in the LibTorch
+// plugin libgp_rl.so, loaded on first use (core/optimize/rl_plugin.cpp), so programs that never
+// optimize never load LibTorch. Tests link it directly (gprl).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost/cost_model.h"
+#include "sim/measurement.h"
+#include "sim/plan.h"
+
+namespace gp {
+
+struct OptimizeOptions {
+  // "default": the pre-trained policy shipped in resources/policies (falls back to "scratch"
+  // with a note when absent); "scratch": a new GDP policy; "colocrl": the 2017 seq2seq policy
+  // with REINFORCE; anything else: a policy checkpoint file (.pt) written by pretrain/optimize.
+  std::string policy = "default";
+  int iterations = 100;           // PPO iterations; 0 = zero-shot (one greedy plan, no update)
+  double budgetSeconds = 0;       // > 0: stop after this wall time too
+  uint64_t seed = 1;
+  int samplesPerIteration = 8;    // plans sampled per iteration
+  std::optional<Plan> startPlan;  // refine this plan (its devices are features; it is a candidate)
+  std::string saveCheckpoint;     // write the fine-tuned policy here at the end (optional)
+  int threads = 0;                // LibTorch threads; 0 = the machine's cores
+};
+
+struct IterationReport {
+  int iteration = 0;              // 1-based
+  double meanReward = 0, bestReward = 0;  // of this iteration's samples
+  double bestStepTime = 0;        // seconds, best feasible so far (0 if none yet)
+  double entropy = 0;             // mean per-unit policy entropy (nats)
+  double elapsed = 0;             // seconds since start
+  bool improved = false;          // a new best plan this iteration
+  const Plan* best = nullptr;     // the best plan so far (valid during the callback only)
+};
+
+struct OptimizeResult {
+  Plan best;
+  Measurement measurement;        // of `best`, with the timeline
+  int iterations = 0;
+  double seconds = 0;
+  std::vector<double> bestStepTimeHistory;  // per iteration, seconds (0 before a feasible plan)
+  std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
+  bool cancelled = false;
+};
+
+using IterationFn = std::function<void(const IterationReport&)>;
+
+// Runs the optimizer on the calling thread; `cancel` is polled at least every 100 ms.
+// Throws gp::Error for a bad policy file or when the plugin cannot be loaded.
+OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                                 const std::atomic<bool>* cancel = nullptr);
+
+// Reward of a measurement for the optimizer: -sqrt(step / lower bound); kInfeasibleReward when
+// the plan does not fit. Shared by every policy so their rewards compare.
+inline constexpr double kInfeasibleReward = -10.0;
+double placementReward(const Measurement& m);
+
+}  // namespace gp

@@ -1,0 +1,93 @@
+#include "optimize/rl_plugin.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "graph/error.h"
+
+namespace gp {
+namespace {
+
+struct Candidates {
+  std::vector<std::string> files;
+  bool explicitOnly = false;  // $GP_RL_PLUGIN was set: only that file
+};
+
+Candidates candidates() {
+  Candidates c;
+  if (const char* env = std::getenv("GP_RL_PLUGIN"); env && *env) {
+    c.files.emplace_back(env);
+    c.explicitOnly = true;
+    return c;
+  }
+#ifdef GP_RL_PLUGIN_BUILD_PATH
+  c.files.emplace_back(GP_RL_PLUGIN_BUILD_PATH);
+#endif
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    c.files.push_back((exe.parent_path() / kRlPluginFile).string());
+    c.files.push_back((exe.parent_path().parent_path() / "lib" / "graphplace" / kRlPluginFile).string());
+  }
+  return c;
+}
+
+struct Loaded {
+  RlOptimizeFn fn = nullptr;
+  std::string error;
+};
+
+// One load attempt per file for the life of the process (dlopen'ed libraries stay loaded).
+Loaded loadFile(const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, Loaded> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(file); it != cache.end()) return it->second;
+  Loaded p;
+  // LibTorch's OpenMP threads spin between parallel regions by default; on a machine shared
+  // with other work (a desktop running the app, a build) the spinning thread steals the core
+  // the other needs and an iteration takes 10-20x longer. libgomp reads this once, when it is
+  // loaded, which is with the plugin (unless the user chose a policy).
+  ::setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* err = ::dlerror();
+    p.error = "cannot load the optimizer plugin " + file + ": " + (err ? err : "unknown error");
+  } else if (auto abi = reinterpret_cast<RlAbiFn>(::dlsym(handle, kRlAbiSymbol)); !abi || abi() != rlPluginAbi()) {
+    p.error = "the optimizer plugin " + file + " was built from another version of graphplace; rebuild it";
+  } else {
+    p.fn = reinterpret_cast<RlOptimizeFn>(::dlsym(handle, kRlOptimizeSymbol));
+    if (!p.fn) p.error = "the optimizer plugin " + file + " has no " + kRlOptimizeSymbol;
+  }
+  cache.emplace(file, p);
+  return p;
+}
+
+}  // namespace
+
+RlOptimizeFn rlOptimizeEntry() {
+  const Candidates c = candidates();
+  std::string tried;
+  for (const std::string& file : c.files) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) {
+      tried += (tried.empty() ? "" : ", ") + file;
+      continue;
+    }
+    Loaded p = loadFile(file);
+    if (!p.fn) throw Error("optimize", p.error);
+    return p.fn;
+  }
+  if (c.explicitOnly)
+    throw Error("optimize", "the optimizer plugin named by GP_RL_PLUGIN does not exist: " + tried);
+  throw Error("optimize", "the RL optimizer is not available: the LibTorch plugin " + std::string(kRlPluginFile) +
+                              " was not found (looked in " + tried +
+                              "; build with GP_WITH_TORCH=ON or set GP_RL_PLUGIN)");
+}
+
+}  // namespace gp

@@ -1,0 +1,34 @@
+// Loading the RL optimizer plugin (libgp_rl.so, core/rl/rl_module.cpp) on demand, the way
+// io/torchscript_plugin.h loads the TorchScript importer: programs that never optimize never
+// load LibTorch.
+#pragma once
+#include <atomic>
+#include <cstdint>
+
+#include "optimize/optimize.h"
+
+namespace gp {
+
+// The symbol the plugin exports: optimizePlacement's signature with the result as an out
+// parameter (so the extern "C" function returns nothing C-incompatible). Exceptions (gp::Error)
+// propagate through it.
+using RlOptimizeFn = void (*)(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                              const std::atomic<bool>* cancel, OptimizeResult& out);
+inline constexpr const char* kRlOptimizeSymbol = "gp_rl_optimize";
+inline constexpr const char* kRlPluginFile = "libgp_rl.so";
+// A plugin built from other headers must not be called: both sides compute this from the
+// headers they were built with, and the loader refuses a mismatch.
+inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
+using RlAbiFn = uint64_t (*)();
+inline constexpr uint64_t rlPluginAbi() {
+  constexpr uint64_t kVersion = 1;
+  return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
+         (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32);
+}
+
+// The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,
+// only there: a missing file is an error), the build tree, next to the executable and in
+// <exe>/../lib/graphplace. Throws gp::Error("optimize", ...) when it cannot be found or loaded.
+RlOptimizeFn rlOptimizeEntry();
+
+}  // namespace gp

@@ -1,0 +1,154 @@
+// Node features for the placement policies: one pass over ops and edges (O(ops + edges)),
+// deterministic, every column scaled to roughly [0, 2] (log scales divided by a typical maximum).
+#include "rl/graph_features.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "graph/error.h"
+
+namespace gp::rl {
+
+namespace {
+
+// Column layout of GraphFeatures::x.
+enum Column : int {
+  kFlops,
+  kBytesRead,
+  kBytesWritten,
+  kParamBytes,
+  kOpTime,
+  kFanIn,
+  kFanOut,
+  kDepth,
+  kOutputRank,
+  kOutputElements,
+  kRoleForward,
+  kRoleBackward,
+  kRoleUpdate,
+  kColocated,
+  kCurrentDevice,  // kMaxDevices columns
+  kNumColumns = kCurrentDevice + kMaxDevices,
+};
+
+// FNV-1a (32 bit): stable across runs, platforms and graphs, unlike std::hash.
+uint32_t fnv1a(std::string_view s) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+float logScaled(double v, double scale) {
+  return static_cast<float>(std::log1p(std::max(0.0, v)) / scale);
+}
+
+}  // namespace
+
+GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Plan* current) {
+  const int32_t n = g.numOps();
+  if (current != nullptr && static_cast<int32_t>(current->device.size()) != n)
+    throw Error(g.name(), "the plan to refine has " + std::to_string(current->device.size()) + " devices for " +
+                              std::to_string(n) + " ops");
+  GraphFeatures f;
+  f.numOps = n;
+  f.featureDim = kNumColumns;
+  f.x.assign(static_cast<size_t>(n) * kNumColumns, 0.0f);
+  f.opType.resize(static_cast<size_t>(n));
+  f.edgeSrc.reserve(static_cast<size_t>(g.numEdges()));
+  f.edgeDst.reserve(static_cast<size_t>(g.numEdges()));
+
+  // Hash each distinct type name once.
+  std::vector<int32_t> typeBucket(g.opTypeNames().size());
+  for (size_t t = 0; t < typeBucket.size(); ++t)
+    typeBucket[t] = static_cast<int32_t>(fnv1a(g.opTypeNames()[t]) % static_cast<uint32_t>(kOpTypeVocab));
+
+  // Topological order, depth (longest path from a source) and units, all in one topo pass.
+  const auto topo = g.topoOrder();
+  f.topo.assign(topo.begin(), topo.end());
+  std::vector<int32_t> depth(static_cast<size_t>(n), 0);
+  int32_t maxDepth = 0;
+  f.unitOf.assign(static_cast<size_t>(n), -1);
+  std::vector<int32_t> groupUnit(g.colocGroupNames().size(), -1);
+  for (OpId op : topo) {
+    int32_t d = 0;
+    for (OpId p : g.fanIn(op)) d = std::max(d, depth[p] + 1);
+    depth[op] = d;
+    maxDepth = std::max(maxDepth, d);
+    const int32_t group = g.colocGroup(op);
+    int32_t* slot = group == kNone ? nullptr : &groupUnit[static_cast<size_t>(group)];
+    if (slot != nullptr && *slot >= 0) {
+      f.unitOf[op] = *slot;
+    } else {
+      const auto unit = static_cast<int32_t>(f.unitFirstOp.size());
+      f.unitFirstOp.push_back(op);
+      f.unitOf[op] = unit;
+      if (slot != nullptr) *slot = unit;
+    }
+  }
+  f.numUnits = static_cast<int32_t>(f.unitFirstOp.size());
+
+  for (OpId op = 0; op < n; ++op) {
+    float* row = f.x.data() + static_cast<size_t>(op) * kNumColumns;
+    f.opType[op] = typeBucket[static_cast<size_t>(g.opTypeId(op))];
+    for (OpId p : g.fanIn(op)) {
+      f.edgeSrc.push_back(p);
+      f.edgeDst.push_back(op);
+    }
+    row[kFlops] = logScaled(g.flops(op), 30.0);                               // 1e13 FLOPs -> 1
+    row[kBytesRead] = logScaled(static_cast<double>(g.bytesRead(op)), 23.0);  // 1e10 B -> 1
+    row[kBytesWritten] = logScaled(static_cast<double>(g.bytesWritten(op)), 23.0);
+    row[kParamBytes] = logScaled(static_cast<double>(g.paramBytes(op)), 23.0);
+    row[kOpTime] = logScaled(cost.fastestOpTime(op) * 1e6, 14.0);  // in us; 1 s -> ~1
+    row[kFanIn] = logScaled(static_cast<double>(g.fanIn(op).size()), 4.0);
+    row[kFanOut] = logScaled(static_cast<double>(g.fanOut(op).size()), 4.0);
+    row[kDepth] = maxDepth > 0 ? static_cast<float>(depth[op]) / static_cast<float>(maxDepth) : 0.0f;
+
+    // Output shape summary: rank of the first output with a known shape (-0.25 when none is
+    // known: unknown is not "scalar"), log1p of the elements of all shaped outputs.
+    int rank = -1;
+    double elements = 0;
+    for (TensorId t : g.outputs(op)) {
+      if (!g.hasShape(t)) continue;
+      const auto shape = g.shape(t);
+      if (rank < 0) rank = static_cast<int>(shape.size());
+      double e = 1;
+      for (int64_t d : shape) e *= static_cast<double>(std::max<int64_t>(d, 0));
+      elements += e;
+    }
+    row[kOutputRank] = rank < 0 ? -0.25f : static_cast<float>(std::min(rank, 8)) / 4.0f;
+    row[kOutputElements] = logScaled(elements, 20.0);
+    switch (g.role(op)) {
+      case OpRole::Forward:
+        row[kRoleForward] = 1;
+        break;
+      case OpRole::Backward:
+        row[kRoleBackward] = 1;
+        break;
+      case OpRole::Update:
+        row[kRoleUpdate] = 1;
+        break;
+    }
+    row[kColocated] = g.colocGroup(op) == kNone ? 0.0f : 1.0f;
+    if (current != nullptr) {
+      const int32_t dev = current->device[static_cast<size_t>(op)];
+      if (dev >= 0 && dev < kMaxDevices) row[kCurrentDevice + dev] = 1;
+    }
+  }
+  return f;
+}
+
+Plan planFromUnits(const GraphFeatures& f, const std::vector<int32_t>& unitDevice) {
+  if (static_cast<int32_t>(unitDevice.size()) != f.numUnits)
+    throw Error("planFromUnits",
+                std::to_string(unitDevice.size()) + " devices for " + std::to_string(f.numUnits) + " placement units");
+  Plan plan;
+  plan.device.resize(static_cast<size_t>(f.numOps));
+  for (int32_t op = 0; op < f.numOps; ++op) plan.device[static_cast<size_t>(op)] = unitDevice[f.unitOf[op]];
+  return plan;
+}
+
+}  // namespace gp::rl

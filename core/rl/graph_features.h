@@ -1,0 +1,43 @@
+// Node features of a graph for the placement policies (torch-free: built into gpcore, so the
+// features are testable without LibTorch; core/rl/policy_tensors.h turns them into tensors).
+//
+// Per op (row of `x`, featureDim columns): log1p(FLOPs), log1p(bytes read), log1p(bytes written),
+// log1p(param bytes), log op time on the fastest device, log fan-in, log fan-out, topological
+// depth / max depth, output rank and log1p(output elements), role (forward / backward / update),
+// colocated?, and — when a current plan is given (refining a plan) — a one-hot of its device
+// (kMaxDevices columns, zeros otherwise). Op types are hashed into kOpTypeVocab buckets for an
+// embedding. Placement units: a colocation group, or an op without one; the policy samples one
+// device per unit, so colocation always holds.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "cost/cost_model.h"
+#include "graph/graph.h"
+#include "sim/plan.h"
+
+namespace gp::rl {
+
+inline constexpr int kOpTypeVocab = 512;
+inline constexpr int kMaxDevices = 16;
+
+struct GraphFeatures {
+  int32_t numOps = 0;
+  int32_t numUnits = 0;
+  int32_t featureDim = 0;
+  std::vector<float> x;              // numOps * featureDim, row-major
+  std::vector<int32_t> opType;       // per op: hashed type in [0, kOpTypeVocab)
+  std::vector<int32_t> edgeSrc;      // producer op of each edge (Graph's distinct fan-in pairs)
+  std::vector<int32_t> edgeDst;      // consumer op of each edge
+  std::vector<int32_t> topo;         // ops in topological order
+  std::vector<int32_t> unitOf;       // per op: its placement unit, units numbered by first op in topo order
+  std::vector<int32_t> unitFirstOp;  // per unit: its first op in topo order
+};
+
+// `current`: a plan being refined (its devices become features); nullptr when placing afresh.
+GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Plan* current = nullptr);
+
+// The plan that puts every op on its unit's device.
+Plan planFromUnits(const GraphFeatures& f, const std::vector<int32_t>& unitDevice);
+
+}  // namespace gp::rl

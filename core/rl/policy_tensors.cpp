@@ -1,0 +1,32 @@
+// GraphFeatures -> LibTorch tensors (copies; the tensors own their memory).
+#include "rl/policy_tensors.h"
+
+namespace gp::rl {
+
+namespace {
+
+torch::Tensor toInt64(const std::vector<int32_t>& v) {
+  if (v.empty()) return torch::empty({0}, torch::kInt64);
+  return torch::from_blob(const_cast<int32_t*>(v.data()), {static_cast<int64_t>(v.size())}, torch::kInt32)
+      .to(torch::kInt64);
+}
+
+}  // namespace
+
+PolicyInput toPolicyInput(const GraphFeatures& f) {
+  PolicyInput in;
+  in.numOps = f.numOps;
+  in.numUnits = f.numUnits;
+  in.x = f.x.empty() ? torch::zeros({static_cast<int64_t>(f.numOps), f.featureDim})
+                     : torch::from_blob(const_cast<float*>(f.x.data()), {static_cast<int64_t>(f.numOps), f.featureDim},
+                                        torch::kFloat32)
+                           .clone();
+  in.opType = toInt64(f.opType);
+  in.edgeSrc = toInt64(f.edgeSrc);
+  in.edgeDst = toInt64(f.edgeDst);
+  in.topo = toInt64(f.topo);
+  in.unitOf = toInt64(f.unitOf);
+  return in;
+}
+
+}  // namespace gp::rl

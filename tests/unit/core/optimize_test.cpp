@@ -1,0 +1,83 @@
+// The torch-free side of the optimizer: its reward, and a clear error when the LibTorch plugin
+// cannot be found.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "cluster/cluster.h"
+#include "graph/error.h"
+#include "optimize/optimize.h"
+#include "test_clusters.h"
+#include "test_graphs.h"
+
+using namespace gp;
+
+namespace {
+
+Measurement measured(double step, double bound, bool feasible = true) {
+  Measurement m;
+  m.stepTime = step;
+  m.lowerBound = bound;
+  m.feasible = feasible;
+  return m;
+}
+
+// Sets an environment variable for one scope, restoring the old value after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+TEST(PlacementReward, IsMinusSqrtOfTheRatioToTheBound) {
+  EXPECT_DOUBLE_EQ(placementReward(measured(2.0, 2.0)), -1.0);
+  EXPECT_DOUBLE_EQ(placementReward(measured(8.0, 2.0)), -2.0);
+  EXPECT_DOUBLE_EQ(placementReward(measured(3.0, 1.0)), -std::sqrt(3.0));
+  // faster is always more reward
+  EXPECT_GT(placementReward(measured(1.5, 1.0)), placementReward(measured(1.6, 1.0)));
+}
+
+TEST(PlacementReward, InfeasibleIsAFixedPenaltyBelowEveryFeasiblePlan) {
+  EXPECT_EQ(placementReward(measured(1.0, 1.0, false)), kInfeasibleReward);
+  EXPECT_EQ(placementReward(measured(1e9, 1.0, false)), kInfeasibleReward);
+  // however slow, a plan that fits earns more than one that does not
+  EXPECT_GT(placementReward(measured(1e6, 1.0)), kInfeasibleReward);
+  // no bound (an empty graph): as good as the bound
+  EXPECT_DOUBLE_EQ(placementReward(measured(0, 0)), -1.0);
+}
+
+TEST(OptimizePlacement, MissingPluginIsAClearError) {
+  Graph g = gptest::smallMlp();
+  Cluster c = gptest::toyCluster();
+  CostModel cost(g, c);
+  const std::string missing = "/nonexistent/dir/libgp_rl.so";
+  ScopedEnv env("GP_RL_PLUGIN", missing);
+  OptimizeOptions o;
+  o.iterations = 1;
+  try {
+    optimizePlacement(cost, o, {});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.source(), "optimize");
+    const std::string what = e.what();
+    EXPECT_NE(what.find(missing), std::string::npos) << what;
+    EXPECT_NE(what.find("GP_RL_PLUGIN"), std::string::npos) << what;
+  }
+}

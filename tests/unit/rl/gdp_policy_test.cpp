@@ -1,0 +1,227 @@
+// The GDP/GO policy (core/rl/gdp_policy.h): output shapes and device masks across graph sizes
+// (1 op to 20k ops) and device counts (2 to 16), sampling never picks a masked device, every
+// parameter gets a gradient, determinism under torch::manual_seed, and a forward+backward
+// timing figure at 10k ops (printed, not asserted).
+#include "rl/gdp_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "graph/graph_builder.h"
+#include "io/model_loader.h"
+#include "rl/graph_features.h"
+#include "rl/policy_tensors.h"
+#include "synthetic_graph.h"
+
+using namespace gp;
+using namespace gp::rl;
+
+namespace {
+
+constexpr double kMasked = -1e9;
+
+struct Prepared {
+  GraphFeatures features;
+  PolicyInput input;
+};
+
+Prepared prepare(const Graph& g) {
+  static const Cluster cluster = loadCluster("4xP100-PCIe");
+  CostModel cost(g, cluster);
+  Prepared p;
+  p.features = buildGraphFeatures(g, cost);
+  p.input = toPolicyInput(p.features);
+  return p;
+}
+
+// n independent ops (no edges); all in one colocation group when `oneGroup`.
+Graph noEdges(int n, bool oneGroup) {
+  GraphBuilder b("flat");
+  for (int i = 0; i < n; ++i)
+    b.addOp({.name = "op" + std::to_string(i),
+             .type = i % 2 ? "MatMul" : "Relu",
+             .outputs = {{"", {8, 8}}},
+             .flops = 1e6 * (i + 1),
+             .colocGroup = oneGroup ? "all" : ""});
+  return std::move(b).build("flat");
+}
+
+// A binary tree of n ops, ops i reading op (i - 1) / 2; the ops of each subtree under node 1 and 2
+// form colocation groups of varying sizes (every 5th op joins group "g<i % 3>").
+Graph tree(int n) {
+  GraphBuilder b("tree");
+  TensorId in = b.addGraphInput({"in", {16, 16}});
+  std::vector<OpId> ops;
+  for (int i = 0; i < n; ++i) {
+    OpDesc d{.name = "t/" + std::to_string(i), .type = i % 3 ? "MatMul" : "Add"};
+    d.inputs = {i == 0 ? in : b.output(ops[static_cast<size_t>((i - 1) / 2)])};
+    d.outputs = {{"", {16, 16}}};
+    d.flops = 1e5;
+    if (i % 5 == 0) d.colocGroup = "g" + std::to_string(i % 3);
+    ops.push_back(b.addOp(std::move(d)));
+  }
+  return std::move(b).build("tree");
+}
+
+// Checks shapes, the mask, finiteness, and that sampling stays below numDevices.
+void checkOutput(const PolicyOutput& out, const PolicyInput& in, int64_t numDevices) {
+  ASSERT_EQ(out.unitLogits.dim(), 2);
+  ASSERT_EQ(out.unitLogits.size(0), in.numUnits);
+  ASSERT_EQ(out.unitLogits.size(1), kMaxDevices);
+  ASSERT_EQ(out.value.dim(), 0);
+  EXPECT_TRUE(std::isfinite(out.value.item<float>()));
+  auto valid = out.unitLogits.slice(1, 0, numDevices);
+  EXPECT_TRUE(torch::isfinite(valid).all().item<bool>());
+  EXPECT_GT(valid.min().item<float>(), -1e6f);
+  if (numDevices < kMaxDevices) {
+    auto masked = out.unitLogits.slice(1, numDevices);
+    EXPECT_TRUE((masked == static_cast<float>(kMasked)).all().item<bool>()) << numDevices;
+  }
+  // Sampling: many draws per unit on small graphs, one per unit on large ones.
+  const int64_t draws = in.numUnits < 100 ? 200 : 1;
+  auto probs = torch::softmax(out.unitLogits, 1);
+  if (numDevices < kMaxDevices) {
+    EXPECT_EQ(probs.slice(1, numDevices).max().item<float>(), 0.0f);
+  }
+  auto samples = torch::multinomial(probs, draws, /*replacement=*/true);
+  EXPECT_LT(samples.max().item<int64_t>(), numDevices);
+  EXPECT_GE(samples.min().item<int64_t>(), 0);
+  // Log-probabilities and entropy (what PPO computes) stay finite.
+  auto logp = torch::log_softmax(out.unitLogits, 1);
+  auto entropy = -(probs * logp).sum(1);
+  EXPECT_TRUE(torch::isfinite(entropy).all().item<bool>());
+  EXPECT_TRUE(torch::isfinite(logp.gather(1, samples.slice(1, 0, 1))).all().item<bool>());
+}
+
+}  // namespace
+
+TEST(GdpPolicy, ShapesAndMasksAcrossGraphSizesAndDeviceCounts) {
+  torch::manual_seed(1);
+  std::vector<std::pair<std::string, Graph>> graphs;
+  graphs.emplace_back("one op", noEdges(1, false));
+  graphs.emplace_back("no edges", noEdges(10, false));
+  graphs.emplace_back("one unit", noEdges(37, true));
+  graphs.emplace_back("tree", tree(300));
+  graphs.emplace_back("resnet50", loadModel("zoo:resnet50"));
+  graphs.emplace_back("chain 20k", gptest::syntheticChainGraph(20000));
+  for (auto& [name, g] : graphs) {
+    Prepared p = prepare(g);
+    GdpPolicy policy(p.features.featureDim);
+    torch::NoGradGuard noGrad;
+    for (int64_t devices : {2, 4, 8, 16}) {
+      SCOPED_TRACE(name + " on " + std::to_string(devices) + " devices");
+      checkOutput(policy->forward(p.input, devices), p.input, devices);
+    }
+  }
+}
+
+TEST(GdpPolicy, UnitsOfManyOpsGetOneRow) {
+  torch::manual_seed(2);
+  Graph g = noEdges(37, true);
+  Prepared p = prepare(g);
+  ASSERT_EQ(p.input.numUnits, 1);
+  GdpPolicy policy(p.features.featureDim);
+  auto out = policy->forward(p.input, 4);
+  EXPECT_EQ(out.unitLogits.sizes(), (std::vector<int64_t>{1, kMaxDevices}));
+}
+
+TEST(GdpPolicy, RejectsBadDeviceCounts) {
+  Graph g = noEdges(3, false);
+  Prepared p = prepare(g);
+  GdpPolicy policy(p.features.featureDim);
+  EXPECT_THROW(policy->forward(p.input, 0), c10::Error);
+  EXPECT_THROW(policy->forward(p.input, kMaxDevices + 1), c10::Error);
+}
+
+TEST(GdpPolicy, GradientsReachEveryParameter) {
+  for (bool film : {true, false}) {
+    SCOPED_TRACE(film ? "with FiLM" : "without FiLM");
+    torch::manual_seed(3);
+    Graph g = tree(700);  // several segments of 128: memory path and padding in use
+    Prepared p = prepare(g);
+    PolicyConfig config;
+    config.film = film;
+    GdpPolicy policy(p.features.featureDim, config);
+    auto out = policy->forward(p.input, 4);
+    auto loss = out.unitLogits.slice(1, 0, 4).sum() + out.value;
+    loss.backward();
+    int checked = 0;
+    for (const auto& item : policy->named_parameters()) {
+      const auto& param = item.value();
+      if (!param.defined() || !param.requires_grad()) continue;  // MHA's unused slots
+      ++checked;
+      ASSERT_TRUE(param.grad().defined()) << item.key();
+      EXPECT_TRUE(torch::isfinite(param.grad()).all().item<bool>()) << item.key();
+      EXPECT_GT(param.grad().abs().sum().item<float>(), 0.0f) << item.key();
+    }
+    EXPECT_GE(checked, film ? 20 : 19);
+  }
+}
+
+TEST(GdpPolicy, MaskedLogitsGetNoGradientButStayFinite) {
+  torch::manual_seed(4);
+  Graph g = tree(50);
+  Prepared p = prepare(g);
+  GdpPolicy policy(p.features.featureDim);
+  auto out = policy->forward(p.input, 2);
+  auto logp = torch::log_softmax(out.unitLogits, 1);
+  auto entropy = -(logp.exp() * logp).sum();
+  (logp.select(1, 0).sum() + entropy).backward();
+  for (const auto& param : policy->parameters()) {
+    if (param.grad().defined()) {
+      EXPECT_TRUE(torch::isfinite(param.grad()).all().item<bool>());
+    }
+  }
+}
+
+TEST(GdpPolicy, DeterministicUnderManualSeed) {
+  Graph g = loadModel("zoo:resnet50");
+  Prepared p = prepare(g);
+  auto run = [&] {
+    torch::manual_seed(42);
+    GdpPolicy policy(p.features.featureDim);
+    auto out = policy->forward(p.input, 8);
+    auto samples = torch::multinomial(torch::softmax(out.unitLogits, 1), 1).squeeze(1);
+    return std::make_tuple(out.unitLogits.detach(), out.value.detach(), samples);
+  };
+  auto [logits1, value1, samples1] = run();
+  auto [logits2, value2, samples2] = run();
+  EXPECT_TRUE(torch::equal(logits1, logits2));
+  EXPECT_TRUE(torch::equal(value1, value2));
+  EXPECT_TRUE(torch::equal(samples1, samples2));
+  // A different seed gives a different network.
+  torch::manual_seed(43);
+  GdpPolicy other(p.features.featureDim);
+  EXPECT_FALSE(torch::equal(other->forward(p.input, 8).unitLogits.detach(), logits1));
+}
+
+TEST(GdpPolicy, ForwardBackwardTimingAt10kOps) {
+  const int threads = torch::get_num_threads();
+  torch::set_num_threads(2);
+  torch::manual_seed(5);
+  Graph g = gptest::syntheticChainGraph(10000);
+  Prepared p = prepare(g);
+  GdpPolicy policy(p.features.featureDim);
+  std::vector<double> ms;
+  for (int rep = 0; rep < 3; ++rep) {
+    auto start = std::chrono::steady_clock::now();
+    policy->zero_grad();
+    auto out = policy->forward(p.input, 8);
+    auto loss = torch::log_softmax(out.unitLogits, 1).select(1, 0).sum() + out.value;
+    loss.backward();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf(
+      "[ timing ] GdpPolicy forward+backward, 10k ops, hidden 64, 2 threads: median %.1f ms, "
+      "min %.1f ms\n",
+      ms[ms.size() / 2], ms.front());
+  torch::set_num_threads(threads);
+  SUCCEED();
+}
