@@ -126,7 +126,7 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
     std::snprintf(line, sizeof line, "%-22s %9s", ("cluster " + c.name()).c_str(), "bound ms");
     out << line;
     for (const auto& m : methods) {
-      std::snprintf(line, sizeof line, " %14s", m.c_str());
+      std::snprintf(line, sizeof line, " %14s ", m.c_str());
       out << line;
     }
     out << "\n";
@@ -150,10 +150,11 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
     for (size_t i = 0; i < rs.size(); ++i) {
       const auto& m = rs[i].measurement;
       if (!m.feasible) {
-        std::snprintf(line, sizeof line, " %14s", "OOM");
+        std::snprintf(line, sizeof line, " %14s ", "OOM");
       } else {
-        std::snprintf(line, sizeof line, " %c%8.1f x%4.2f", static_cast<int>(i) == best ? '*' : ' ', m.stepTime * 1e3,
-                      m.ratio());
+        // the best feasible value is marked right after its ratio: "85.6 x1.51*"
+        std::snprintf(line, sizeof line, " %9.1f x%4.2f%c", m.stepTime * 1e3, m.ratio(),
+                      static_cast<int>(i) == best ? '*' : ' ');
       }
       out << line;
     }
