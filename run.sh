@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# CMake 3.25's AUTOMOC misses Q_OBJECT headers added to an existing build tree (globbed
+# sources): make it rescan (moc still regenerates only what changed).
+rm -f build/release/*/*_autogen/timestamp
 cmake --build build/release -j"$(nproc)" --target graphplace graphplace-cli
 APP=build/release/app/graphplace
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then

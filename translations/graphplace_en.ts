@@ -26,11 +26,27 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+333"/>
+        <location filename="../app/desktop/document.cpp" line="+358"/>
         <source>Running %n baselines…</source>
         <translation>
             <numerusform>Running %n baseline…</numerusform>
             <numerusform>Running %n baselines…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/desktop/optimize_document.cpp" line="+126"/>
+        <source>Optimizer (%1, stopped after %n iteration(s))</source>
+        <translation>
+            <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>
+            <numerusform>Optimizer (%1, stopped after %n iterations)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Optimizer (%1, %n iteration(s))</source>
+        <translation>
+            <numerusform>Optimizer (%1, %n iteration)</numerusform>
+            <numerusform>Optimizer (%1, %n iterations)</numerusform>
         </translation>
     </message>
 </context>
@@ -48,7 +64,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+228"/>
+        <location filename="../app/desktop/main_window.cpp" line="+278"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>

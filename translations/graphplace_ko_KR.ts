@@ -60,9 +60,14 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/desktop/background_job.h" line="+59"/>
+        <location filename="../app/desktop/background_job.h" line="+60"/>
         <source>out of memory</source>
         <translation>메모리 부족</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown error</source>
+        <translation>알 수 없는 오류</translation>
     </message>
     <message>
         <location filename="../app/desktop/exporter.cpp" line="+33"/>
@@ -257,22 +262,27 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+118"/>
+        <location filename="../app/desktop/document.cpp" line="+130"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+34"/>
+        <source>%1: the placement file could not be applied</source>
+        <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Single device (as opened)</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+42"/>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>Open placement %1</source>
         <translation>배치 파일 %1 열기</translation>
     </message>
@@ -288,11 +298,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+9"/>
+        <location line="+112"/>
         <source>Current plan</source>
         <translation>현재 계획</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-103"/>
         <source>Measuring…</source>
         <translation>측정 중…</translation>
     </message>
@@ -302,7 +313,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>측정 실패: %1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Running baseline %1…</source>
         <translation>베이스라인 %1 실행 중…</translation>
     </message>
@@ -319,7 +330,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>베이스라인 %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>Baselines failed: %1</source>
         <translation>베이스라인 실행 실패: %1</translation>
     </message>
@@ -329,9 +340,68 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>베이스라인 %1 적용</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Baselines cancelled</source>
         <translation>베이스라인 실행이 취소됨</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
+        <source>The optimizer is running: stop it to change the plan.</source>
+        <translation>최적화기가 실행 중입니다. 계획을 바꾸려면 먼저 중지하세요.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The optimizer is already running.</source>
+        <translation>최적화기가 이미 실행 중입니다.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Baselines are running: the optimizer starts once they finish or are cancelled.</source>
+        <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 최적화기를 시작할 수 있습니다.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Optimizing…</source>
+        <translation>최적화 중…</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Optimizing: iteration %1, %2 of %3 s</source>
+        <translation>최적화 중: 반복 %1, %3초 중 %2초</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Optimizing: iteration %1 of %2</source>
+        <translation>최적화 중: 반복 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Optimizer failed: %1</source>
+        <translation>최적화 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The optimizer stopped before its first iteration.</source>
+        <translation>최적화기가 첫 반복 전에 중지되었습니다.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Optimizer (%1, zero-shot)</source>
+        <translation>최적화기 (%1, 제로샷)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Optimizer (%1, stopped after %n iteration(s))</source>
+        <translation>
+            <numerusform>최적화기 (%1, 반복 %n회 후 중지)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Optimizer (%1, %n iteration(s))</source>
+        <translation>
+            <numerusform>최적화기 (%1, 반복 %n회)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -380,7 +450,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+98"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+107"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
@@ -388,6 +458,21 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+16"/>
         <source>Laying out the graph… %1%</source>
         <translation>그래프 레이아웃 중… %1%</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>not enough memory to lay out this many boxes</source>
+        <translation>이렇게 많은 상자를 배치할 메모리가 부족합니다</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Layout failed: %1</source>
+        <translation>레이아웃 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no result</source>
+        <translation>결과 없음</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
@@ -418,12 +503,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+46"/>
+        <location line="+51"/>
         <source>Device %1</source>
         <translation>장치 %1</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-48"/>
         <source>%1	%2</source>
         <translation>%1	%2</translation>
     </message>
@@ -433,17 +518,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>그룹 펼치기</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Collapse “%1”</source>
         <translation>“%1” 접기</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Select all ops of the group</source>
         <translation>그룹의 모든 연산 선택</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Zoom to fit</source>
         <translation>화면에 맞추기</translation>
     </message>
@@ -474,7 +559,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+279"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+309"/>
         <source>1 op</source>
         <translation>연산 1개</translation>
     </message>
@@ -485,7 +570,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>연산 %1개</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-236"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-241"/>
         <source>No graph loaded.</source>
         <translation>불러온 그래프가 없습니다.</translation>
     </message>
@@ -684,7 +769,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+81"/>
+        <location filename="../app/desktop/main_window.cpp" line="+83"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -704,12 +789,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>기록</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+2"/>
+        <source>Reward</source>
+        <translation>보상</translation>
+    </message>
+    <message>
+        <location line="+152"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
     <message numerus="yes">
-        <location line="+37"/>
+        <location line="+38"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
@@ -768,12 +858,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 모델을 먼저 연 다음 클러스터 파일을 여세요</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Saved %1</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+37"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+39"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -798,12 +888,37 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>Stop the running baselines and the graph layout</source>
+        <translation>실행 중인 기준 방법과 그래프 레이아웃을 중지합니다</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Zoom to &amp;Fit</source>
         <translation>화면에 맞추기(&amp;F)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>&amp;Optimize</source>
+        <translation>최적화(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
+        <translation>강화 학습 최적화기로 현재 계획을 개선합니다 (옵션: 화살표)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Stop</source>
+        <translation>중지(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the optimizer; its best plan so far is kept</source>
+        <translation>최적화기를 중지합니다. 지금까지의 최적 계획은 유지됩니다</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
@@ -883,6 +998,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>타임라인 이미지(&amp;I)…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Reward Plot Image…</source>
+        <translation>보상 그래프 이미지(&amp;R)…</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>종료(&amp;Q)</translation>
@@ -934,7 +1054,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>&amp;Baselines</source>
         <translation>베이스라인(&amp;B)</translation>
     </message>
@@ -969,7 +1089,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>베이스라인</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+20"/>
         <source>Colour: device</source>
         <translation>색상: 장치</translation>
     </message>
@@ -989,7 +1109,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+41"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1019,7 +1139,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>Chrome Trace 파일 (*.json)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>PNG images (*.png);;SVG drawings (*.svg)</source>
         <translation>PNG 이미지 (*.png);;SVG 벡터 그림 (*.svg)</translation>
     </message>
@@ -1094,6 +1214,140 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+12"/>
         <source>FLOPs</source>
         <translation>FLOPs</translation>
+    </message>
+</context>
+<context>
+    <name>gp::OptimizePopup</name>
+    <message>
+        <location filename="../app/desktop/optimize_popup.cpp" line="+22"/>
+        <source>Pre-trained (default)</source>
+        <translation>사전 학습됨 (기본값)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New policy (from scratch)</source>
+        <translation>새 정책 (처음부터)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Policy file…</source>
+        <translation>정책 파일…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The policy network the optimizer starts from and fine-tunes</source>
+        <translation>최적화기가 시작하고 미세 조정하는 정책 네트워크</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>0 (zero-shot)</source>
+        <translation>0 (제로샷)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Training iterations; 0 places with the policy as it is</source>
+        <translation>학습 반복 횟수. 0이면 정책을 그대로 사용해 배치합니다</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> s</source>
+        <translation>초</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no limit</source>
+        <translation>제한 없음</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop after this many seconds even if iterations remain</source>
+        <translation>반복이 남아 있어도 이 시간(초)이 지나면 중지합니다</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The same seed gives the same plan</source>
+        <translation>같은 시드는 같은 계획을 냅니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Policy:</source>
+        <translation>정책:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iterations:</source>
+        <translation>반복 횟수:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time budget:</source>
+        <translation>시간 예산:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed:</source>
+        <translation>시드:</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Choose a Policy</source>
+        <translation>정책 선택</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Policy checkpoints (*.pt);;All files (*)</source>
+        <translation>정책 체크포인트 (*.pt);;모든 파일 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::RewardPlot</name>
+    <message>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+52"/>
+        <source>mean reward</source>
+        <translation>평균 보상</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>best of the iteration</source>
+        <translation>이번 반복의 최고</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+115"/>
+        <source>best so far</source>
+        <translation>지금까지의 최고</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>iteration</source>
+        <translation>반복</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reward</source>
+        <translation>보상</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reward of a plan: −√(step time ÷ lower bound). The lower bound is −1; higher is better.
+Wheel: zoom · drag: pan · double-click: fit</source>
+        <translation>계획의 보상: −√(스텝 시간 ÷ 하한). 하한은 −1이며 높을수록 좋습니다.
+휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>lower bound: %1 ms</source>
+        <translation>하한: %1 ms</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>best baseline %1: %2 ms</source>
+        <translation>최적 기준 방법 %1: %2 ms</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>best so far: %1 ms</source>
+        <translation>지금까지의 최고: %1 ms</translation>
     </message>
 </context>
 <context>

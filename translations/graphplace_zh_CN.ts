@@ -60,9 +60,14 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/desktop/background_job.h" line="+59"/>
+        <location filename="../app/desktop/background_job.h" line="+60"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
     </message>
     <message>
         <location filename="../app/desktop/exporter.cpp" line="+33"/>
@@ -257,22 +262,27 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+118"/>
+        <location filename="../app/desktop/document.cpp" line="+130"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+34"/>
+        <source>%1: the placement file could not be applied</source>
+        <translation>%1：无法应用该放置文件</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Single device (as opened)</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+42"/>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>Open placement %1</source>
         <translation>打开放置文件 %1</translation>
     </message>
@@ -288,11 +298,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+9"/>
+        <location line="+112"/>
         <source>Current plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-103"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
@@ -302,7 +313,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>测量失败：%1</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Running baseline %1…</source>
         <translation>正在运行基线 %1…</translation>
     </message>
@@ -319,7 +330,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>基线 %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>Baselines failed: %1</source>
         <translation>基线运行失败：%1</translation>
     </message>
@@ -329,9 +340,68 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>应用基线 %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Baselines cancelled</source>
         <translation>已取消基线运行</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
+        <source>The optimizer is running: stop it to change the plan.</source>
+        <translation>优化器正在运行：请先停止它再修改方案。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The optimizer is already running.</source>
+        <translation>优化器已在运行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Baselines are running: the optimizer starts once they finish or are cancelled.</source>
+        <translation>基线正在运行：待其完成或取消后才能启动优化器。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Optimizing…</source>
+        <translation>正在优化…</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Optimizing: iteration %1, %2 of %3 s</source>
+        <translation>正在优化：第 %1 次迭代，已用 %2 秒，共 %3 秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Optimizing: iteration %1 of %2</source>
+        <translation>正在优化：第 %1 次迭代，共 %2 次</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Optimizer failed: %1</source>
+        <translation>优化器失败：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The optimizer stopped before its first iteration.</source>
+        <translation>优化器在第一次迭代之前就已停止。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Optimizer (%1, zero-shot)</source>
+        <translation>优化器（%1，零样本）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Optimizer (%1, stopped after %n iteration(s))</source>
+        <translation>
+            <numerusform>优化器（%1，%n 次迭代后停止）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Optimizer (%1, %n iteration(s))</source>
+        <translation>
+            <numerusform>优化器（%1，%n 次迭代）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -380,7 +450,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+98"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+107"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
@@ -388,6 +458,21 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+16"/>
         <source>Laying out the graph… %1%</source>
         <translation>正在布局计算图… %1%</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>not enough memory to lay out this many boxes</source>
+        <translation>内存不足，无法布局这么多方框</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Layout failed: %1</source>
+        <translation>布局失败：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no result</source>
+        <translation>没有结果</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
@@ -418,12 +503,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+46"/>
+        <location line="+51"/>
         <source>Device %1</source>
         <translation>设备 %1</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-48"/>
         <source>%1	%2</source>
         <translation>%1	%2</translation>
     </message>
@@ -433,17 +518,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>展开分组</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Collapse “%1”</source>
         <translation>折叠“%1”</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Select all ops of the group</source>
         <translation>选中该分组的全部算子</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Zoom to fit</source>
         <translation>适应窗口</translation>
     </message>
@@ -474,7 +559,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+279"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+309"/>
         <source>1 op</source>
         <translation>1 个算子</translation>
     </message>
@@ -485,7 +570,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 个算子</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-236"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-241"/>
         <source>No graph loaded.</source>
         <translation>未加载计算图。</translation>
     </message>
@@ -684,7 +769,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+81"/>
+        <location filename="../app/desktop/main_window.cpp" line="+83"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -704,12 +789,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+2"/>
+        <source>Reward</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <location line="+152"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+37"/>
+        <location line="+38"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
@@ -768,12 +858,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：请先打开模型，再打开集群文件</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+37"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+39"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -798,12 +888,37 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>Stop the running baselines and the graph layout</source>
+        <translation>停止正在运行的基线和图布局</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Zoom to &amp;Fit</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>&amp;Optimize</source>
+        <translation>优化(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
+        <translation>用强化学习优化器改进当前方案（选项：点击箭头）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the optimizer; its best plan so far is kept</source>
+        <translation>停止优化器；保留目前为止的最佳方案</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -883,6 +998,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>时间线图像(&amp;I)…</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Reward Plot Image…</source>
+        <translation>奖励曲线图像(&amp;R)…</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
@@ -934,7 +1054,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>&amp;Baselines</source>
         <translation>基线(&amp;B)</translation>
     </message>
@@ -969,7 +1089,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+20"/>
         <source>Colour: device</source>
         <translation>着色：设备</translation>
     </message>
@@ -989,7 +1109,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+41"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1019,7 +1139,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>Chrome Trace 文件 (*.json)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>PNG images (*.png);;SVG drawings (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
@@ -1094,6 +1214,140 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+12"/>
         <source>FLOPs</source>
         <translation>FLOPs</translation>
+    </message>
+</context>
+<context>
+    <name>gp::OptimizePopup</name>
+    <message>
+        <location filename="../app/desktop/optimize_popup.cpp" line="+22"/>
+        <source>Pre-trained (default)</source>
+        <translation>预训练（默认）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New policy (from scratch)</source>
+        <translation>新策略（从零开始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Policy file…</source>
+        <translation>策略文件…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The policy network the optimizer starts from and fine-tunes</source>
+        <translation>优化器起步并微调的策略网络</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>0 (zero-shot)</source>
+        <translation>0（零样本）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Training iterations; 0 places with the policy as it is</source>
+        <translation>训练迭代次数；0 表示直接用现有策略放置</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop after this many seconds even if iterations remain</source>
+        <translation>到达此秒数即停止，即使迭代尚未完成</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The same seed gives the same plan</source>
+        <translation>相同的种子给出相同的方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Policy:</source>
+        <translation>策略：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time budget:</source>
+        <translation>时间预算：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Choose a Policy</source>
+        <translation>选择策略</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Policy checkpoints (*.pt);;All files (*)</source>
+        <translation>策略检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::RewardPlot</name>
+    <message>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+52"/>
+        <source>mean reward</source>
+        <translation>平均奖励</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>best of the iteration</source>
+        <translation>本次迭代最佳</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+115"/>
+        <source>best so far</source>
+        <translation>目前最佳</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reward</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reward of a plan: −√(step time ÷ lower bound). The lower bound is −1; higher is better.
+Wheel: zoom · drag: pan · double-click: fit</source>
+        <translation>方案的奖励：−√(步时 ÷ 下界)。下界为 −1；越高越好。
+滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>lower bound: %1 ms</source>
+        <translation>下界：%1 ms</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>best baseline %1: %2 ms</source>
+        <translation>最佳基线 %1：%2 ms</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>best so far: %1 ms</source>
+        <translation>目前最佳：%1 ms</translation>
     </message>
 </context>
 <context>

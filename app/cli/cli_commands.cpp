@@ -46,7 +46,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli baseline MODEL --cluster PRESET|FILE [--method NAME|all] [--out PLACEMENT.json] [--json]\n"
          "  graphplace-cli optimize MODEL --cluster PRESET|FILE [--policy FILE|scratch|default]\n"
          "                            [--iterations N | --budget-seconds S] [--seed S] [--samples K] [--threads N]\n"
-         "                            [--start none|baseline] [--out PLACEMENT.json] [--trace OUT.json]\n"
+         "                            [--start baseline|none] [--out PLACEMENT.json] [--trace OUT.json]\n"
          "                            [--save-policy FILE.pt] [--json]\n"
          "  graphplace-cli bench [--cluster PRESET|FILE] [--models zoo:a,zoo:b|FILES] [--json]\n"
          "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len.\n"

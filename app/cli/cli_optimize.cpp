@@ -80,8 +80,8 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   CostModel cost(g, c);
   const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
   const int bestBaseline = bestOf(baselines);
-  // --start baseline: refine the best baseline's plan (never worse than it)
-  const std::string start = a.value("--start").value_or("none");
+  // --start baseline (the default): refine the best baseline's plan (never worse than it)
+  const std::string start = a.value("--start").value_or("baseline");
   if (start == "baseline" && bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
   else if (start != "none" && start != "baseline")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");

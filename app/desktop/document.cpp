@@ -44,6 +44,7 @@ Document::Document(QObject* parent) : QObject(parent) {
 
 Document::~Document() {
   if (baselineJob_) baselineJob_->cancel = true;
+  if (optimizeRun_) optimizeRun_->cancel = true;
 }
 
 QStringList Document::deviceNames() const {
@@ -90,6 +91,7 @@ void Document::failOpen(const QString& message) {
 }
 
 void Document::pollProgress() {
+  if (optimizeRun_) pollOptimizer(false);
   if (!baselineJob_) return;
   int total = baselineJob_->total.load();
   if (total <= 0) return;
@@ -172,6 +174,11 @@ void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
   ws_ = std::move(ws);
   ++generation_;
   if (baselineJob_) baselineJob_->cancel = true;
+  if (optimizeRun_) {  // its plans index the old workspace: stopped, its result dropped
+    optimizeRun_->cancel = true;
+    optimizeRun_.reset();
+    liveBest_.reset();
+  }
 }
 
 bool Document::setCluster(const QString& presetOrPath) {
@@ -219,7 +226,7 @@ void Document::setSelection(std::vector<OpId> ops) {
 }
 
 void Document::assignDevices(const std::vector<OpId>& ops, int device) {
-  if (!ws_ || device < 0 || device >= ws_->cluster->numDevices()) return;
+  if (!ws_ || device < 0 || device >= ws_->cluster->numDevices() || refuseWhileOptimizing()) return;
   // An op moves with its colocation group (TensorFlow's colocation is a hard constraint:
   // an ApplyAdam stays with the op that owns its parameter).
   const Graph& g = *ws_->graph;
@@ -242,7 +249,7 @@ void Document::assignDevices(const std::vector<OpId>& ops, int device) {
 }
 
 void Document::applyPlan(const Plan& plan, const QString& text) {
-  if (!ws_ || plan.device.size() != plan_.device.size()) return;
+  if (!ws_ || plan.device.size() != plan_.device.size() || refuseWhileOptimizing()) return;
   undo_.push(new ReplacePlanCommand(this, plan_, plan, text));
 }
 
@@ -257,7 +264,7 @@ void Document::replacePlan(const Plan& plan) {
 }
 
 bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
-  if (!ws_) return false;
+  if (!ws_ || refuseWhileOptimizing()) return false;
   try {
     LoadedPlacement lp = readPlacement(path.toStdString(), *ws_->graph, ws_->identity, allowHashMismatch);
     if (lp.cluster.numDevices() != ws_->cluster->numDevices() || lp.cluster.name() != ws_->cluster->name()) {
@@ -283,7 +290,7 @@ bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
 }
 
 void Document::restoreHistoryEntry(int row) {
-  if (row < 0 || row >= history_.count()) return;
+  if (row < 0 || row >= history_.count() || refuseWhileOptimizing()) return;
   const HistoryEntry& e = history_.entry(row);
   applyPlan(e.plan, tr("Restore “%1”").arg(e.label));
   startMeasure(PendingHistory{});
@@ -302,15 +309,15 @@ void Document::measure(const QString& label, const QString& kind) {
   startMeasure(PendingHistory{!duplicate, text, kind});
 }
 
-void Document::startMeasure(const PendingHistory& pending) {
-  const int task = beginTask(tr("Measuring…"));
+void Document::startMeasure(const PendingHistory& pending, bool quiet) {
+  const int task = quiet ? -1 : beginTask(tr("Measuring…"));
   const uint64_t gen = generation_, seq = ++measureSeq_;
   startJob(
       this, &pool_, [ws = ws_, plan = plan_] { return std::make_pair(plan, simulate(*ws, plan)); },
       [this, gen, seq, pending, task](JobResult<std::pair<Plan, Measurement>> r) {
         if (gen == generation_ && seq == measureSeq_) {
           if (!r.value) {
-            Q_EMIT failed(tr("Measuring failed: %1").arg(r.error));
+            if (task >= 0) Q_EMIT failed(tr("Measuring failed: %1").arg(r.error));
           } else {
             measuredPlan_ = std::move(r.value->first);
             measurement_ = std::move(r.value->second);
@@ -319,7 +326,7 @@ void Document::startMeasure(const PendingHistory& pending) {
             Q_EMIT measured();
           }
         }
-        endTask(task);
+        if (task >= 0) endTask(task);
       });
 }
 
@@ -341,7 +348,7 @@ void Document::addHistory(const QString& label, const QString& kind, const Plan&
 // ---------------------------------------------------------------- baselines
 
 void Document::runBaselines(const QStringList& methods) {
-  if (!ws_ || methods.isEmpty()) return;
+  if (!ws_ || methods.isEmpty() || refuseWhileOptimizing()) return;
   if (baselineJob_) baselineJob_->cancel = true;
   auto job = std::make_shared<JobControl>();
   job->total = static_cast<int>(methods.size());
@@ -415,6 +422,7 @@ void Document::runBaselines(const QStringList& methods) {
 
 void Document::cancel() {
   if (baselineJob_) baselineJob_->cancel = true;
+  cancelOptimize();
 }
 
 }  // namespace gp

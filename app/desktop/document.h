@@ -8,16 +8,20 @@
 //   doc.open({"zoo:nmt", GraphMode::Default, "4xP100-PCIe"});   // async -> opened() or failed()
 //   doc.assignDevices({3, 4}, 2);                                // undoable -> planChanged()
 //   doc.measure();                                               // async -> measured()
+//   doc.optimize(options);   // async -> iterationReported()..., optimizeFinished(); see optimize_document.cpp
 #pragma once
 #include <QObject>
 #include <QStringList>
+#include <QElapsedTimer>
 #include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "background_job.h"
+#include "optimize_run.h"
 #include "panels/history_model.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
@@ -59,7 +63,8 @@ class Document : public QObject {
   const std::vector<OpId>& selection() const { return selection_; }
   bool isBusy() const { return !tasks_.empty(); }
   QString busyText() const { return tasks_.empty() ? QString() : tasks_.back().second; }
-  bool canCancel() const { return baselineJob_ != nullptr; }  // baselines run
+  bool canCancel() const { return baselineJob_ != nullptr || optimizeRun_ != nullptr; }  // baselines, optimizer
+  bool isOptimizing() const { return optimizeRun_ != nullptr; }
 
   // ---- actions ----
   void open(const OpenRequest& request);                 // async
@@ -74,7 +79,14 @@ class Document : public QObject {
   // `label`, or the last edit's text) unless the plan equals the newest entry's.
   void measure(const QString& label = {}, const QString& kind = QStringLiteral("manual"));
   void runBaselines(const QStringList& methods);         // async; each result goes to history
-  void cancel();                                         // stops baselines between methods
+  void cancel();                                         // stops baselines between methods, and the optimizer
+  // Runs the RL optimizer (optimizePlacement) from the current plan in the background. Every
+  // iteration is reported; the best plan so far becomes the shown plan (at most twice a second,
+  // measured in the background, no undo step); the final best enters history (kind
+  // "optimizer") and becomes the current plan as one undo step. Edits and baselines wait until
+  // it finishes. Errors (no plugin, a bad policy file) -> failed(one line).
+  void optimize(const OptimizeOptions& options);
+  void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
   bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop
 
   // Used by the undo commands only.
@@ -93,6 +105,9 @@ class Document : public QObject {
   void openFailed(const QString& message);  // the open() itself (or its --placement) failed
   void warning(const QString& message);
   void idle();                    // every background job finished
+  void optimizeStarted();
+  void iterationReported(const gp::OptimizeProgress& progress);  // improvedBest set when it improved
+  void optimizeFinished(bool applied);  // applied: the result is in history and is the current plan
 
  private:
   struct PendingHistory {
@@ -103,7 +118,11 @@ class Document : public QObject {
   int beginTask(const QString& text);  // returns the task's id for endTask
   void endTask(int id);
   void failOpen(const QString& message);
-  void startMeasure(const PendingHistory& pending);
+  // quiet: no task, no error (the optimizer's live best plans)
+  void startMeasure(const PendingHistory& pending, bool quiet = false);
+  bool refuseWhileOptimizing();        // true (and a warning) while the optimizer runs
+  void pollOptimizer(bool finishing);  // UI timer: the worker's reports -> signals, live best plan
+  void finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r);
   void finishOpen(const OpenRequest& request);
   void pollProgress();
   void addHistory(const QString& label, const QString& kind, const Plan& plan, const Measurement& m,
@@ -126,6 +145,10 @@ class Document : public QObject {
   uint64_t measureSeq_ = 0;      // newest measurement request
   uint64_t openSeq_ = 0;         // newest open request
   std::shared_ptr<JobControl> baselineJob_;
+  std::shared_ptr<OptimizeRun> optimizeRun_;  // the running optimizer, null when none
+  Plan optimizeStartPlan_;                    // the plan it started from
+  std::optional<Plan> liveBest_;              // reported best plan not shown yet
+  QElapsedTimer liveShown_;                   // since a best plan was last shown
   QTimer progressTimer_;
 };
 

@@ -22,6 +22,7 @@
 #include "panels/cluster_panel.h"
 #include "panels/device_legend.h"
 #include "panels/history_panel.h"
+#include "reward/reward_plot.h"
 #include "timeline/timeline_view.h"
 
 namespace gp {
@@ -83,13 +84,18 @@ void MainWindow::createViews() {
   QDockWidget* legendDock = makeDock(tr("Devices"), QStringLiteral("devicesDock"), legend_, Qt::RightDockWidgetArea);
   QDockWidget* timelineDock = makeDock(tr("Timeline"), QStringLiteral("timelineDock"), timeline_, Qt::BottomDockWidgetArea);
   QDockWidget* historyDock = makeDock(tr("History"), QStringLiteral("historyDock"), historyPanel_, Qt::BottomDockWidgetArea);
+  rewardPlot_ = new RewardPlot(this);
+  QDockWidget* rewardDock = makeDock(tr("Reward"), QStringLiteral("rewardDock"), rewardPlot_, Qt::RightDockWidgetArea);
   splitDockWidget(legendDock, clusterDock, Qt::Vertical);
+  // The reward plot shares the cluster's place (a tab): it comes to the front when a run starts.
+  tabifyDockWidget(clusterDock, rewardDock);
+  clusterDock->raise();
   splitDockWidget(timelineDock, historyDock, Qt::Horizontal);
   resizeDocks({legendDock, clusterDock}, {380, 380}, Qt::Horizontal);
   resizeDocks({legendDock, clusterDock}, {160, 400}, Qt::Vertical);
   resizeDocks({timelineDock, historyDock}, {900, 480}, Qt::Horizontal);
   resizeDocks({timelineDock}, {260}, Qt::Vertical);
-  for (QDockWidget* d : {legendDock, clusterDock, historyDock, timelineDock}) d->setMinimumWidth(120);
+  for (QDockWidget* d : {legendDock, clusterDock, historyDock, timelineDock, rewardDock}) d->setMinimumWidth(120);
 
   // Views -> document.
   connect(graphView_, &GraphView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
@@ -172,6 +178,42 @@ void MainWindow::connectDocument() {
     }
   });
   connect(doc_->undoStack(), &QUndoStack::indexChanged, this, [this] { updateMetrics(); });
+  // The optimizer: a new curve per run; the plot's reference lines follow history.
+  connect(doc_, &Document::optimizeStarted, this, [this] {
+    rewardPlot_->clear();
+    updateRewardReferences();
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("rewardDock"))) {
+      dock->show();
+      dock->raise();
+    }
+    updateActions();
+  });
+  connect(doc_, &Document::iterationReported, this,
+          [this](const OptimizeProgress& p) { rewardPlot_->addIteration(p.report); });
+  connect(doc_, &Document::optimizeFinished, this, [this] {
+    rewardPlot_->replotNow();
+    updateActions();
+  });
+  HistoryModel* h = doc_->history();
+  for (auto sig : {&HistoryModel::rowsInserted, &HistoryModel::rowsRemoved})
+    connect(h, sig, this, &MainWindow::updateRewardReferences);
+  connect(h, &HistoryModel::modelReset, this, &MainWindow::updateRewardReferences);
+}
+
+void MainWindow::updateRewardReferences() {
+  RewardReferences refs;
+  const HistoryModel* h = doc_->history();
+  for (int row = 0; row < h->count(); ++row) {
+    const HistoryEntry& e = h->entry(row);
+    if (e.lowerBound > 0) refs.lowerBound = e.lowerBound;
+    if (e.kind == QLatin1String("baseline") && e.feasible && e.stepTime > 0 &&
+        (refs.bestBaseline <= 0 || e.stepTime < refs.bestBaseline)) {
+      refs.bestBaseline = e.stepTime;
+      refs.bestBaselineName = e.label;
+    }
+  }
+  if (refs.lowerBound <= 0 && doc_->hasMeasurement()) refs.lowerBound = doc_->measurement().lowerBound;
+  rewardPlot_->setReferenceLines(refs);
 }
 
 void MainWindow::onOpened() {
@@ -328,6 +370,10 @@ QString MainWindow::exportTo(ExportKind kind, const QString& path) {
     case ExportKind::TimelineImage:
       error = exportImage([this](QPainter* p, const QRectF& r) { timeline_->renderTo(p, r); },
                           QSizeF(std::max(1200, timeline_->width() * 2), std::max(400, timeline_->height() * 2)), path);
+      break;
+    case ExportKind::RewardPlotImage:
+      error =
+          exportImage([this](QPainter* p, const QRectF& r) { rewardPlot_->renderTo(p, r); }, QSizeF(1600, 900), path);
       break;
   }
   if (error.isEmpty()) statusBar()->showMessage(tr("Saved %1").arg(path), 6000);

@@ -23,6 +23,8 @@ class DeviceLegend;
 class GraphSearchBar;
 class GraphView;
 class HistoryPanel;
+class OptimizePopup;
+class RewardPlot;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -39,12 +41,14 @@ class MainWindow : public QMainWindow {
   ClusterPanel* clusterPanel() const { return clusterPanel_; }
   DeviceLegend* deviceLegend() const { return legend_; }
   HistoryPanel* historyPanel() const { return historyPanel_; }
+  RewardPlot* rewardPlot() const { return rewardPlot_; }
+  OptimizePopup* optimizePopup() const { return optimizePopup_; }  // the Optimize button's options
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
   // Opens a model, applies a placement file or loads a cluster, by what the file is.
   void openFile(const QString& path);
-  enum class ExportKind { Placement, AnnotatedOnnx, Dot, ChromeTrace, GraphImage, TimelineImage };
+  enum class ExportKind { Placement, AnnotatedOnnx, Dot, ChromeTrace, GraphImage, TimelineImage, RewardPlotImage };
   // Writes the export to `path`; shows and returns the error (empty on success).
   QString exportTo(ExportKind kind, const QString& path);
   // True once nothing runs in the background and the graph layout is done.
@@ -70,6 +74,7 @@ class MainWindow : public QMainWindow {
   void onPlanChanged();
   void onMeasured();
   void onCompareChanged(int a, int b);
+  void updateRewardReferences();  // best baseline and lower bound from history
   void showError(const QString& message);
   void showWarning(const QString& message);
   void clearError();
@@ -89,6 +94,8 @@ class MainWindow : public QMainWindow {
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;
+  RewardPlot* rewardPlot_ = nullptr;
+  OptimizePopup* optimizePopup_ = nullptr;
   QLabel* errorBanner_ = nullptr;
   QLabel* metricsLabel_ = nullptr;
   QLabel* busyLabel_ = nullptr;
@@ -100,6 +107,7 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_ = nullptr;
   QAction *openAct_ = nullptr, *measureAct_ = nullptr, *undoAct_ = nullptr, *redoAct_ = nullptr;
   QAction *allBaselinesAct_ = nullptr, *cancelAct_ = nullptr, *fitAct_ = nullptr;
+  QAction *optimizeAct_ = nullptr, *stopOptimizeAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
   QString lastError_;
   bool layoutDone_ = true;

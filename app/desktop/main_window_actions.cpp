@@ -13,11 +13,13 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
+#include <QWidgetAction>
 
 #include "graph/graph_search_bar.h"
 #include "graph/graph_view.h"
 #include "language.h"
 #include "main_window.h"
+#include "optimize_popup.h"
 #include "placement/placer.h"
 #include "timeline/timeline_view.h"
 #include "zoo/zoo.h"
@@ -62,6 +64,15 @@ void MainWindow::createActions() {
     graphView_->zoomToFit();
     timeline_->zoomToFit();
   });
+  optimizeAct_ =
+      makeAction(this, tr("&Optimize"), QStringLiteral("actionOptimize"), QKeySequence(Qt::CTRL | Qt::Key_R));
+  optimizeAct_->setToolTip(
+      tr("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
+  optimizePopup_ = new OptimizePopup(this);
+  connect(optimizeAct_, &QAction::triggered, doc_, [this] { doc_->optimize(optimizePopup_->options()); });
+  stopOptimizeAct_ = makeAction(this, tr("&Stop"), QStringLiteral("actionStopOptimize"));
+  stopOptimizeAct_->setToolTip(tr("Stop the optimizer; its best plan so far is kept"));
+  connect(stopOptimizeAct_, &QAction::triggered, doc_, [this] { doc_->cancelOptimize(); });
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
 }
 
@@ -93,7 +104,8 @@ void MainWindow::createMenus() {
   const std::pair<QString, ExportKind> exports[] = {
       {tr("&Placement File…"), ExportKind::Placement},   {tr("Annotated &ONNX…"), ExportKind::AnnotatedOnnx},
       {tr("Graphviz &DOT…"), ExportKind::Dot},           {tr("Chrome &Trace…"), ExportKind::ChromeTrace},
-      {tr("&Graph Image…"), ExportKind::GraphImage},     {tr("T&imeline Image…"), ExportKind::TimelineImage}};
+      {tr("&Graph Image…"), ExportKind::GraphImage},     {tr("T&imeline Image…"), ExportKind::TimelineImage},
+      {tr("&Reward Plot Image…"), ExportKind::RewardPlotImage}};
   for (const auto& [text, kind] : exports) {
     QAction* a = exportMenu->addAction(text);
     connect(a, &QAction::triggered, this, [this, kind = kind] { chooseAndExport(kind); });
@@ -155,6 +167,10 @@ void MainWindow::createMenus() {
     connect(a, &QAction::triggered, doc_, [this, method] { doc_->runBaselines({method}); });
     modelActions_ << a;
   }
+  run->addSeparator();
+  run->addAction(optimizeAct_);
+  run->addAction(stopOptimizeAct_);
+  run->addSeparator();
   run->addAction(cancelAct_);
 
   // Help
@@ -190,6 +206,18 @@ void MainWindow::createToolBar() {
   for (QMenu* m : menuBar()->findChildren<QMenu*>())
     if (m->title() == tr("&Baselines")) baselineButton->setMenu(m);
   tb->addWidget(baselineButton);
+  // Optimize: a click runs it; the arrow opens its options.
+  auto* optimizeButton = new QToolButton(tb);
+  optimizeButton->setObjectName(QStringLiteral("optimizeButton"));
+  optimizeButton->setDefaultAction(optimizeAct_);
+  optimizeButton->setPopupMode(QToolButton::MenuButtonPopup);
+  auto* optionsMenu = new QMenu(optimizeButton);
+  auto* optionsAction = new QWidgetAction(optionsMenu);
+  optionsAction->setDefaultWidget(optimizePopup_);
+  optionsMenu->addAction(optionsAction);
+  optimizeButton->setMenu(optionsMenu);
+  tb->addWidget(optimizeButton);
+  tb->addAction(stopOptimizeAct_);
   tb->addSeparator();
   colorMode_ = new QComboBox(tb);
   colorMode_->setObjectName(QStringLiteral("colorMode"));
@@ -210,9 +238,16 @@ void MainWindow::createToolBar() {
 
 void MainWindow::updateActions() {
   const bool model = doc_->hasModel();
+  const bool optimizing = doc_->isOptimizing();
   for (QAction* a : modelActions_) a->setEnabled(model);
   cancelAct_->setEnabled(doc_->canCancel() || !layoutDone_);
-  assignMenu_->setEnabled(model && !doc_->selection().empty());
+  optimizeAct_->setEnabled(model && !optimizing);
+  stopOptimizeAct_->setEnabled(optimizing);
+  // While the optimizer runs, the shown plan is its best so far: no edits until it stops.
+  undoAct_->setEnabled(!optimizing && doc_->undoStack()->canUndo());
+  redoAct_->setEnabled(!optimizing && doc_->undoStack()->canRedo());
+  allBaselinesAct_->setEnabled(model && !optimizing);
+  assignMenu_->setEnabled(model && !optimizing && !doc_->selection().empty());
   colorMode_->setEnabled(model);
 }
 
@@ -243,7 +278,8 @@ void MainWindow::chooseAndExport(ExportKind kind) {
     case ExportKind::Dot: filter = tr("Graphviz DOT (*.dot *.gv)"); break;
     case ExportKind::ChromeTrace: filter = tr("Chrome traces (*.json)"); break;
     case ExportKind::GraphImage:
-    case ExportKind::TimelineImage: filter = tr("PNG images (*.png);;SVG drawings (*.svg)"); break;
+    case ExportKind::TimelineImage:
+    case ExportKind::RewardPlotImage: filter = tr("PNG images (*.png);;SVG drawings (*.svg)"); break;
   }
   const QString path = QFileDialog::getSaveFileName(this, tr("Export"), {}, filter);
   if (!path.isEmpty()) exportTo(kind, path);

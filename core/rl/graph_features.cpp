@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+#include <numeric>
 #include <string>
 
 #include "graph/error.h"
@@ -28,9 +30,53 @@ enum Column : int {
   kRoleBackward,
   kRoleUpdate,
   kColocated,
-  kCurrentDevice,  // kMaxDevices columns
-  kNumColumns = kCurrentDevice + kMaxDevices,
+  kCurrentDevice,                            // kMaxDevices columns
+  kTopoRank = kCurrentDevice + kMaxDevices,  // rank / ops
+  kPosition,                                 // 2 * kPositionPeriods columns: sin, cos per period
+  kNumColumns = kPosition + 2 * kPositionPeriods,
 };
+
+int32_t findRoot(std::vector<int32_t>& parent, int32_t u) {
+  while (parent[u] != u) u = parent[u] = parent[parent[u]];
+  return u;
+}
+
+// Move groups: units joined with the units of each op's forward op (union-find), numbered by
+// their first unit (units are numbered in topological order).
+void buildGroups(const Graph& g, GraphFeatures& f) {
+  std::vector<int32_t> parent(static_cast<size_t>(f.numUnits));
+  std::iota(parent.begin(), parent.end(), 0);
+  for (OpId op = 0; op < f.numOps; ++op) {
+    const OpId fwd = g.forwardOf(op);
+    if (fwd == kNone) continue;
+    const int32_t a = findRoot(parent, f.unitOf[op]), b = findRoot(parent, f.unitOf[fwd]);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<int32_t> groupOfRoot(static_cast<size_t>(f.numUnits), -1);
+  f.groupOf.resize(static_cast<size_t>(f.numUnits));
+  f.numGroups = 0;
+  for (int32_t u = 0; u < f.numUnits; ++u) {
+    int32_t& gid = groupOfRoot[static_cast<size_t>(findRoot(parent, u))];
+    if (gid < 0) gid = f.numGroups++;
+    f.groupOf[static_cast<size_t>(u)] = gid;
+  }
+}
+
+// Upward rank (longest path to a sink at the fastest op times) -> priority n - position in
+// decreasing rank order (ties: topological order).
+void buildPriority(const Graph& g, const CostModel& cost, GraphFeatures& f) {
+  const int32_t n = f.numOps;
+  std::vector<double> rank(static_cast<size_t>(n), 0.0);
+  for (auto it = f.topo.rbegin(); it != f.topo.rend(); ++it) {
+    double tail = 0;
+    for (OpId c : g.fanOut(*it)) tail = std::max(tail, rank[c]);
+    rank[*it] = cost.fastestOpTime(*it) + tail;
+  }
+  std::vector<int32_t> order(f.topo);
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return rank[a] > rank[b]; });
+  f.priority.resize(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) f.priority[order[i]] = n - i;
+}
 
 // FNV-1a (32 bit): stable across runs, platforms and graphs, unlike std::hash.
 uint32_t fnv1a(std::string_view s) {
@@ -90,6 +136,10 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
     }
   }
   f.numUnits = static_cast<int32_t>(f.unitFirstOp.size());
+  buildGroups(g, f);
+  buildPriority(g, cost, f);
+  std::vector<int32_t> rankOf(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) rankOf[f.topo[i]] = i;
 
   for (OpId op = 0; op < n; ++op) {
     float* row = f.x.data() + static_cast<size_t>(op) * kNumColumns;
@@ -133,6 +183,13 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
         break;
     }
     row[kColocated] = g.colocGroup(op) == kNone ? 0.0f : 1.0f;
+    const double r = rankOf[op];
+    row[kTopoRank] = n > 1 ? static_cast<float>(r / (n - 1)) : 0.0f;
+    for (int k = 0; k < kPositionPeriods; ++k) {
+      const double angle = 2 * std::numbers::pi * r / (8.0 * std::pow(4.0, k));
+      row[kPosition + 2 * k] = static_cast<float>(std::sin(angle));
+      row[kPosition + 2 * k + 1] = static_cast<float>(std::cos(angle));
+    }
     if (current != nullptr) {
       const int32_t dev = current->device[static_cast<size_t>(op)];
       if (dev >= 0 && dev < kMaxDevices) row[kCurrentDevice + dev] = 1;
@@ -140,6 +197,8 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
   }
   return f;
 }
+
+int32_t currentDeviceColumn() { return kCurrentDevice; }
 
 Plan planFromUnits(const GraphFeatures& f, const std::vector<int32_t>& unitDevice) {
   if (static_cast<int32_t>(unitDevice.size()) != f.numUnits)

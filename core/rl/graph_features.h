@@ -5,9 +5,12 @@
 // log1p(param bytes), log op time on the fastest device, log fan-in, log fan-out, topological
 // depth / max depth, output rank and log1p(output elements), role (forward / backward / update),
 // colocated?, and — when a current plan is given (refining a plan) — a one-hot of its device
-// (kMaxDevices columns, zeros otherwise). Op types are hashed into kOpTypeVocab buckets for an
-// embedding. Placement units: a colocation group, or an op without one; the policy samples one
-// device per unit, so colocation always holds.
+// (kMaxDevices columns at currentDeviceColumn(), zeros otherwise), then the op's position in the
+// topological order (rank / ops, and sin/cos of the rank at kPositionPeriods periods) so that
+// identical twin subgraphs get different inputs. Op types are hashed into kOpTypeVocab buckets
+// for an embedding. Placement units: a colocation group, or an op without one; the policy samples
+// one device per unit, so colocation always holds. Move groups (for the optimizer's local
+// search): a forward op's unit together with the units of its gradient and update ops.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,6 +23,7 @@ namespace gp::rl {
 
 inline constexpr int kOpTypeVocab = 512;
 inline constexpr int kMaxDevices = 16;
+inline constexpr int kPositionPeriods = 4;  // sin/cos of the topological rank at 8, 32, 128, 512 ranks
 
 struct GraphFeatures {
   int32_t numOps = 0;
@@ -32,7 +36,14 @@ struct GraphFeatures {
   std::vector<int32_t> topo;         // ops in topological order
   std::vector<int32_t> unitOf;       // per op: its placement unit, units numbered by first op in topo order
   std::vector<int32_t> unitFirstOp;  // per unit: its first op in topo order
+  int32_t numGroups = 0;
+  std::vector<int32_t> groupOf;      // per unit: its move group, numbered by first unit
+  std::vector<int32_t> priority;     // per op: upward rank order (longest path to a sink at the
+                                     // fastest op times), higher = more critical; for Plan::priority
 };
+
+// First column of the current-device one-hot in GraphFeatures::x (kMaxDevices columns).
+int32_t currentDeviceColumn();
 
 // `current`: a plan being refined (its devices become features); nullptr when placing afresh.
 GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Plan* current = nullptr);

@@ -16,6 +16,7 @@
 #include "cluster/cluster.h"
 #include "graph/error.h"
 #include "rl/graph_features.h"
+#include "rl/local_search.h"
 #include "rl/policy_tensors.h"
 #include "sim/simulator.h"
 
@@ -94,23 +95,60 @@ struct PpoTrainer::State {
   Simulator sim;
   Measurement m;
   at::Generator generator;
-  // the best plan so far
+  std::unique_ptr<LocalSearch> search;
+  std::vector<int32_t> priority;  // given to every candidate plan
+  // the best plan so far, and its devices per unit (the incumbent; empty before a feasible plan)
   Plan best;
+  std::vector<int32_t> bestUnits, featureUnits;
   double bestStep = std::numeric_limits<double>::infinity();
   bool haveFeasible = false, haveAny = false;
 
   // Simulates `plan` (no timeline); keeps it when it is the best; returns its reward.
-  double consider(const Plan& plan, bool& improved) {
+  double consider(const Plan& plan, bool& improved, const std::vector<int32_t>* units = nullptr) {
     sim.run(plan, m, /*recordTimeline=*/false);
     if (m.feasible && m.stepTime < bestStep) {
       best = plan;
       bestStep = m.stepTime;
       haveFeasible = improved = true;
+      bestUnits = units ? *units : unitsOf(plan);
     } else if (!haveAny) {
       best = plan;
     }
     haveAny = true;
     return placementReward(m);
+  }
+  double considerUnits(const std::vector<int32_t>& units, bool& improved) {
+    Plan p = planFromUnits(features, units);
+    p.priority = priority;
+    return consider(p, improved, &units);
+  }
+  std::vector<int32_t> unitsOf(const Plan& plan) const {
+    std::vector<int32_t> u(static_cast<size_t>(features.numUnits));
+    for (int32_t i = 0; i < features.numUnits; ++i)
+      u[static_cast<size_t>(i)] = std::clamp<int32_t>(plan.device[features.unitFirstOp[i]], 0,
+                                                      static_cast<int32_t>(numDevices) - 1);
+    return u;
+  }
+  // The incumbent's devices become the "current device" features (a new tensor: an abandoned
+  // forward pass may still read the old one).
+  void refreshCurrentDevices() {
+    if (bestUnits.empty() || bestUnits == featureUnits) return;
+    featureUnits = bestUnits;
+    std::vector<int64_t> dev(static_cast<size_t>(features.numOps));
+    for (int32_t op = 0; op < features.numOps; ++op) dev[op] = bestUnits[features.unitOf[op]];
+    torch::Tensor oneHot = torch::one_hot(torch::tensor(dev, torch::kInt64), kMaxDevices).to(torch::kFloat32);
+    torch::Tensor x = input.x.clone();
+    x.slice(1, currentDeviceColumn(), currentDeviceColumn() + kMaxDevices).copy_(oneHot);
+    input.x = x;
+  }
+  // [U, maxDevices] bonus on the incumbent's device (zeros without an incumbent).
+  torch::Tensor priorBonus(int64_t maxDevices) const {
+    torch::Tensor b = torch::zeros({features.numUnits, maxDevices});
+    if (bestUnits.empty() || config.priorMoves <= 0) return b;
+    const double units = features.numUnits, moves = std::min(config.priorMoves, units / 2);
+    const double bonus = std::log(std::max(1.0, static_cast<double>(numDevices - 1) * (units - moves) / moves));
+    std::vector<int64_t> dev(bestUnits.begin(), bestUnits.end());
+    return torch::one_hot(torch::tensor(dev, torch::kInt64), maxDevices).to(torch::kFloat32) * bonus;
   }
 };
 
@@ -131,6 +169,8 @@ PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, co
   if (cost.cluster().numDevices() > s_->policy->config().maxDevices)
     throw Error("optimize", "the policy places on at most " + std::to_string(s_->policy->config().maxDevices) +
                                 " devices, the cluster has " + std::to_string(cost.cluster().numDevices()));
+  s_->search = std::make_unique<LocalSearch>(s_->features, static_cast<int32_t>(s_->numDevices), options.seed);
+  s_->priority = s_->features.priority;
   s_->optimizer = std::make_unique<torch::optim::Adam>(s_->policy->parameters(),
                                                        torch::optim::AdamOptions(config.learningRate));
 }
@@ -164,7 +204,21 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
         if (cancel->load(std::memory_order_relaxed)) throw Cancelled{};
       }));
   bool unused = false;
-  if (o.startPlan) s.consider(*o.startPlan, unused);
+  if (o.startPlan) {
+    s.consider(*o.startPlan, unused);
+    // candidates get the start plan's priorities when they beat the upward-rank order on its devices
+    const std::vector<int32_t> units = s.unitsOf(*o.startPlan);
+    const double ranked = (s.considerUnits(units, unused), s.m.feasible ? s.m.stepTime : 1e300);
+    if (!o.startPlan->priority.empty()) {
+      s.priority = o.startPlan->priority;
+      const double own = (s.considerUnits(units, unused), s.m.feasible ? s.m.stepTime : 1e300);
+      if (ranked < own) s.priority = s.features.priority;
+    }
+  } else {
+    // from nothing: everything on one device is the first incumbent, so local search starts from
+    // a feasible, contention-free plan rather than from a random sample's scatter
+    s.considerUnits(std::vector<int32_t>(static_cast<size_t>(s.features.numUnits), 0), unused);
+  }
   const int64_t K = std::max(1, o.samplesPerIteration);
   const int64_t D = s.numDevices;
 
@@ -172,16 +226,18 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     torch::NoGradGuard noGrad;
     s.policy->eval();
     if (auto out = forwardUnlessStopped(s.policy, s.input, D, cancel != nullptr, stop))
-      s.consider(planFromUnits(s.features, toVector(out->unitLogits.slice(1, 0, D).argmax(1))), unused);
+      s.considerUnits(toVector(out->unitLogits.slice(1, 0, D).argmax(1)), unused);
   }
   for (int it = 1; it <= o.iterations && !stop(); ++it) {
     s.policy->train();
     IterationReport rep;
     rep.iteration = it;
+    s.refreshCurrentDevices();
+    const torch::Tensor bonus = s.priorBonus(s.policy->config().maxDevices).slice(1, 0, D);
     std::optional<PolicyOutput> first = forwardUnlessStopped(s.policy, s.input, D, cancel != nullptr, stop);
     if (!first) break;
     PolicyOutput out = std::move(*first);
-    torch::Tensor logp = torch::log_softmax(out.unitLogits.slice(1, 0, D), 1);  // [U, D]
+    torch::Tensor logp = torch::log_softmax(out.unitLogits.slice(1, 0, D) + bonus, 1);  // [U, D]
     torch::Tensor actions;                                                     // [U, K]
     {
       torch::NoGradGuard noGrad;
@@ -191,10 +247,21 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     torch::Tensor byPlan = actions.t().contiguous();  // [K, U]
     std::vector<double> rewards;
     for (int64_t k = 0; k < K && !stop(); ++k)
-      rewards.push_back(s.consider(planFromUnits(s.features, toVector(byPlan[k])), rep.improved));
+      rewards.push_back(s.considerUnits(toVector(byPlan[k]), rep.improved));
     if (result.cancelled || rewards.empty()) break;
-    if (it == 1 || (cfg.greedyEvery > 0 && it % cfg.greedyEvery == 0))
-      s.consider(planFromUnits(s.features, toVector(logp.detach().argmax(1))), rep.improved);
+    if (it == 1 || (cfg.greedyEvery > 0 && it % cfg.greedyEvery == 0)) {
+      std::vector<int32_t> greedy = toVector(logp.detach().argmax(1));
+      if (greedy != s.bestUnits) s.considerUnits(greedy, rep.improved);
+    }
+    if (cfg.localMoves > 0 && !s.bestUnits.empty()) {
+      torch::Tensor probs = logp.detach().exp().contiguous();
+      std::vector<float> pv(probs.data_ptr<float>(), probs.data_ptr<float>() + probs.numel());
+      std::vector<int32_t> units = s.bestUnits;
+      s.search->run(units, pv, cfg.localMoves, s.bestStep, [&](const std::vector<int32_t>& cand) {
+        s.considerUnits(cand, rep.improved);
+        return s.m.feasible ? s.m.stepTime : std::numeric_limits<double>::infinity();
+      }, stop);
+    }
 
     // advantages: leave-one-out mean of the batch (value head with one sample), normalised
     const int64_t n = static_cast<int64_t>(rewards.size());
@@ -227,7 +294,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
         std::optional<PolicyOutput> again = forwardUnlessStopped(s.policy, s.input, D, cancel != nullptr, stop);
         if (!again) break;
         out = std::move(*again);
-        logp = torch::log_softmax(out.unitLogits.slice(1, 0, D), 1);
+        logp = torch::log_softmax(out.unitLogits.slice(1, 0, D) + bonus, 1);
       }
       const torch::Tensor ratio = torch::exp(logp.gather(1, taken) - old);
       const torch::Tensor surrogate =

@@ -8,7 +8,13 @@
 // start plan's devices as the "current device" feature when refining); samplesPerIteration
 // unit -> device assignments drawn from Categorical(softmax(unit logits)) with a seeded
 // generator; each simulated (one Simulator reused, no timeline); reward = placementReward.
-// Baseline: the mean reward of the *other* samples of the batch (leave-one-out; with one
+// The sampling logits are the policy's plus a fixed bonus on the incumbent's device (see
+// PpoConfig::priorMoves); the incumbent's devices are also the "current device" features, updated
+// when it improves. Every candidate plan gets one priority per op: the start plan's when that
+// simulates better on the start devices, else the upward-rank order (GraphFeatures::priority).
+// Without a start plan, "every unit on device 0" is the first incumbent.
+// After the samples, LocalSearch tries localMoves group moves of the incumbent drawn from the
+// sampling distribution. Baseline: the mean reward of the *other* samples of the batch (leave-one-out; with one
 // sample per iteration the value head's estimate instead); the value head is trained on the
 // batch's mean reward either way, so a pre-trained policy carries an estimate. Advantages
 // are normalised by the batch's standard deviation. Loss: PPO clipped surrogate per unit
@@ -39,13 +45,18 @@ namespace gp::rl {
 
 struct PpoConfig {
   double clip = 0.2;
-  int epochs = 4;              // optimisation passes per iteration
+  int epochs = 2;              // optimisation passes per iteration
   double learningRate = 1e-3;
   double entropyStart = 0.01;  // entropy bonus, decays linearly to entropyEnd over the run
   double entropyEnd = 0.001;
   double valueCoef = 0.5;
   double maxGradNorm = 1.0;
   int greedyEvery = 5;         // simulate the argmax plan every this many iterations (and the first)
+  // Prior toward the incumbent (the best plan so far, the start plan at first): a fixed bonus on
+  // each unit's incumbent-device logit, sized so that a sample from a uniform policy moves about
+  // this many units; samples are local perturbations of a strong plan. 0: no prior.
+  double priorMoves = 4;
+  int localMoves = 128;        // policy-guided local-search moves per iteration (local_search.h)
 };
 
 class PpoTrainer {

@@ -21,6 +21,7 @@
 #include "document.h"
 #include "graph/graph_view.h"
 #include "io/device_palette.h"
+#include "app_test_helpers.h"
 #include "main_window.h"
 #include "panels/history_model.h"
 #include "panels/history_panel.h"
@@ -30,24 +31,8 @@ using namespace gp;
 
 namespace {
 
-constexpr int kTimeoutMs = 120000;
-
-bool waitIdle(MainWindow& w) {
-  QDeadlineTimer deadline(kTimeoutMs);
-  int idlePolls = 0;
-  while (!deadline.hasExpired()) {
-    QTest::qWait(20);
-    idlePolls = w.isIdle() ? idlePolls + 1 : 0;
-    if (idlePolls >= 3) return true;
-  }
-  return false;
-}
-
-QAction* action(MainWindow& w, const char* name) {
-  auto* a = w.findChild<QAction*>(QString::fromLatin1(name));
-  if (!a) qFatal("no action %s", name);
-  return a;
-}
+using gptest::action;
+using gptest::waitIdle;
 
 std::vector<OpId> opsInScope(const Graph& g, const std::string& prefix) {
   std::vector<OpId> ops;

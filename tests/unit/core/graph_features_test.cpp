@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -59,7 +60,7 @@ TEST(GraphFeatures, ShapesEdgesAndUnitsOnASmallGraph) {
   CostModel cost(g, c);
   GraphFeatures f = rl::buildGraphFeatures(g, cost);
   ASSERT_EQ(f.numOps, 4);
-  EXPECT_EQ(f.featureDim, 14 + rl::kMaxDevices);
+  EXPECT_EQ(f.featureDim, 14 + rl::kMaxDevices + 1 + 2 * rl::kPositionPeriods);
   EXPECT_EQ(f.x.size(), 4u * static_cast<size_t>(f.featureDim));
   // Edges: a->b, a->c, b->c (distinct producer/consumer pairs).
   std::set<std::pair<int, int>> edges;
@@ -239,4 +240,55 @@ TEST(GraphFeatures, Resnet50TrainingGraph) {
     auto [it, inserted] = deviceOfGroup.emplace(g.colocGroup(op), p.device[op]);
     EXPECT_EQ(it->second, p.device[op]);
   }
+}
+
+// Identical twin chains differ only in the positional columns (after the device one-hot), so a
+// policy can tell them apart.
+TEST(GraphFeatures, TwinsDifferOnlyByPosition) {
+  GraphBuilder b("twins");
+  for (const char* chain : {"a", "b"}) {
+    TensorId prev = b.addGraphInput({std::string(chain) + "/x", {4}});
+    for (int i = 0; i < 3; ++i) {
+      OpId op = b.addOp({.name = std::string(chain) + "/op" + std::to_string(i), .type = "MatMul",
+                         .inputs = {prev}, .outputs = {{"", {64}}}, .flops = 1e9});
+      prev = b.output(op);
+    }
+  }
+  Graph g = std::move(b).build("twins");
+  Cluster c = loadCluster("4xP100-PCIe");
+  CostModel cost(g, c);
+  GraphFeatures f = rl::buildGraphFeatures(g, cost);
+  const int pos0 = rl::currentDeviceColumn() + rl::kMaxDevices;
+  ASSERT_EQ(f.featureDim, pos0 + 1 + 2 * rl::kPositionPeriods);
+  for (int i = 0; i < 3; ++i) {
+    const OpId a = g.findOp("a/op" + std::to_string(i)), bb = g.findOp("b/op" + std::to_string(i));
+    for (int col = 0; col < pos0; ++col) EXPECT_FLOAT_EQ(at(f, a, col), at(f, bb, col)) << col;
+    bool differs = false;
+    for (int col = pos0; col < f.featureDim; ++col) differs |= at(f, a, col) != at(f, bb, col);
+    EXPECT_TRUE(differs) << i;
+  }
+}
+
+// Move groups tie each gradient/update op's unit to its forward op's unit; priorities are a
+// permutation of 1..n in which every producer outranks its consumers.
+TEST(GraphFeatures, MoveGroupsAndPriorities) {
+  const Resnet& r = resnet();
+  const Graph& g = r.g;
+  GraphFeatures f = rl::buildGraphFeatures(g, r.cost);
+  ASSERT_EQ(f.groupOf.size(), static_cast<size_t>(f.numUnits));
+  EXPECT_GT(f.numGroups, 50);
+  EXPECT_LT(f.numGroups, f.numUnits);
+  int tied = 0;
+  for (OpId op = 0; op < g.numOps(); ++op) {
+    if (g.forwardOf(op) == kNone) continue;
+    EXPECT_EQ(f.groupOf[f.unitOf[op]], f.groupOf[f.unitOf[g.forwardOf(op)]]) << g.opName(op);
+    ++tied;
+  }
+  EXPECT_GT(tied, 100);
+  for (int32_t u = 1; u < f.numUnits; ++u) EXPECT_LE(f.groupOf[u], *std::max_element(f.groupOf.begin(),
+                                                                                        f.groupOf.begin() + u) + 1);
+  std::vector<int32_t> sorted = f.priority;
+  std::sort(sorted.begin(), sorted.end());
+  for (int32_t i = 0; i < f.numOps; ++i) ASSERT_EQ(sorted[i], i + 1);
+  for (size_t e = 0; e < f.edgeSrc.size(); ++e) EXPECT_GT(f.priority[f.edgeSrc[e]], f.priority[f.edgeDst[e]]);
 }

@@ -1,0 +1,141 @@
+// Document: running the RL optimizer (Document::optimize). The run works on the Document's
+// pool; its iteration callback only fills an OptimizeRun (optimize_run.h) that the progress
+// timer drains on the UI thread. The best plan so far is shown at most every kLiveIntervalMs
+// (no undo step); the final one enters history and becomes the plan in one undo step.
+#include <QLocale>
+#include <QThread>
+#include <algorithm>
+
+#include "document.h"
+#include "plan_commands.h"
+
+namespace gp {
+
+namespace {
+constexpr int kLiveIntervalMs = 500;  // the views follow the best plan at most this often
+}
+
+bool Document::refuseWhileOptimizing() {
+  if (!optimizeRun_) return false;
+  Q_EMIT warning(tr("The optimizer is running: stop it to change the plan."));
+  return true;
+}
+
+void Document::optimize(const OptimizeOptions& options) {
+  if (!ws_) return;
+  if (optimizeRun_) {
+    Q_EMIT warning(tr("The optimizer is already running."));
+    return;
+  }
+  if (baselineJob_) {
+    Q_EMIT warning(tr("Baselines are running: the optimizer starts once they finish or are cancelled."));
+    return;
+  }
+  auto run = std::make_shared<OptimizeRun>();
+  run->options = options;
+  run->options.startPlan = plan_;  // a hand-edited plan is optimized further
+  // One core stays free for the user interface (LibTorch would take them all).
+  if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
+  run->method = options.policy == "colocrl" ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
+  optimizeRun_ = run;
+  optimizeStartPlan_ = plan_;
+  liveBest_.reset();
+  liveShown_.start();
+  run->clock.start();
+  const int task = beginTask(tr("Optimizing…"));
+  Q_EMIT optimizeStarted();
+  startJob(
+      this, &pool_,
+      [ws = ws_, run] {
+        return optimizePlacement(
+            *ws->cost, run->options, [run](const IterationReport& r) { run->report(r); }, &run->cancel);
+      },
+      [this, run, task](JobResult<OptimizeResult> r) {
+        finishOptimize(run, std::move(r));
+        endTask(task);
+      });
+}
+
+void Document::cancelOptimize() {
+  if (optimizeRun_) optimizeRun_->cancel = true;
+}
+
+void Document::pollOptimizer(bool finishing) {
+  const std::shared_ptr<OptimizeRun> run = optimizeRun_;
+  if (!run) return;
+  for (OptimizeProgress& p : run->take()) {
+    Q_EMIT iterationReported(p);
+    if (p.improvedBest) liveBest_ = std::move(p.improvedBest);
+  }
+  if (finishing) return;
+  const OptimizeOptions& o = run->options;
+  const int it = run->lastIteration();
+  if (!baselineJob_) {  // the baselines' progress has the status bar while they run
+    int percent = o.iterations > 0 ? 100 * it / o.iterations : -1;
+    if (o.budgetSeconds > 0)
+      percent = std::max(percent, static_cast<int>(100 * run->clock.elapsed() / (1e3 * o.budgetSeconds)));
+    Q_EMIT progress(
+        std::min(percent, 100),
+        o.budgetSeconds > 0
+            ? tr("Optimizing: iteration %1, %2 of %3 s").arg(it).arg(run->clock.elapsed() / 1000).arg(o.budgetSeconds)
+            : tr("Optimizing: iteration %1 of %2").arg(it).arg(o.iterations));
+  }
+  // The views follow the best plan, throttled: a new plan at most every kLiveIntervalMs.
+  if (liveBest_ && liveShown_.elapsed() >= kLiveIntervalMs && liveBest_->device.size() == plan_.device.size()) {
+    plan_ = std::move(*liveBest_);
+    liveBest_.reset();
+    liveShown_.restart();
+    Q_EMIT planChanged();
+    startMeasure(PendingHistory{}, /*quiet=*/true);
+  }
+}
+
+void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r) {
+  if (run != optimizeRun_) {  // a new workspace superseded it (installWorkspace): dropped
+    Q_EMIT optimizeFinished(false);
+    return;
+  }
+  pollOptimizer(/*finishing=*/true);  // the last reports still go to the plot
+  optimizeRun_.reset();
+  liveBest_.reset();
+  // Where the run started from: the result replaces it as one undo step.
+  auto backToStart = [this] {
+    if (plan_ == optimizeStartPlan_) return;
+    plan_ = optimizeStartPlan_;
+    Q_EMIT planChanged();
+    startMeasure(PendingHistory{});
+  };
+  if (!r.value) {
+    backToStart();
+    Q_EMIT failed(tr("Optimizer failed: %1").arg(r.error));
+    Q_EMIT optimizeFinished(false);
+    return;
+  }
+  OptimizeResult& res = *r.value;
+  if (!res.note.empty()) Q_EMIT warning(QString::fromStdString(res.note));
+  const bool zeroShot = run->options.iterations <= 0;  // one greedy plan, no iteration
+  if ((res.iterations == 0 && !zeroShot) || res.best.device.size() != optimizeStartPlan_.device.size()) {
+    backToStart();
+    Q_EMIT warning(tr("The optimizer stopped before its first iteration."));
+    Q_EMIT optimizeFinished(false);
+    return;
+  }
+  const QString label =
+      zeroShot        ? tr("Optimizer (%1, zero-shot)").arg(run->method)
+      : res.cancelled ? tr("Optimizer (%1, stopped after %n iteration(s))", nullptr, res.iterations).arg(run->method)
+                      : tr("Optimizer (%1, %n iteration(s))", nullptr, res.iterations).arg(run->method);
+  plan_ = optimizeStartPlan_;  // silently: the views get the result with the undo step below
+  if (res.best == plan_)
+    Q_EMIT planChanged();
+  else
+    undo_.push(new ReplacePlanCommand(this, optimizeStartPlan_, res.best, label));
+  ++measureSeq_;  // a live measurement still on its way is stale now
+  measuredPlan_ = res.best;
+  measurement_ = std::move(res.measurement);
+  hasMeasurement_ = true;
+  addHistory(label, QStringLiteral("optimizer"), measuredPlan_, measurement_, res.seconds);
+  Q_EMIT measured();
+  Q_EMIT optimizeFinished(true);
+}
+
+}  // namespace gp

@@ -1,0 +1,118 @@
+// Policy-guided local search: see local_search.h.
+#include "rl/local_search.h"
+
+#include <algorithm>
+
+namespace gp::rl {
+
+namespace {
+
+// Better, or as good when `sideways` (a region move across a plateau: moving one of two chains
+// that share a device changes nothing until the second one moves too; single units don't, or the
+// walk drifts into scattered plans); `step` becomes the candidate's.
+bool accept(double candidate, double& step, bool sideways) {
+  if (!(candidate <= step * (1 + 1e-12)) || (!sideways && !(candidate < step * (1 - 1e-12)))) return false;
+  step = std::min(step, candidate);
+  return true;
+}
+
+}  // namespace
+
+LocalSearch::LocalSearch(const GraphFeatures& f, int32_t numDevices, uint64_t seed)
+    : f_(f), numDevices_(numDevices), rng_(seed ^ 0x9e3779b97f4a7c15ull) {
+  groupOff_.assign(static_cast<size_t>(f.numGroups) + 1, 0);
+  for (int32_t u = 0; u < f.numUnits; ++u) ++groupOff_[static_cast<size_t>(f.groupOf[u]) + 1];
+  for (size_t g = 1; g < groupOff_.size(); ++g) groupOff_[g] += groupOff_[g - 1];
+  groupUnits_.resize(static_cast<size_t>(f.numUnits));
+  std::vector<int32_t> fill(groupOff_.begin(), groupOff_.end() - 1);
+  for (int32_t u = 0; u < f.numUnits; ++u) groupUnits_[static_cast<size_t>(fill[f.groupOf[u]]++)] = u;
+  std::vector<std::pair<int32_t, int32_t>> edges;
+  for (size_t e = 0; e < f.edgeSrc.size(); ++e) {
+    const int32_t a = f.groupOf[f.unitOf[f.edgeSrc[e]]], b = f.groupOf[f.unitOf[f.edgeDst[e]]];
+    if (a != b) {
+      edges.emplace_back(a, b);
+      edges.emplace_back(b, a);
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  succOff_.assign(static_cast<size_t>(f.numGroups) + 1, 0);
+  for (const auto& e : edges) ++succOff_[static_cast<size_t>(e.first) + 1];
+  for (size_t g = 1; g < succOff_.size(); ++g) succOff_[g] += succOff_[g - 1];
+  succ_.reserve(edges.size());
+  for (const auto& e : edges) succ_.push_back(e.second);
+  mark_.assign(static_cast<size_t>(f.numGroups), 0);
+}
+
+int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves,
+                     double step, const std::function<double(const std::vector<int32_t>&)>& evaluate,
+                     const std::function<bool()>& stop) {
+  const int32_t G = f_.numGroups, D = numDevices_;
+  if (G == 0 || D < 2 || moves <= 0) return 0;
+  const auto p = [&](int32_t u, int32_t d) { return static_cast<double>(probs[static_cast<size_t>(u) * D + d]); };
+  // group weights: mean probability of leaving the incumbent device (floor: every group can move)
+  std::vector<double> weight(static_cast<size_t>(G));
+  for (int32_t g = 0; g < G; ++g) {
+    double w = 0;
+    const int32_t b = groupOff_[g], e = groupOff_[g + 1];
+    for (int32_t i = b; i < e; ++i) w += 1.0 - p(groupUnits_[i], units[groupUnits_[i]]);
+    weight[g] = std::max(w / std::max(1, e - b), 1e-4);
+  }
+  std::discrete_distribution<int32_t> pickGroup(weight.begin(), weight.end());
+  std::vector<double> unitWeight(static_cast<size_t>(f_.numUnits));
+  for (int32_t u = 0; u < f_.numUnits; ++u) unitWeight[u] = std::max(1.0 - p(u, units[u]), 1e-4);
+  std::discrete_distribution<int32_t> pickUnit(unitWeight.begin(), unitWeight.end());
+  std::uniform_int_distribution<int> pickSpan(0, 3);
+  std::vector<int32_t> cand = units;
+  std::vector<double> devWeight(static_cast<size_t>(D));
+  int kept = 0;
+  for (int m = 0; m < moves && !stop(); ++m) {
+    if (m % 2 == 1) {  // a single unit
+      const int32_t u = pickUnit(rng_);
+      for (int32_t d = 0; d < D; ++d) devWeight[d] = d == units[u] ? 0.0 : std::max(p(u, d), 1e-6);
+      cand[u] = std::discrete_distribution<int32_t>(devWeight.begin(), devWeight.end())(rng_);
+      if (accept(evaluate(cand), step, /*sideways=*/false)) {
+        units[u] = cand[u];
+        ++kept;
+      } else {
+        cand[u] = units[u];
+      }
+      continue;
+    }
+    const int32_t g = pickGroup(rng_);
+    const int32_t from = units[groupUnits_[groupOff_[g]]];
+    for (int32_t d = 0; d < D; ++d) {
+      double w = 0;
+      for (int32_t i = groupOff_[g]; i < groupOff_[g + 1]; ++i) w += p(groupUnits_[i], d);
+      devWeight[d] = d == from ? 0.0 : std::max(w, 1e-6);
+    }
+    const int32_t to = std::discrete_distribution<int32_t>(devWeight.begin(), devWeight.end())(rng_);
+    const size_t span = size_t{1} << pickSpan(rng_);
+    // region: breadth-first from g along data edges (both ways) through groups on `from`
+    queue_.assign(1, g);
+    mark_[g] = m + 1;
+    for (size_t q = 0; q < queue_.size() && queue_.size() < span; ++q)
+      for (int32_t i = succOff_[queue_[q]]; i < succOff_[queue_[q] + 1] && queue_.size() < span; ++i) {
+        const int32_t h = succ_[i];
+        if (mark_[h] == m + 1 || units[groupUnits_[groupOff_[h]]] != from) continue;
+        mark_[h] = m + 1;
+        queue_.push_back(h);
+      }
+    bool changed = false;
+    for (int32_t h : queue_)
+      for (int32_t i = groupOff_[h]; i < groupOff_[h + 1]; ++i) {
+        changed |= cand[groupUnits_[i]] != to;
+        cand[groupUnits_[i]] = to;
+      }
+    if (changed && accept(evaluate(cand), step, /*sideways=*/queue_.size() > 1)) {
+      units = cand;
+      ++kept;
+    } else {
+      for (int32_t h : queue_)
+        for (int32_t i = groupOff_[h]; i < groupOff_[h + 1]; ++i) cand[groupUnits_[i]] = units[groupUnits_[i]];
+    }
+  }
+  return kept;
+}
+
+}  // namespace gp::rl

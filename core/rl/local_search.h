@@ -1,0 +1,44 @@
+// Policy-guided local search on the optimizer's incumbent plan (issue 5, item 8): the policy
+// proposes, the simulator decides.
+//
+// One move: a move group (a forward op's unit with its gradient and update units, see
+// GraphFeatures::groupOf) drawn with weight = its units' mean probability, under the policy's
+// sampling distribution, of leaving their incumbent device; a target device drawn from the
+// group's mean distribution without the group's current device; a region of 1, 2, 4 or 8
+// groups grown from it breadth-first along data edges (both directions) through groups on the same device (a
+// stretch of a chain or branch of the model) moved whole to that device; every other move instead moves one unit drawn with weight =
+// its probability of leaving its device. A candidate replaces the walk's plan when its step time
+// is better, or no worse for a region of several groups (sideways steps cross plateaus); the
+// caller keeps the best plan it is shown.
+// Deterministic for a seed.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "rl/graph_features.h"
+
+namespace gp::rl {
+
+class LocalSearch {
+ public:
+  LocalSearch(const GraphFeatures& f, int32_t numDevices, uint64_t seed);
+
+  // Tries `moves` moves on `units` (one device per unit, step time `step`; updated in place on
+  // acceptance). `probs`: [numUnits x numDevices] row-major sampling probabilities. `evaluate`
+  // simulates a candidate and returns its step time (infinity when infeasible). `stop` is
+  // polled between moves. Returns the number of moves kept.
+  int run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves, double step,
+          const std::function<double(const std::vector<int32_t>&)>& evaluate, const std::function<bool()>& stop);
+
+ private:
+  const GraphFeatures& f_;
+  int32_t numDevices_;
+  std::mt19937_64 rng_;
+  std::vector<int32_t> groupOff_, groupUnits_;  // CSR: the units of each group
+  std::vector<int32_t> succOff_, succ_;         // CSR: groups joined to each group by data edges
+  std::vector<int32_t> mark_, queue_;
+};
+
+}  // namespace gp::rl

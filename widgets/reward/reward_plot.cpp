@@ -1,0 +1,250 @@
+#include "reward/reward_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QLocale>
+#include <QPainter>
+#include <QPicture>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gp {
+
+namespace {
+
+const QColor kMeanColor(70, 130, 180);
+const QColor kBestColor(230, 145, 56);
+const QColor kBestSoFarColor(46, 139, 87);
+const QColor kBaselineColor(178, 34, 34);
+const QColor kBoundColor(90, 90, 90);
+
+QCPItemText* makeLineLabel(QCustomPlot* plot, const QColor& color) {
+  auto* t = new QCPItemText(plot);
+  t->position->setAxes(plot->xAxis, plot->yAxis);
+  t->position->setAxisRect(plot->axisRect());
+  t->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+  t->position->setTypeY(QCPItemPosition::ptPlotCoords);
+  t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+  t->setColor(color);
+  t->setPadding(QMargins(2, 0, 4, 1));
+  return t;
+}
+
+QCPItemStraightLine* makeLine(QCustomPlot* plot, const QColor& color) {
+  auto* l = new QCPItemStraightLine(plot);
+  QPen pen(color, 1.5, Qt::DashLine);
+  l->setPen(pen);
+  return l;
+}
+
+QString ms(double seconds) {
+  return QLocale().toString(seconds * 1e3, 'f', seconds < 0.1 ? 2 : 1);
+}
+
+}  // namespace
+
+RewardPlot::RewardPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+  plot_->setObjectName(QStringLiteral("rewardCustomPlot"));
+
+  meanGraph_ = plot_->addGraph();
+  meanGraph_->setName(tr("mean reward"));
+  meanGraph_->setPen(QPen(kMeanColor, 1.5));
+  meanGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+  bestGraph_ = plot_->addGraph();
+  bestGraph_->setName(tr("best of the iteration"));
+  bestGraph_->setPen(QPen(kBestColor, 1.5));
+  bestGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+  bestSoFarGraph_ = plot_->addGraph();
+  bestSoFarGraph_->setName(tr("best so far"));
+  bestSoFarGraph_->setPen(QPen(kBestSoFarColor, 2.5));
+  bestSoFarGraph_->setLineStyle(QCPGraph::lsStepLeft);
+
+  baselineLine_ = makeLine(plot_, kBaselineColor);
+  boundLine_ = makeLine(plot_, kBoundColor);
+  baselineText_ = makeLineLabel(plot_, kBaselineColor);
+  boundText_ = makeLineLabel(plot_, kBoundColor);
+
+  plot_->xAxis->setLabel(tr("iteration"));
+  plot_->yAxis->setLabel(tr("reward"));
+  setToolTip(
+      tr("Reward of a plan: −√(step time ÷ lower bound). The lower bound is −1; higher is better.\n"
+         "Wheel: zoom · drag: pan · double-click: fit"));
+  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+  ticker->setTickStep(1.0);
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // whole iterations only
+  plot_->xAxis->setTicker(ticker);
+  // The legend in a row of its own below the axes: it never hides a curve.
+  plot_->legend->setVisible(true);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setBrush(Qt::NoBrush);
+  plot_->legend->setWrap(2);  // two per row: fits a narrow dock
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, /*rearrange=*/true);
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.9);
+  plot_->legend->setFont(small);
+  plot_->plotLayout()->addElement(1, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+  plot_->plotLayout()->setRowSpacing(0);
+  plot_->legend->setMargins(QMargins(4, 0, 4, 2));
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  // Once the user zooms or pans, new points no longer move the view; a double click fits again.
+  connect(plot_, &QCustomPlot::mousePress, this, [this] { userView_ = true; });
+  connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userView_ = true; });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+    userView_ = false;
+    scheduleReplot();
+  });
+
+  replotTimer_.setSingleShot(true);
+  replotTimer_.setInterval(kReplotIntervalMs);
+  connect(&replotTimer_, &QTimer::timeout, this, &RewardPlot::replotNow);
+  setMinimumSize(260, 160);
+  updateReferenceItems();
+  fitView();
+  plot_->replot();
+}
+
+double RewardPlot::rewardOf(double stepSeconds) const {
+  if (refs_.lowerBound <= 0 || stepSeconds <= 0) return 0;
+  return -std::sqrt(stepSeconds / refs_.lowerBound);
+}
+
+bool RewardPlot::baselineLineVisible() const {
+  return baselineLine_->visible();
+}
+bool RewardPlot::lowerBoundLineVisible() const {
+  return boundLine_->visible();
+}
+
+void RewardPlot::addIteration(const IterationReport& it) {
+  const double x = it.iteration > 0 ? it.iteration : iterations_.size() + 1.0;
+  iterations_ << x;
+  mean_ << it.meanReward;
+  best_ << it.bestReward;
+  bestSoFarStep_ << it.bestStepTime;
+  if (it.bestStepTime > 0) bestStep_ = it.bestStepTime;
+  meanGraph_->addData(x, it.meanReward);
+  bestGraph_->addData(x, it.bestReward);
+  if (it.bestStepTime > 0 && refs_.lowerBound > 0) bestSoFarGraph_->addData(x, rewardOf(it.bestStepTime));
+  scheduleReplot();
+}
+
+void RewardPlot::setReferenceLines(const RewardReferences& refs) {
+  const bool boundChanged = refs.lowerBound != refs_.lowerBound;
+  refs_ = refs;
+  if (boundChanged) updateBestCurve();
+  updateReferenceItems();
+  scheduleReplot();
+}
+
+void RewardPlot::clear() {
+  iterations_.clear();
+  mean_.clear();
+  best_.clear();
+  bestSoFarStep_.clear();
+  bestStep_ = 0;
+  for (QCPGraph* g : {meanGraph_, bestGraph_, bestSoFarGraph_}) g->data()->clear();
+  userView_ = false;
+  scheduleReplot();
+}
+
+void RewardPlot::updateBestCurve() {
+  bestSoFarGraph_->data()->clear();
+  if (refs_.lowerBound <= 0) return;
+  for (qsizetype i = 0; i < iterations_.size(); ++i)
+    if (bestSoFarStep_[i] > 0) bestSoFarGraph_->addData(iterations_[i], rewardOf(bestSoFarStep_[i]));
+}
+
+void RewardPlot::updateReferenceItems() {
+  const bool hasBound = refs_.lowerBound > 0;
+  const bool hasBaseline = hasBound && refs_.bestBaseline > 0;
+  boundLine_->setVisible(hasBound);
+  boundText_->setVisible(hasBound);
+  baselineLine_->setVisible(hasBaseline);
+  baselineText_->setVisible(hasBaseline);
+  if (hasBound) {
+    boundLine_->point1->setCoords(0, -1);
+    boundLine_->point2->setCoords(1, -1);
+    boundText_->position->setCoords(0.995, -1);
+    boundText_->setText(tr("lower bound: %1 ms").arg(ms(refs_.lowerBound)));
+  }
+  if (hasBaseline) {
+    const double y = rewardOf(refs_.bestBaseline);
+    baselineLine_->point1->setCoords(0, y);
+    baselineLine_->point2->setCoords(1, y);
+    baselineText_->position->setCoords(0.995, y);
+    baselineText_->setText(tr("best baseline %1: %2 ms").arg(refs_.bestBaselineName, ms(refs_.bestBaseline)));
+  }
+  bestSoFarGraph_->setName(bestStep_ > 0 ? tr("best so far: %1 ms").arg(ms(bestStep_)) : tr("best so far"));
+}
+
+void RewardPlot::fitView() {
+  const double n = std::max<double>(10, iterations_.isEmpty() ? 0 : iterations_.back());
+  plot_->xAxis->setRange(0.5, n + 0.5);
+  // The figures that matter: the best rewards, the best so far and the reference lines. The
+  // mean may dive far below them (out-of-memory samples earn −10): it is shown down to as far
+  // below the others as they span, the rest is a zoom away.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  auto take = [&](double v) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  };
+  for (double v : best_) take(v);
+  for (auto it = bestSoFarGraph_->data()->constBegin(); it != bestSoFarGraph_->data()->constEnd(); ++it)
+    take(it->value);
+  if (refs_.lowerBound > 0) take(-1);
+  if (baselineLine_->visible()) take(rewardOf(refs_.bestBaseline));
+  if (!std::isfinite(lo)) {
+    lo = -3;
+    hi = -1;
+  }
+  double bottom = lo;
+  for (double v : mean_) bottom = std::min(bottom, v);
+  for (double v : mean_) hi = std::max(hi, v);
+  const double span = std::max(hi - lo, 0.2);
+  bottom = std::max(bottom, lo - span);
+  const double pad = 0.06 * (hi - bottom + 1e-9);
+  // Room above the top line for its label (about 18 px of the axis rect).
+  const double px = std::max(80, plot_->axisRect()->height());
+  const double perPx = (hi - bottom + 2 * pad) / px;
+  plot_->yAxis->setRange(bottom - pad, hi + std::max(pad, 18 * perPx));
+}
+
+void RewardPlot::scheduleReplot() {
+  if (!replotTimer_.isActive()) replotTimer_.start();
+}
+
+void RewardPlot::replotNow() {
+  replotTimer_.stop();
+  updateReferenceItems();
+  if (!userView_) fitView();
+  plot_->replot();
+  ++replots_;
+}
+
+void RewardPlot::renderTo(QPainter* painter, const QRectF& target) {
+  if (!painter || target.isEmpty()) return;
+  replotNow();
+  // Laid out at about 800 px wide, then scaled: fonts and lines keep their proportions.
+  const double s = std::clamp(target.width() / 800.0, 1.0, 4.0);
+  const int w = std::max(1, static_cast<int>(target.width() / s)),
+            h = std::max(1, static_cast<int>(target.height() / s));
+  QPicture picture;  // vector commands: an SVG export stays vector
+  {
+    QCPPainter qp(&picture);
+    plot_->toPainter(&qp, w, h);
+  }
+  painter->save();
+  painter->translate(target.topLeft());
+  painter->scale(s, s);
+  painter->drawPicture(0, 0, picture);
+  painter->restore();
+  plot_->replot(QCustomPlot::rpQueuedReplot);  // lay out again at the widget's own size
+}
+
+}  // namespace gp

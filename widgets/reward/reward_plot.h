@@ -1,0 +1,76 @@
+// RewardPlot: the RL optimizer's progress, one point per iteration (QCustomPlot): the mean and
+// the best reward of the iteration's sampled plans and the best plan so far, with the best
+// baseline and the lower bound as labelled horizontal lines. Rewards are the optimizer's
+// −√(step time ÷ lower bound): the lower bound is −1, higher is better; the labels give the
+// step times in ms. Zoom with the wheel, pan by dragging, double-click to fit again.
+//
+//   plot->setReferenceLines({.lowerBound = 0.081, .bestBaseline = 0.112, .bestBaselineName = "m_etf"});
+//   plot->addIteration(report);   // cheap: replots are coalesced (at most ~10 per second)
+#pragma once
+#include <QRectF>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+#include "optimize/optimize.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QPainter;
+
+namespace gp {
+
+struct RewardReferences {
+  double lowerBound = 0;     // seconds; 0: unknown (no lines, no best-so-far curve)
+  double bestBaseline = 0;   // seconds; 0: no baseline measured yet
+  QString bestBaselineName;  // e.g. "m_etf"
+};
+
+class RewardPlot : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kReplotIntervalMs = 100;
+
+  explicit RewardPlot(QWidget* parent = nullptr);
+
+  void addIteration(const IterationReport& it);
+  void setReferenceLines(const RewardReferences& refs);
+  void clear();  // a new run: curves emptied, the view fits the data again
+  // Paints the whole plot into `target` (PNG/SVG export), laid out at a readable size.
+  void renderTo(QPainter* painter, const QRectF& target);
+
+  // Figures shown, for tests.
+  int pointCount() const { return static_cast<int>(iterations_.size()); }
+  const QVector<double>& meanRewards() const { return mean_; }
+  const QVector<double>& bestRewards() const { return best_; }
+  double bestStepTime() const { return bestStep_; }  // seconds; 0 before a feasible plan
+  const RewardReferences& references() const { return refs_; }
+  // Reward of a step time against the lower bound (−√(step ÷ bound)); 0 without a bound.
+  double rewardOf(double stepSeconds) const;
+  bool baselineLineVisible() const;
+  bool lowerBoundLineVisible() const;
+  int replotCount() const { return replots_; }
+  QCustomPlot* plot() const { return plot_; }
+  void replotNow();  // a pending replot happens at once
+
+ private:
+  void scheduleReplot();
+  void fitView();
+  void updateReferenceItems();
+  void updateBestCurve();
+
+  QCustomPlot* plot_;
+  QCPGraph *meanGraph_, *bestGraph_, *bestSoFarGraph_;
+  QCPItemStraightLine *baselineLine_, *boundLine_;
+  QCPItemText *baselineText_, *boundText_;
+  QTimer replotTimer_;
+  RewardReferences refs_;
+  QVector<double> iterations_, mean_, best_, bestSoFarStep_;
+  double bestStep_ = 0;
+  bool userView_ = false;  // zoomed or panned: the view no longer follows the data
+  int replots_ = 0;
+};
+
+}  // namespace gp
