@@ -1,5 +1,6 @@
 // Annotated ONNX export (see onnx_export.h for the format and why it looks this way).
 #include "io/onnx_export.h"
+#include "io/onnx_names.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -66,40 +67,9 @@ onnx::ModelProto parseModel(const std::string& bytes, const std::string& source)
   return model;
 }
 
-// The op names io/onnx_import.cpp gives the top-level nodes; the two must agree (the tests
-// check every fixture maps completely, unnamed and duplicate names included).
-std::vector<std::string> importerNodeNames(const onnx::GraphProto& g) {
-  std::unordered_set<std::string> taken, used;
-  for (const auto& node : g.node())
-    if (!node.name().empty()) taken.insert(node.name());
-  std::vector<std::string> names;
-  names.reserve(static_cast<size_t>(g.node_size()));
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto& node = g.node(i);
-    if (!node.name().empty() && used.insert(node.name()).second) {
-      names.push_back(node.name());
-      continue;
-    }
-    std::string base;
-    if (!node.name().empty()) {
-      base = node.name() + "_" + std::to_string(i);
-    } else {
-      std::string_view out = node.output_size() > 0 ? std::string_view(node.output(0)) : std::string_view();
-      auto slash = out.rfind('/');
-      if (slash != std::string_view::npos && slash > 0) base = std::string(out.substr(0, slash + 1));
-      base += (node.op_type().empty() ? std::string("Op") : node.op_type()) + "_" + std::to_string(i);
-    }
-    std::string name = base;
-    for (int k = 1; taken.count(name) != 0 || used.count(name) != 0; ++k) name = base + "_" + std::to_string(k);
-    used.insert(name);
-    names.push_back(std::move(name));
-  }
-  return names;
-}
-
 // Per node: the op of g it is, or kNone.
 std::vector<OpId> nodeOps(const onnx::GraphProto& graph, const Graph& g) {
-  const std::vector<std::string> names = importerNodeNames(graph);
+  const std::vector<std::string> names = onnxNodeNames(graph);
   std::vector<OpId> ops(names.size(), kNone);
   for (size_t i = 0; i < names.size(); ++i) {
     const OpId op = g.findOp(names[i]);

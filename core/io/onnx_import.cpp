@@ -23,6 +23,7 @@
 //    shape is unknown). Tensors the body reads from the outer graph become inputs of the op.
 //  * Model-local functions are ops with 0 FLOPs (bytes from their tensors).
 #include "io/onnx_import.h"
+#include "io/onnx_names.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -96,36 +97,6 @@ void forEachSubgraph(const onnx::NodeProto& node, F&& f) {
     if (a.has_g()) f(a.g());
     for (const auto& g : a.graphs()) f(g);
   }
-}
-
-// Unique, stable names for the graph's nodes (see the file comment).
-std::vector<std::string> nodeNames(const onnx::GraphProto& g) {
-  std::unordered_set<std::string> taken, used;
-  for (const auto& node : g.node())
-    if (!node.name().empty()) taken.insert(node.name());
-  std::vector<std::string> names;
-  names.reserve(static_cast<size_t>(g.node_size()));
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto& node = g.node(i);
-    if (!node.name().empty() && used.insert(node.name()).second) {
-      names.push_back(node.name());
-      continue;
-    }
-    std::string base;
-    if (!node.name().empty()) {
-      base = node.name() + "_" + std::to_string(i);
-    } else {
-      std::string_view out = node.output_size() > 0 ? std::string_view(node.output(0)) : std::string_view();
-      auto slash = out.rfind('/');
-      if (slash != std::string_view::npos && slash > 0) base = std::string(out.substr(0, slash + 1));
-      base += (node.op_type().empty() ? std::string("Op") : node.op_type()) + "_" + std::to_string(i);
-    }
-    std::string name = base;
-    for (int k = 1; taken.count(name) != 0 || used.count(name) != 0; ++k) name = base + "_" + std::to_string(k);
-    used.insert(name);
-    names.push_back(std::move(name));
-  }
-  return names;
 }
 
 // Tensors a subgraph reads from enclosing graphs, in first-use order.
@@ -297,7 +268,7 @@ Graph OnnxImporter::run() {
   }
   for (const auto& f : model_.functions()) functions_.insert(normDomain(f.domain()) + ":" + f.name());
 
-  const std::vector<std::string> names = nodeNames(g);
+  const std::vector<std::string> names = onnxNodeNames(g);
   checkOps(g, names, "");
 
   const auto initializers = onnxio::initializerNames(g);
