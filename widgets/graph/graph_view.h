@@ -130,6 +130,7 @@ class GraphView : public QWidget {
   const QString& itemSubLabel(int32_t item);
   // interaction (graph_view_input.cpp)
   void selectItems(const std::vector<int32_t>& items, bool toggle);
+  void appendItemOps(int32_t item, std::vector<OpId>& ops) const;  // an op box's op, a group's ops
   void setSelection(std::vector<OpId> ops, bool emitSignal);
   void startOpsDrag();
   void showMatch();

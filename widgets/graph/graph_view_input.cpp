@@ -31,17 +31,19 @@ int32_t GraphView::frameAt(QPointF w) const {
   return best;
 }
 
+void GraphView::appendItemOps(int32_t item, std::vector<OpId>& ops) const {
+  const VisItem& it = layout_->items[item];
+  if (it.kind == VisItem::Kind::Op) {
+    ops.push_back(it.id);
+  } else {
+    auto sub = tree_->subtreeOps(it.id);
+    ops.insert(ops.end(), sub.begin(), sub.end());
+  }
+}
+
 void GraphView::selectItems(const std::vector<int32_t>& items, bool toggle) {
   std::vector<OpId> ops;
-  for (int32_t i : items) {
-    const VisItem& it = layout_->items[i];
-    if (it.kind == VisItem::Kind::Op) {
-      ops.push_back(it.id);
-    } else {
-      auto sub = tree_->subtreeOps(it.id);
-      ops.insert(ops.end(), sub.begin(), sub.end());
-    }
-  }
+  for (int32_t i : items) appendItemOps(i, ops);
   if (!toggle) {
     setSelection(std::move(ops), true);
     return;
@@ -148,15 +150,7 @@ void GraphView::mouseReleaseEvent(QMouseEvent* e) {
     rubber_ = QRect();
     if (!items.empty()) {
       std::vector<OpId> ops = selected_;
-      for (int32_t i : items) {
-        const VisItem& it = layout_->items[i];
-        if (it.kind == VisItem::Kind::Op) {
-          ops.push_back(it.id);
-        } else {
-          auto sub = tree_->subtreeOps(it.id);
-          ops.insert(ops.end(), sub.begin(), sub.end());
-        }
-      }
+      for (int32_t i : items) appendItemOps(i, ops);
       setSelection(std::move(ops), true);
     }
     update();
