@@ -2,11 +2,12 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
+#include "cli/cli_bench_optimize.h"
+#include "cli/cli_optimize_options.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cluster/cluster.h"
@@ -107,17 +108,17 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
 int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--cluster", "--models"});
-  Args a = parseArgs(argv, opts, {"--json"});
+  opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
+  Args a = parseArgs(argv, opts, {"--json", "--optimize"});
   if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
   Cluster c = clusterFrom(a, "4xP100-PCIe");
   std::vector<std::string> models;
-  if (auto list = a.value("--models")) {
-    std::stringstream ss(*list);
-    for (std::string m; std::getline(ss, m, ',');)
-      if (!m.empty()) models.push_back(m);
-  } else {
+  if (auto list = a.value("--models")) models = splitList(*list);
+  else
     for (const auto& z : zooModels()) models.push_back("zoo:" + z.name);
-  }
+  if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);
+  for (const auto& name : optimizeOptionNames())
+    if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize");
   const LoadOptions lo = loadOptionsFrom(a);
   const auto methods = placementMethods();
   ordered_json all = ordered_json::array();

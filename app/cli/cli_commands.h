@@ -12,6 +12,7 @@ int runZoo(const std::vector<std::string>& args, std::ostream& out);
 int runEvaluate(const std::vector<std::string>& args, std::ostream& out);
 int runBaseline(const std::vector<std::string>& args, std::ostream& out);
 int runOptimize(const std::vector<std::string>& args, std::ostream& out);
+int runPretrain(const std::vector<std::string>& args, std::ostream& out);
 int runBench(const std::vector<std::string>& args, std::ostream& out);
 void printUsage(std::ostream& out);
 

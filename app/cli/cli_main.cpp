@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     if (cmd == "evaluate") return gp::cli::runEvaluate(args, std::cout);
     if (cmd == "baseline") return gp::cli::runBaseline(args, std::cout);
     if (cmd == "optimize") return gp::cli::runOptimize(args, std::cout);
+    if (cmd == "pretrain") return gp::cli::runPretrain(args, std::cout);
     if (cmd == "bench") return gp::cli::runBench(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli 0.1.0\n";

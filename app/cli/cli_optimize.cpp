@@ -1,12 +1,9 @@
 // graphplace-cli optimize: the RL optimizer (GDP policy + PPO against the simulator), compared
 // with every baseline and the lower bound.
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -14,6 +11,7 @@
 #include "cli/cli_baseline.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
+#include "cli/cli_optimize_options.h"
 #include "io/chrome_trace.h"
 #include "io/placement_file.h"
 #include "optimize/optimize.h"
@@ -23,57 +21,17 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) { gInterrupted.store(true); }
-
-// Ctrl-C stops the optimizer, which still reports its best plan; a second one kills.
-struct InterruptScope {
-  InterruptScope() { previous = std::signal(SIGINT, onInterrupt); }
-  ~InterruptScope() { std::signal(SIGINT, previous); }
-  void (*previous)(int);
-};
-
-double nonNegative(const Args& a, const std::string& name, double fallback) {
-  auto v = a.value(name);
-  if (!v) return fallback;
-  size_t used = 0;
-  double x = -1;
-  try {
-    x = std::stod(*v, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != v->size() || !(x >= 0) || x > 1e9)
-    throw std::invalid_argument(name + " needs a number >= 0, got '" + *v + "'");
-  return x;
-}
-
-OptimizeOptions optionsFrom(const Args& a) {
-  OptimizeOptions o;
-  o.policy = a.value("--policy").value_or("default");
-  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
-  // --budget-seconds alone: as many iterations as fit
-  const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
-  if (iterations != std::floor(iterations) || iterations > INT_MAX)
-    throw std::invalid_argument("--iterations needs a whole number");
-  o.iterations = static_cast<int>(iterations);
-  o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
-  o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
-  o.threads = a.intValue("--threads", 0);
-  o.saveCheckpoint = a.value("--save-policy").value_or("");
-  return o;
-}
-
 }  // namespace
 
 int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--policy", "--iterations", "--budget-seconds", "--seed", "--samples", "--threads", "--out",
-               "--trace", "--save-policy", "--start"});
+  opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
+  opts.insert({"--cluster", "--out", "--trace", "--start"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const bool json = a.has("--json");
-  OptimizeOptions o = optionsFrom(a);
+  OptimizeOptions o = optimizeOptionsFrom(a);
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
   Graph g = loadModel(spec, lo);
@@ -94,7 +52,6 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   }
   const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
   InterruptScope interrupt;
-  gInterrupted = false;
   OptimizeResult r = optimizePlacement(
       cost, o,
       [&](const IterationReport& it) {
@@ -103,7 +60,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                       it.bestReward, it.bestStepTime * 1e3, it.entropy, it.elapsed);
         out << line << std::flush;
       },
-      &gInterrupted);
+      interrupt.flag());
   const Measurement& m = r.measurement;
 
   const ModelIdentity identity{spec, modelSha256(spec, lo), g.numOps()};
@@ -122,9 +79,11 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"feasible", m.feasible},
                    {"iterations", r.iterations},
                    {"seconds", r.seconds},
-                   {"cancelled", r.cancelled}};
+                   {"cancelled", r.cancelled},
+                   {"stop_reason", r.stopReason}};
     if (!m.problem.empty()) j["problem"] = m.problem;
     if (!r.note.empty()) j["note"] = r.note;
+    if (r.firstIteration > 1) j["first_iteration"] = r.firstIteration;
     j["best_baseline"] = bestBaseline < 0 ? ordered_json(nullptr)
                                           : ordered_json{{"method", baselines[bestBaseline].method},
                                                          {"step_time_ms", baselines[bestBaseline].measurement.stepTime * 1e3}};
@@ -136,8 +95,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
     return 0;
   }
   if (!r.note.empty()) out << "note: " << r.note << "\n";
-  std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %.1f s%s)\n", m.stepTime * 1e3,
-                m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.seconds, r.cancelled ? ", stopped" : "");
+  std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %.1f s, %s)\n",
+                m.stepTime * 1e3, m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.seconds,
+                r.stopReason.c_str());
   out << line;
   if (!m.problem.empty()) out << "problem        " << m.problem << "\n";
   for (size_t i = 0; i < baselines.size(); ++i) {

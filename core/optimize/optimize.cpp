@@ -15,6 +15,14 @@ OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& o
   return result;
 }
 
+PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const PretrainOptions& options,
+                              const PretrainFn& onReport, const std::atomic<bool>* cancel) {
+  RlPretrainFn fn = rlPretrainEntry();
+  PretrainResult result;
+  fn(tasks, options, onReport, cancel, result);
+  return result;
+}
+
 double placementReward(const Measurement& m) {
   if (!m.feasible) return kInfeasibleReward;
   // Without a bound (an empty graph) every plan is as good as the bound.

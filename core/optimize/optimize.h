@@ -32,6 +32,14 @@ struct OptimizeOptions {
   std::optional<Plan> startPlan;  // refine this plan (its devices are features; it is a candidate)
   std::string saveCheckpoint;     // write the fine-tuned policy here at the end (optional)
   int threads = 0;                // LibTorch threads; 0 = the machine's cores
+  int patience = 0;               // > 0: stop when the best step time has not improved by 0.1%
+                                  // for this many iterations (converged)
+  // Session checkpoint (policy + optimizer state + best plan + iterations done): written every
+  // checkpointEvery iterations and at the end when `checkpoint` is set; `resume` continues such
+  // a session (its policy replaces `policy`, its best plan `startPlan`; `iterations` more).
+  std::string checkpoint;
+  int checkpointEvery = 10;
+  std::string resume;
 };
 
 struct IterationReport {
@@ -52,6 +60,9 @@ struct OptimizeResult {
   std::vector<double> bestStepTimeHistory;  // per iteration, seconds (0 before a feasible plan)
   std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
   bool cancelled = false;
+  // why it stopped: "iterations", "budget", "converged", "cancelled" or "zero-shot"
+  std::string stopReason;
+  int firstIteration = 1;         // > 1 when resumed: number of the first iteration of this run
 };
 
 using IterationFn = std::function<void(const IterationReport&)>;
@@ -60,6 +71,46 @@ using IterationFn = std::function<void(const IterationReport&)>;
 // Throws gp::Error for a bad policy file or when the plugin cannot be loaded.
 OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                                  const std::atomic<bool>* cancel = nullptr);
+
+// Pre-training one policy over many graphs and clusters (graphplace-cli pretrain): every round
+// runs one PPO iteration on each task in turn, all tasks sharing the network and its optimizer.
+struct PretrainTask {
+  std::string name;               // e.g. "zoo:resnet50 on 4xP100-PCIe", for reports
+  const CostModel* cost = nullptr;
+  std::optional<Plan> startPlan;  // e.g. the best baseline's plan, as optimize starts by default
+};
+
+struct PretrainOptions {
+  std::string from;               // continue from this policy file (empty: a new policy)
+  std::string out;                // the policy file to write (required); also every 5 rounds
+  int rounds = 50;
+  double budgetSeconds = 0;       // > 0: stop after this wall time too
+  uint64_t seed = 1;
+  int samplesPerIteration = 8;
+  int threads = 0;
+};
+
+struct PretrainReport {
+  int round = 0, task = 0;        // 1-based round, 0-based task index
+  double meanReward = 0;          // of this iteration's samples
+  double startStepTime = 0;       // seconds: the task's start plan (or everything on device 0)
+  double bestStepTime = 0;        // seconds: best feasible plan of this task so far
+  double entropy = 0, elapsed = 0;
+};
+
+struct PretrainResult {
+  int rounds = 0;
+  double seconds = 0;
+  bool cancelled = false;
+  std::vector<double> startStepTime, bestStepTime;  // per task, seconds
+};
+
+using PretrainFn = std::function<void(const PretrainReport&)>;
+
+// Runs on the calling thread; writes options.out. Throws gp::Error for a bad policy file, an
+// unwritable output, or when the plugin cannot be loaded.
+PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const PretrainOptions& options,
+                              const PretrainFn& onReport, const std::atomic<bool>* cancel = nullptr);
 
 // Reward of a measurement for the optimizer: -sqrt(step / lower bound); kInfeasibleReward when
 // the plan does not fit. Shared by every policy so their rewards compare.

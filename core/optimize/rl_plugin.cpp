@@ -38,7 +38,8 @@ Candidates candidates() {
 }
 
 struct Loaded {
-  RlOptimizeFn fn = nullptr;
+  RlOptimizeFn optimize = nullptr;
+  RlPretrainFn pretrain = nullptr;
   std::string error;
 };
 
@@ -61,16 +62,16 @@ Loaded loadFile(const std::string& file) {
   } else if (auto abi = reinterpret_cast<RlAbiFn>(::dlsym(handle, kRlAbiSymbol)); !abi || abi() != rlPluginAbi()) {
     p.error = "the optimizer plugin " + file + " was built from another version of graphplace; rebuild it";
   } else {
-    p.fn = reinterpret_cast<RlOptimizeFn>(::dlsym(handle, kRlOptimizeSymbol));
-    if (!p.fn) p.error = "the optimizer plugin " + file + " has no " + kRlOptimizeSymbol;
+    p.optimize = reinterpret_cast<RlOptimizeFn>(::dlsym(handle, kRlOptimizeSymbol));
+    p.pretrain = reinterpret_cast<RlPretrainFn>(::dlsym(handle, kRlPretrainSymbol));
+    if (!p.optimize || !p.pretrain)
+      p.error = "the optimizer plugin " + file + " has no " + (p.optimize ? kRlPretrainSymbol : kRlOptimizeSymbol);
   }
   cache.emplace(file, p);
   return p;
 }
 
-}  // namespace
-
-RlOptimizeFn rlOptimizeEntry() {
+Loaded loadPlugin() {
   const Candidates c = candidates();
   std::string tried;
   for (const std::string& file : c.files) {
@@ -80,8 +81,8 @@ RlOptimizeFn rlOptimizeEntry() {
       continue;
     }
     Loaded p = loadFile(file);
-    if (!p.fn) throw Error("optimize", p.error);
-    return p.fn;
+    if (!p.error.empty()) throw Error("optimize", p.error);
+    return p;
   }
   if (c.explicitOnly)
     throw Error("optimize", "the optimizer plugin named by GP_RL_PLUGIN does not exist: " + tried);
@@ -89,5 +90,10 @@ RlOptimizeFn rlOptimizeEntry() {
                               " was not found (looked in " + tried +
                               "; build with GP_WITH_TORCH=ON or set GP_RL_PLUGIN)");
 }
+
+}  // namespace
+
+RlOptimizeFn rlOptimizeEntry() { return loadPlugin().optimize; }
+RlPretrainFn rlPretrainEntry() { return loadPlugin().pretrain; }
 
 }  // namespace gp

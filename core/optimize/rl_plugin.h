@@ -15,20 +15,26 @@ namespace gp {
 using RlOptimizeFn = void (*)(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                               const std::atomic<bool>* cancel, OptimizeResult& out);
 inline constexpr const char* kRlOptimizeSymbol = "gp_rl_optimize";
+using RlPretrainFn = void (*)(const std::vector<PretrainTask>& tasks, const PretrainOptions& options,
+                              const PretrainFn& onReport, const std::atomic<bool>* cancel, PretrainResult& out);
+inline constexpr const char* kRlPretrainSymbol = "gp_rl_pretrain";
 inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 // A plugin built from other headers must not be called: both sides compute this from the
 // headers they were built with, and the loader refuses a mismatch.
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 1;
+  constexpr uint64_t kVersion = 2;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
-         (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32);
+         (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
+         (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
+         (uint64_t{sizeof(PretrainReport)} << 8);
 }
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,
 // only there: a missing file is an error), the build tree, next to the executable and in
 // <exe>/../lib/graphplace. Throws gp::Error("optimize", ...) when it cannot be found or loaded.
 RlOptimizeFn rlOptimizeEntry();
+RlPretrainFn rlPretrainEntry();
 
 }  // namespace gp

@@ -1,5 +1,4 @@
-// PPO training of the GDP policy against the simulator (issue 5, items 2 and 5), and the policy
-// files it reads and writes.
+// PPO training of the GDP policy against the simulator (issue 5, items 2 and 5).
 //
 //   PpoTrainer t(cost, options, [](int64_t dim) { return makePolicy(dim, 1); });
 //   OptimizeResult r = t.run(onIteration, &cancel);
@@ -22,16 +21,14 @@
 // decaying entropy bonus, plus the value loss; Adam, gradient norm clipped. The greedy
 // (argmax) plan is simulated every `greedyEvery` iterations; the best feasible plan ever seen
 // (the start plan included) is kept; an infeasible plan is never the best while a feasible one
-// exists. Stops after options.iterations, options.budgetSeconds or on cancel (polled between
-// samples, simulations and epochs). iterations == 0: zero-shot, one greedy plan, no update.
-// Deterministic for a seed (same thread count).
+// exists. Stops after options.iterations, options.budgetSeconds, on convergence (no 0.1% gain
+// in options.patience iterations) or on cancel (polled between samples, simulations and
+// passes; passes themselves are abandoned, rl/cancellable.h). iterations == 0: zero-shot, the
+// greedy plan and samplesPerIteration sampled plans of the policy as it is (no update, no
+// search). Deterministic for a seed (same thread count).
 //
-// Policy checkpoint (.pt, a torch::serialize archive):
-//   "gp_policy_format"  int64 [1]     format version (1)
-//   "config"            int64 [7]     hidden, typeEmbedding, sageLayers, segment, heads,
-//                                     maxDevices, film (0/1)
-//   "feature_dim"       int64 [1]     GdpPolicy::featureDim()
-//   "policy"            archive       the module's parameters and buffers (Module::save)
+// Policy and session files: rl/policy_file.h. Pre-training (one network, many trainers):
+// rl/pretrain.h.
 #pragma once
 #include <atomic>
 #include <functional>
@@ -40,6 +37,7 @@
 
 #include "optimize/optimize.h"
 #include "rl/gdp_policy.h"
+#include "rl/policy_file.h"
 
 namespace gp::rl {
 
@@ -66,12 +64,37 @@ class PpoTrainer {
   using PolicyFactory = std::function<GdpPolicy(int64_t featureDim)>;
   PpoTrainer(const CostModel& cost, const OptimizeOptions& options, const PolicyFactory& policyFor,
              PpoConfig config = {});
+  // Trains `policy` with `optimizer` (built over its parameters when null): pre-training runs
+  // one trainer per graph and cluster on one shared network and optimizer.
+  PpoTrainer(const CostModel& cost, const OptimizeOptions& options, GdpPolicy policy,
+             std::shared_ptr<torch::optim::Adam> optimizer, PpoConfig config = {});
   ~PpoTrainer();
   PpoTrainer(const PpoTrainer&) = delete;
   PpoTrainer& operator=(const PpoTrainer&) = delete;
 
+  // The whole run: begin(), iterate() until a budget, convergence or cancel, checkpoints as
+  // options ask, finish().
   OptimizeResult run(const IterationFn& onIteration, const std::atomic<bool>* cancel = nullptr);
+
+  // Step-wise use. `stop` is polled between simulations and passes; `cancel` (may be null)
+  // also abandons forward and backward passes.
+  using StopFn = std::function<bool()>;
+  void begin();  // the start plan (or every unit on device 0) becomes the first incumbent
+  // One PPO iteration numbered `iteration`; `progress` in [0, 1] sets the entropy bonus.
+  // Returns false when stopped before the update.
+  bool iterate(int iteration, double progress, IterationReport& report, const StopFn& stop,
+               const std::atomic<bool>* cancel);
+  void zeroShot(const StopFn& stop, const std::atomic<bool>* cancel);  // greedy + sampled plans, no update
+  // The best plan with its measurement and timeline (every unit on device 0 if none was seen).
+  Plan bestPlan() const;
+  double bestStepTime() const;  // seconds; infinity before a feasible plan
+  double startStepTime() const;  // of the first incumbent; infinity when infeasible
+
   GdpPolicy policy() const;
+  torch::optim::Adam& optimizer();
+  // A session checkpoint of this trainer (policy, optimizer state, best plan, iterations done,
+  // best step time history) at `path` (written atomically).
+  void saveSession(const std::string& path, int iterationsDone, const std::vector<double>& history) const;
 
  private:
   struct State;
@@ -80,13 +103,10 @@ class PpoTrainer {
 
 // A new policy for graphs whose features have `featureDim` columns, initialised from `seed`.
 GdpPolicy makePolicy(int64_t featureDim, uint64_t seed, PolicyConfig config = {});
-void saveCheckpoint(GdpPolicy& policy, const std::string& path);  // throws gp::Error(path, ...)
-GdpPolicy loadCheckpoint(const std::string& path);               // throws gp::Error(path, ...)
-// resources/policies/gdp_default.pt beside the cluster presets; empty when there is none.
-std::string defaultPolicyPath();
 
 // The plugin's optimizer: resolves options.policy ("default", "scratch", "colocrl", or a
-// checkpoint file), sets LibTorch's thread count, trains, and saves options.saveCheckpoint.
+// checkpoint file) and options.resume, sets LibTorch's thread count, trains, and saves
+// options.saveCheckpoint (rl/run_optimizer.cpp).
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                             const std::atomic<bool>* cancel);
 

@@ -1,12 +1,20 @@
-// Entry point of the RL optimizer plugin (libgp_rl.so). core/optimize/rl_plugin.cpp dlopen()s it
-// the first time optimizePlacement runs, so programs that never optimize never load LibTorch.
+// Entry points of the RL optimizer plugin (libgp_rl.so). core/optimize/rl_plugin.cpp dlopen()s it
+// the first time optimizePlacement or pretrainPolicy runs, so programs that never optimize never
+// load LibTorch.
 #include "optimize/rl_plugin.h"
 #include "rl/ppo.h"
+#include "rl/pretrain.h"
 
 extern "C" void gp_rl_optimize(const gp::CostModel& cost, const gp::OptimizeOptions& options,
                                const gp::IterationFn& onIteration, const std::atomic<bool>* cancel,
                                gp::OptimizeResult& out) {
   out = gp::rl::runOptimizer(cost, options, onIteration, cancel);
+}
+
+extern "C" void gp_rl_pretrain(const std::vector<gp::PretrainTask>& tasks, const gp::PretrainOptions& options,
+                               const gp::PretrainFn& onReport, const std::atomic<bool>* cancel,
+                               gp::PretrainResult& out) {
+  out = gp::rl::runPretrain(tasks, options, onReport, cancel);
 }
 
 extern "C" uint64_t gp_rl_abi() { return gp::rlPluginAbi(); }

@@ -277,3 +277,79 @@ TEST(Ppo, IterationTimeOnNmt) {
               at[0], at[1], at[2], (at[2] - at[0]) / 2);
   EXPECT_TRUE(r.measurement.feasible);
 }
+
+// A session checkpoint continues where it stopped: iteration numbers, history, best plan.
+TEST(Ppo, CheckpointAndResume) {
+  Graph g = heavyChains(4, 5);
+  Cluster c = gptest::toyCluster(1, 4);
+  CostModel cost(g, c, gptest::exactCosts());
+  const auto path = (std::filesystem::temp_directory_path() / "gp_ppo_session_test.pt").string();
+  OptimizeOptions o = scratch(3, 2);
+  o.checkpoint = path;
+  o.checkpointEvery = 1;
+  OptimizeResult first = rl::runOptimizer(cost, o, {}, nullptr);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  rl::LoadedSession s = rl::loadSession(path, g.numOps(), 4);
+  EXPECT_EQ(s.session.iterations, 3);
+  EXPECT_EQ(s.session.history.size(), 3u);
+  EXPECT_EQ(s.session.best.device, first.best.device);
+
+  OptimizeOptions more = scratch(2, 2);
+  more.policy = "default";
+  more.resume = path;
+  more.checkpoint = path;
+  std::vector<int> numbers;
+  OptimizeResult second = rl::runOptimizer(cost, more, [&](const IterationReport& it) { numbers.push_back(it.iteration); },
+                                           nullptr);
+  EXPECT_EQ(second.firstIteration, 4);
+  EXPECT_EQ(numbers, (std::vector<int>{4, 5}));
+  EXPECT_LE(second.measurement.stepTime, first.measurement.stepTime + 1e-12);  // never loses the resumed best
+  EXPECT_NE(second.note.find("resumed after iteration 3"), std::string::npos) << second.note;
+  EXPECT_EQ(rl::loadSession(path, g.numOps(), 4).session.iterations, 5);
+
+  // another graph, or a plain policy file, is a clear error
+  Chains other;
+  try {
+    rl::runOptimizer(other.cost, more, {}, nullptr);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.source(), path);
+    EXPECT_NE(std::string(e.what()).find("ops"), std::string::npos) << e.what();
+  }
+  rl::GdpPolicy p = rl::makePolicy(rl::buildGraphFeatures(g, cost).featureDim, 1);
+  rl::saveCheckpoint(p, path);
+  EXPECT_THROW(rl::loadSession(path, g.numOps(), 4), Error);
+  std::filesystem::remove(path);
+}
+
+// With patience, the run stops once the best plan has not improved for that many iterations.
+TEST(Ppo, StopsOnConvergence) {
+  Chains t;
+  OptimizeOptions o = scratch(200, 1);
+  o.patience = 5;
+  OptimizeResult r = rl::runOptimizer(t.cost, o, {}, nullptr);
+  EXPECT_EQ(r.stopReason, "converged");
+  EXPECT_LT(r.iterations, 200);
+  ASSERT_GE(r.bestStepTimeHistory.size(), 6u);
+  const auto& h = r.bestStepTimeHistory;
+  for (size_t i = h.size() - 5; i < h.size(); ++i) EXPECT_EQ(h[i], h[h.size() - 6]) << i;
+  OptimizeResult full = rl::runOptimizer(t.cost, scratch(7, 1), {}, nullptr);
+  EXPECT_EQ(full.stopReason, "iterations");
+  EXPECT_EQ(full.iterations, 7);
+}
+
+// Zero-shot samples the policy without training: never worse than the start plan, no report.
+TEST(Ppo, ZeroShotKeepsTheStartPlan) {
+  Graph g = heavyChains(4, 5);
+  Cluster c = gptest::toyCluster(1, 4);
+  CostModel cost(g, c, gptest::exactCosts());
+  Plan start = Plan::singleDevice(g.numOps());
+  for (OpId op = 0; op < g.numOps(); ++op) start.device[op] = g.opName(op)[0] >= 'c' ? 1 : 0;
+  const double startStep = Simulator(cost).run(start, false).stepTime;
+  OptimizeOptions o = scratch(0, 3);
+  o.startPlan = start;
+  OptimizeResult r = rl::runOptimizer(cost, o, {}, nullptr);
+  EXPECT_EQ(r.stopReason, "zero-shot");
+  EXPECT_LE(r.measurement.stepTime, startStep + 1e-12);
+}

@@ -1,0 +1,80 @@
+#include "cli/cli_optimize_options.h"
+
+#include <climits>
+#include <cmath>
+#include <csignal>
+#include <sstream>
+#include <stdexcept>
+
+namespace gp::cli {
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+extern "C" void onInterrupt(int) {
+  gInterrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills
+}
+
+}  // namespace
+
+const std::set<std::string>& optimizeOptionNames() {
+  static const std::set<std::string> names{"--policy",   "--iterations", "--budget-seconds",   "--seed",
+                                           "--samples",  "--threads",    "--save-policy",      "--patience",
+                                           "--checkpoint", "--checkpoint-every", "--resume"};
+  return names;
+}
+
+double nonNegative(const Args& a, const std::string& name, double fallback) {
+  auto v = a.value(name);
+  if (!v) return fallback;
+  size_t used = 0;
+  double x = -1;
+  try {
+    x = std::stod(*v, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != v->size() || !(x >= 0) || x > 1e9)
+    throw std::invalid_argument(name + " needs a number >= 0, got '" + *v + "'");
+  return x;
+}
+
+OptimizeOptions optimizeOptionsFrom(const Args& a) {
+  OptimizeOptions o;
+  o.policy = a.value("--policy").value_or("default");
+  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
+  // --budget-seconds alone: as many iterations as fit
+  const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
+  if (iterations != std::floor(iterations) || iterations > INT_MAX)
+    throw std::invalid_argument("--iterations needs a whole number");
+  o.iterations = static_cast<int>(iterations);
+  o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
+  o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
+  o.threads = a.intValue("--threads", 0);
+  o.saveCheckpoint = a.value("--save-policy").value_or("");
+  o.patience = a.intValue("--patience", 0);
+  o.checkpoint = a.value("--checkpoint").value_or("");
+  o.checkpointEvery = a.intValue("--checkpoint-every", o.checkpointEvery);
+  o.resume = a.value("--resume").value_or("");
+  if (!o.resume.empty() && a.has("--policy"))
+    throw std::invalid_argument("--resume continues the checkpoint's policy; leave out --policy");
+  return o;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+InterruptScope::InterruptScope() {
+  gInterrupted = false;
+  previous_ = std::signal(SIGINT, onInterrupt);
+}
+
+InterruptScope::~InterruptScope() { std::signal(SIGINT, previous_); }
+
+const std::atomic<bool>* InterruptScope::flag() const { return &gInterrupted; }
+
+}  // namespace gp::cli

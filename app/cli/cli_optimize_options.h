@@ -1,0 +1,36 @@
+// Options and Ctrl-C handling shared by `optimize`, `pretrain` and `bench --optimize`.
+#pragma once
+#include <atomic>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/cli_args.h"
+#include "optimize/optimize.h"
+
+namespace gp::cli {
+
+// --policy --iterations --budget-seconds --seed --samples --threads --save-policy --patience
+// --checkpoint --checkpoint-every --resume
+const std::set<std::string>& optimizeOptionNames();
+OptimizeOptions optimizeOptionsFrom(const Args& a);
+// A number >= 0 (std::invalid_argument naming the option otherwise).
+double nonNegative(const Args& a, const std::string& name, double fallback);
+// "a,b,,c" -> {"a", "b", "c"}
+std::vector<std::string> splitList(const std::string& text);
+
+// While alive, Ctrl-C sets interrupted() (the optimizer then stops and reports its best plan);
+// a second Ctrl-C kills.
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  const std::atomic<bool>* flag() const;
+
+ private:
+  void (*previous_)(int);
+};
+
+}  // namespace gp::cli

@@ -1,0 +1,152 @@
+#include "rl/policy_file.h"
+
+#include <filesystem>
+
+#include "cluster/cluster.h"
+#include "graph/error.h"
+
+namespace gp::rl {
+namespace {
+
+constexpr int64_t kCheckpointFormat = 1;
+
+void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive) {
+  const PolicyConfig& c = policy->config();
+  archive.write("gp_policy_format", torch::tensor({kCheckpointFormat}));
+  archive.write("config", torch::tensor({c.hidden, c.typeEmbedding, c.sageLayers, c.segment, c.heads, c.maxDevices,
+                                         static_cast<int64_t>(c.film)}));
+  archive.write("feature_dim", torch::tensor({policy->featureDim()}));
+  torch::serialize::OutputArchive weights;
+  policy->save(weights);
+  archive.write("policy", weights);
+}
+
+GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string& path) {
+  torch::Tensor format, config, featureDim;
+  if (!archive.try_read("gp_policy_format", format) || format.numel() != 1 ||
+      format.item<int64_t>() != kCheckpointFormat)
+    throw Error(path, "not a graphplace policy checkpoint (format " + std::to_string(kCheckpointFormat) + ")");
+  if (!archive.try_read("config", config) || config.numel() != 7 || !archive.try_read("feature_dim", featureDim) ||
+      featureDim.numel() != 1)
+    throw Error(path, "the policy checkpoint has no valid config");
+  config = config.to(torch::kInt64).contiguous();
+  const int64_t* v = config.data_ptr<int64_t>();
+  PolicyConfig c;
+  c.hidden = v[0];
+  c.typeEmbedding = v[1];
+  c.sageLayers = v[2];
+  c.segment = v[3];
+  c.heads = v[4];
+  c.maxDevices = v[5];
+  c.film = v[6] != 0;
+  if (c.hidden <= 0 || c.typeEmbedding <= 0 || c.sageLayers < 0 || c.segment <= 0 || c.heads <= 0 ||
+      c.hidden % c.heads != 0 || c.maxDevices <= 0 || c.maxDevices > kMaxDevices || featureDim.item<int64_t>() <= 0)
+    throw Error(path, "the policy checkpoint's config is out of range");
+  GdpPolicy policy(featureDim.item<int64_t>(), c);
+  torch::serialize::InputArchive weights;
+  archive.read("policy", weights);
+  policy->load(weights);
+  return policy;
+}
+
+void requireFile(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, std::string("no such ") + what + " file");
+}
+
+int64_t scalar(torch::serialize::InputArchive& archive, const char* key, const std::string& path) {
+  torch::Tensor t;
+  if (!archive.try_read(key, t) || t.numel() != 1) throw Error(path, "not an optimizer session (no " + std::string(key) + ")");
+  return t.to(torch::kInt64).item<int64_t>();
+}
+
+}  // namespace
+
+void saveCheckpoint(GdpPolicy& policy, const std::string& path) {
+  try {
+    torch::serialize::OutputArchive archive;
+    writePolicy(policy, archive);
+    archive.save_to(path);
+  } catch (const c10::Error& e) {
+    throw Error(path, std::string("cannot write the policy: ") + e.what_without_backtrace());
+  }
+}
+
+GdpPolicy loadCheckpoint(const std::string& path) {
+  requireFile(path, "policy");
+  try {
+    torch::serialize::InputArchive archive;
+    archive.load_from(path);
+    return readPolicy(archive, path);
+  } catch (const c10::Error& e) {
+    throw Error(path, std::string("cannot read the policy: ") + e.what_without_backtrace());
+  }
+}
+
+std::string defaultPolicyPath() {
+  const std::string clusters = clusterResourceDir();
+  if (clusters.empty()) return {};
+  const auto file = std::filesystem::path(clusters).parent_path() / "policies" / "gdp_default.pt";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
+}
+
+void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
+                 const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  try {
+    torch::serialize::OutputArchive archive;
+    writePolicy(policy, archive);
+    const Plan& p = session.best;
+    archive.write("session_ops", torch::tensor({static_cast<int64_t>(p.device.size())}));
+    archive.write("session_iterations", torch::tensor({static_cast<int64_t>(session.iterations)}));
+    archive.write("session_device", torch::tensor(p.device, torch::kInt32));
+    archive.write("session_priority", torch::tensor(p.priority, torch::kInt32));
+    archive.write("session_history", torch::tensor(session.history, torch::kFloat64));
+    torch::serialize::OutputArchive state;
+    optimizer.save(state);
+    archive.write("optimizer", state);
+    archive.save_to(tmp);
+  } catch (const c10::Error& e) {
+    throw Error(path, std::string("cannot write the optimizer checkpoint: ") + e.what_without_backtrace());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error(path, "cannot write the optimizer checkpoint: " + ec.message());
+}
+
+LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices) {
+  requireFile(path, "checkpoint");
+  LoadedSession s;
+  try {
+    torch::serialize::InputArchive archive;
+    archive.load_from(path);
+    s.policy = readPolicy(archive, path);
+    const int64_t savedOps = scalar(archive, "session_ops", path);
+    if (savedOps != ops)
+      throw Error(path, "the checkpoint is for a graph of " + std::to_string(savedOps) + " ops, this one has " +
+                            std::to_string(ops));
+    s.session.iterations = static_cast<int>(scalar(archive, "session_iterations", path));
+    torch::Tensor device, priority, history;
+    if (!archive.try_read("session_device", device) || device.numel() != ops ||
+        !archive.try_read("session_priority", priority) || (priority.numel() != 0 && priority.numel() != ops) ||
+        !archive.try_read("session_history", history))
+      throw Error(path, "the optimizer checkpoint's plan is damaged");
+    device = device.to(torch::kInt32).contiguous();
+    priority = priority.to(torch::kInt32).contiguous();
+    history = history.to(torch::kFloat64).contiguous();
+    s.session.best.device.assign(device.data_ptr<int32_t>(), device.data_ptr<int32_t>() + ops);
+    s.session.best.priority.assign(priority.data_ptr<int32_t>(), priority.data_ptr<int32_t>() + priority.numel());
+    s.session.history.assign(history.data_ptr<double>(), history.data_ptr<double>() + history.numel());
+    for (int32_t d : s.session.best.device)
+      if (d < 0 || d >= devices)
+        throw Error(path, "the checkpoint's plan uses device " + std::to_string(d) + ", the cluster has " +
+                              std::to_string(devices));
+    archive.read("optimizer", s.optimizerState);
+  } catch (const c10::Error& e) {
+    throw Error(path, std::string("cannot read the optimizer checkpoint: ") + e.what_without_backtrace());
+  }
+  return s;
+}
+
+}  // namespace gp::rl

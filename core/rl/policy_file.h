@@ -1,0 +1,49 @@
+// Policy and optimizer-session files (.pt, torch::serialize archives).
+//
+// Policy file (written by pretrain and optimize --save-policy):
+//   "gp_policy_format"  int64 [1]     format version (1)
+//   "config"            int64 [7]     hidden, typeEmbedding, sageLayers, segment, heads,
+//                                     maxDevices, film (0/1)
+//   "feature_dim"       int64 [1]     GdpPolicy::featureDim()
+//   "policy"            archive       the module's parameters and buffers (Module::save)
+// Session file (optimize --checkpoint): a policy file (so --policy accepts it too) plus
+//   "session_ops"       int64 [1]     the graph's op count
+//   "session_iterations" int64 [1]    iterations done
+//   "session_device"    int32 [ops]   the best plan's devices
+//   "session_priority"  int32 [ops or 0]  its priorities
+//   "session_history"   float64 [iterations]  best step time per iteration (seconds)
+//   "optimizer"         archive       Adam's state
+#pragma once
+#include <string>
+#include <vector>
+
+#include "rl/gdp_policy.h"
+#include "sim/plan.h"
+
+namespace gp::rl {
+
+void saveCheckpoint(GdpPolicy& policy, const std::string& path);  // throws gp::Error(path, ...)
+GdpPolicy loadCheckpoint(const std::string& path);               // throws gp::Error(path, ...)
+
+// resources/policies/gdp_default.pt beside the cluster presets; empty when there is none.
+std::string defaultPolicyPath();
+
+struct Session {
+  int iterations = 0;
+  Plan best;
+  std::vector<double> history;
+};
+
+// Writes to path + ".tmp" and renames, so an interrupted write never leaves half a file.
+void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
+                 const std::string& path);
+// Reads a session file for a graph of `ops` ops on `devices` devices (gp::Error otherwise):
+// the policy (as loadCheckpoint), the session and Adam's state for loadOptimizerState.
+struct LoadedSession {
+  GdpPolicy policy{nullptr};
+  Session session;
+  torch::serialize::InputArchive optimizerState;
+};
+LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices);
+
+}  // namespace gp::rl

@@ -1,0 +1,55 @@
+// The plugin's optimizer entry: which policy, which thread count, resume, save.
+#include <algorithm>
+#include <thread>
+
+#include "graph/error.h"
+#include "rl/ppo.h"
+
+namespace gp::rl {
+
+void setTorchThreads(int threads) {
+  torch::set_num_threads(std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency())));
+}
+
+OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                            const std::atomic<bool>* cancel) {
+  if (options.policy == "colocrl") throw Error("colocrl", "not implemented yet");
+  setTorchThreads(options.threads);
+  OptimizeOptions o = options;
+  std::string file, note;
+  const bool isDefault = o.policy == "default" || o.policy.empty();
+  if (!o.resume.empty()) {
+    // the session's policy and best plan; its optimizer state is restored by the trainer
+    LoadedSession session = loadSession(o.resume, cost.graph().numOps(), cost.cluster().numDevices());
+    o.startPlan = session.session.best;
+    file = o.resume;
+    note = "resumed after iteration " + std::to_string(session.session.iterations) + " from " + o.resume;
+  } else if (isDefault) {
+    file = defaultPolicyPath();
+    if (file.empty()) note = "no pre-trained policy found (resources/policies/gdp_default.pt): trained from scratch";
+  } else if (o.policy != "scratch") {
+    file = o.policy;
+  }
+  PpoTrainer trainer(cost, o, [&](int64_t featureDim) {
+    if (file.empty()) return makePolicy(featureDim, o.seed);
+    GdpPolicy p = loadCheckpoint(file);
+    if (p->featureDim() == featureDim) {
+      torch::manual_seed(o.seed);
+      return p;
+    }
+    if (!isDefault || !o.resume.empty())
+      throw Error(file, "the policy takes " + std::to_string(p->featureDim()) + " features per op, this graph has " +
+                            std::to_string(featureDim));
+    note = "the pre-trained policy " + file + " does not fit this version's features: trained from scratch";
+    return makePolicy(featureDim, o.seed);
+  });
+  OptimizeResult r = trainer.run(onIteration, cancel);
+  r.note = note;
+  if (!o.saveCheckpoint.empty()) {
+    GdpPolicy p = trainer.policy();
+    saveCheckpoint(p, o.saveCheckpoint);
+  }
+  return r;
+}
+
+}  // namespace gp::rl
