@@ -365,12 +365,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>최적화 중…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>최적화 중: 반복 %1, %3초 중 %2초</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Optimizing: iteration %1 of %2</source>
         <translation>최적화 중: 반복 %1 / %2</translation>
     </message>
@@ -497,7 +497,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_input.cpp" line="+223"/>
+        <location filename="../widgets/graph/graph_view_input.cpp" line="+217"/>
         <source>Assign to</source>
         <translation>할당 대상</translation>
     </message>
@@ -858,7 +858,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 모델을 먼저 연 다음 클러스터 파일을 여세요</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Saved %1</source>
         <translation>%1 저장됨</translation>
     </message>
@@ -898,12 +898,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>화면에 맞추기(&amp;F)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Optimize</source>
         <translation>최적화(&amp;O)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>강화 학습 최적화기로 현재 계획을 개선합니다 (옵션: 화살표)</translation>
     </message>
@@ -1230,6 +1230,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>ColocRL (2017 seq2seq, REINFORCE)</source>
+        <translation>ColocRL (2017년 seq2seq, REINFORCE)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Policy file…</source>
         <translation>정책 파일…</translation>
     </message>
@@ -1239,7 +1244,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>최적화기가 시작하고 미세 조정하는 정책 네트워크</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>0 (zero-shot)</source>
         <translation>0 (제로샷)</translation>
     </message>
@@ -1289,7 +1294,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>시드:</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Choose a Policy</source>
         <translation>정책 선택</translation>
     </message>
@@ -1302,7 +1307,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+52"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
         <source>mean reward</source>
         <translation>평균 보상</translation>
     </message>
@@ -1313,12 +1318,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>best so far</source>
         <translation>지금까지의 최고</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-111"/>
         <source>iteration</source>
         <translation>반복</translation>
     </message>
@@ -1328,14 +1333,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>보상</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Reward of a plan: −√(step time ÷ lower bound). The lower bound is −1; higher is better.
 Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>계획의 보상: −√(스텝 시간 ÷ 하한). 하한은 −1이며 높을수록 좋습니다.
 휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+99"/>
         <source>lower bound: %1 ms</source>
         <translation>하한: %1 ms</translation>
     </message>

@@ -365,12 +365,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在优化…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>正在优化：第 %1 次迭代，已用 %2 秒，共 %3 秒</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Optimizing: iteration %1 of %2</source>
         <translation>正在优化：第 %1 次迭代，共 %2 次</translation>
     </message>
@@ -497,7 +497,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_input.cpp" line="+223"/>
+        <location filename="../widgets/graph/graph_view_input.cpp" line="+217"/>
         <source>Assign to</source>
         <translation>分配到</translation>
     </message>
@@ -858,7 +858,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：请先打开模型，再打开集群文件</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -898,12 +898,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Optimize</source>
         <translation>优化(&amp;O)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>用强化学习优化器改进当前方案（选项：点击箭头）</translation>
     </message>
@@ -1230,6 +1230,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>ColocRL (2017 seq2seq, REINFORCE)</source>
+        <translation>ColocRL（2017 年 seq2seq，REINFORCE）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Policy file…</source>
         <translation>策略文件…</translation>
     </message>
@@ -1239,7 +1244,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>优化器起步并微调的策略网络</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>0 (zero-shot)</source>
         <translation>0（零样本）</translation>
     </message>
@@ -1289,7 +1294,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>种子：</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Choose a Policy</source>
         <translation>选择策略</translation>
     </message>
@@ -1302,7 +1307,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+52"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
         <source>mean reward</source>
         <translation>平均奖励</translation>
     </message>
@@ -1313,12 +1318,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>best so far</source>
         <translation>目前最佳</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-111"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
@@ -1328,14 +1333,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>奖励</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Reward of a plan: −√(step time ÷ lower bound). The lower bound is −1; higher is better.
 Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>方案的奖励：−√(步时 ÷ 下界)。下界为 −1；越高越好。
 滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+99"/>
         <source>lower bound: %1 ms</source>
         <translation>下界：%1 ms</translation>
     </message>

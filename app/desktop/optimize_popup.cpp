@@ -21,6 +21,7 @@ OptimizePopup::OptimizePopup(QWidget* parent) : QWidget(parent) {
   policy_->setObjectName(QStringLiteral("optimizePolicy"));
   policy_->addItem(tr("Pre-trained (default)"), QStringLiteral("default"));
   policy_->addItem(tr("New policy (from scratch)"), QStringLiteral("scratch"));
+  policy_->addItem(tr("ColocRL (2017 seq2seq, REINFORCE)"), QStringLiteral("colocrl"));
   policy_->addItem(tr("Policy file…"), kFileItem);
   policy_->setToolTip(tr("The policy network the optimizer starts from and fine-tunes"));
   connect(policy_, &QComboBox::activated, this, [this](int i) {

@@ -60,6 +60,14 @@ void buildGroups(const Graph& g, GraphFeatures& f) {
     if (gid < 0) gid = f.numGroups++;
     f.groupOf[static_cast<size_t>(u)] = gid;
   }
+  // scopes, for the local search's scope moves: a group's scope is its first op's
+  f.groupScope.assign(static_cast<size_t>(f.numGroups), -1);
+  for (int32_t u = 0; u < f.numUnits; ++u) {
+    int32_t& s = f.groupScope[static_cast<size_t>(f.groupOf[u])];
+    if (s < 0) s = g.opScope(f.unitFirstOp[u]);
+  }
+  f.scopeParent.resize(static_cast<size_t>(g.numScopes()));
+  for (ScopeId s = 0; s < g.numScopes(); ++s) f.scopeParent[s] = g.scopeParent(s) == kNone ? -1 : g.scopeParent(s);
 }
 
 // Upward rank (longest path to a sink at the fastest op times) -> priority n - position in

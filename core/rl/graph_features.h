@@ -10,7 +10,9 @@
 // identical twin subgraphs get different inputs. Op types are hashed into kOpTypeVocab buckets
 // for an embedding. Placement units: a colocation group, or an op without one; the policy samples
 // one device per unit, so colocation always holds. Move groups (for the optimizer's local
-// search): a forward op's unit together with the units of its gradient and update ops.
+// search): a forward op's unit together with the units of its gradient and update ops; each
+// group is filed under its first op's name scope ("gnmt/encoder/layer_1/fw/step_0"), so the
+// search can also move a whole scope (a layer, a block) at once.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -38,6 +40,8 @@ struct GraphFeatures {
   std::vector<int32_t> unitFirstOp;  // per unit: its first op in topo order
   int32_t numGroups = 0;
   std::vector<int32_t> groupOf;      // per unit: its move group, numbered by first unit
+  std::vector<int32_t> groupScope;   // per move group: the graph scope of its first op
+  std::vector<int32_t> scopeParent;  // per graph scope: its parent scope, -1 for the root
   std::vector<int32_t> priority;     // per op: upward rank order (longest path to a sink at the
                                      // fastest op times), higher = more critical; for Plan::priority
 };

@@ -42,6 +42,20 @@ LocalSearch::LocalSearch(const GraphFeatures& f, int32_t numDevices, uint64_t se
   succ_.reserve(edges.size());
   for (const auto& e : edges) succ_.push_back(e.second);
   mark_.assign(static_cast<size_t>(f.numGroups), 0);
+
+  // scope regions: the groups filed under each scope or below it; the root (everything) and
+  // scopes holding a single group (a group move already covers them) are left out
+  const auto S = static_cast<int32_t>(f.scopeParent.size());
+  std::vector<std::vector<int32_t>> members(static_cast<size_t>(S));
+  for (int32_t g = 0; g < f.numGroups; ++g)
+    for (int32_t sc = f.groupScope[g]; sc >= 0 && sc < S; sc = f.scopeParent[sc]) members[sc].push_back(g);
+  scopeOff_.assign(1, 0);
+  for (int32_t sc = 0; sc < S; ++sc) {
+    const auto& m = members[sc];
+    if (f.scopeParent[sc] < 0 || m.size() < 2 || static_cast<int32_t>(m.size()) == f.numGroups) continue;
+    scopeGroups_.insert(scopeGroups_.end(), m.begin(), m.end());
+    scopeOff_.push_back(static_cast<int32_t>(scopeGroups_.size()));
+  }
 }
 
 int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves,
@@ -65,8 +79,38 @@ int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& prob
   std::uniform_int_distribution<int> pickSpan(0, 3);
   std::vector<int32_t> cand = units;
   std::vector<double> devWeight(static_cast<size_t>(D));
+  const auto numScopes = static_cast<int32_t>(scopeOff_.size()) - 1;
+  std::vector<double> scopeWeight(static_cast<size_t>(std::max(numScopes, 0)));
+  for (int32_t sc = 0; sc < numScopes; ++sc) {
+    double w = 0;
+    for (int32_t i = scopeOff_[sc]; i < scopeOff_[sc + 1]; ++i) w += weight[scopeGroups_[i]];
+    scopeWeight[sc] = w / (scopeOff_[sc + 1] - scopeOff_[sc]);
+  }
+  std::discrete_distribution<int32_t> pickScope(scopeWeight.begin(), scopeWeight.end());
   int kept = 0;
   for (int m = 0; m < moves && !stop(); ++m) {
+    if (m % 4 == 2 && numScopes > 0) {  // a whole scope to one device
+      const int32_t sc = pickScope(rng_);
+      std::fill(devWeight.begin(), devWeight.end(), 0.0);
+      for (int32_t i = scopeOff_[sc]; i < scopeOff_[sc + 1]; ++i)
+        for (int32_t j = groupOff_[scopeGroups_[i]]; j < groupOff_[scopeGroups_[i] + 1]; ++j)
+          for (int32_t d = 0; d < D; ++d) devWeight[d] += p(groupUnits_[j], d);
+      for (double& w : devWeight) w = std::max(w, 1e-6);
+      const int32_t to = std::discrete_distribution<int32_t>(devWeight.begin(), devWeight.end())(rng_);
+      bool changed = false;
+      for (int32_t i = scopeOff_[sc]; i < scopeOff_[sc + 1]; ++i)
+        for (int32_t j = groupOff_[scopeGroups_[i]]; j < groupOff_[scopeGroups_[i] + 1]; ++j) {
+          changed |= cand[groupUnits_[j]] != to;
+          cand[groupUnits_[j]] = to;
+        }
+      if (changed && accept(evaluate(cand), step, /*sideways=*/true)) {
+        units = cand;
+        ++kept;
+      } else {
+        cand = units;
+      }
+      continue;
+    }
     if (m % 2 == 1) {  // a single unit
       const int32_t u = pickUnit(rng_);
       for (int32_t d = 0; d < D; ++d) devWeight[d] = d == units[u] ? 0.0 : std::max(p(u, d), 1e-6);

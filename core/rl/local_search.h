@@ -7,8 +7,11 @@
 // group's mean distribution without the group's current device; a region of 1, 2, 4 or 8
 // groups grown from it breadth-first along data edges (both directions) through groups on the same device (a
 // stretch of a chain or branch of the model) moved whole to that device; every other move instead moves one unit drawn with weight =
-// its probability of leaving its device. A candidate replaces the walk's plan when its step time
-// is better, or no worse for a region of several groups (sideways steps cross plateaus); the
+// its probability of leaving its device; and every fourth move is a scope move: a name scope of
+// the graph (a layer, a block, a time step: every group filed under it, GraphFeatures) drawn
+// with weight = its groups' mean weight, moved whole to a device drawn from its units' summed
+// probabilities (this is how a layer-wise split is reached on a 64k-op graph). A candidate replaces the walk's plan when its step time
+// is better, or no worse for a region or scope of several groups (sideways steps cross plateaus); the
 // caller keeps the best plan it is shown.
 // Deterministic for a seed.
 #pragma once
@@ -38,6 +41,7 @@ class LocalSearch {
   std::mt19937_64 rng_;
   std::vector<int32_t> groupOff_, groupUnits_;  // CSR: the units of each group
   std::vector<int32_t> succOff_, succ_;         // CSR: groups joined to each group by data edges
+  std::vector<int32_t> scopeOff_, scopeGroups_;  // CSR: the groups of each scope region
   std::vector<int32_t> mark_, queue_;
 };
 

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "graph/error.h"
+#include "rl/colocrl_trainer.h"
 #include "rl/ppo.h"
 
 namespace gp::rl {
@@ -13,8 +14,18 @@ void setTorchThreads(int threads) {
 
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                             const std::atomic<bool>* cancel) {
-  if (options.policy == "colocrl") throw Error("colocrl", "not implemented yet");
   setTorchThreads(options.threads);
+  if (options.policy == "colocrl") {
+    if (!options.resume.empty() || !options.checkpoint.empty())
+      throw Error("colocrl", "checkpoints and --resume are for GDP policies, not ColocRL");
+    OptimizeResult r = runColocRl(cost, options, onIteration, cancel);
+    if (r.stopReason.empty())
+      r.stopReason = r.cancelled                         ? "cancelled"
+                     : options.iterations <= 0           ? "zero-shot"
+                     : r.iterations >= options.iterations ? "iterations"
+                                                          : "budget";
+    return r;
+  }
   OptimizeOptions o = options;
   std::string file, note;
   const bool isDefault = o.policy == "default" || o.policy.empty();

@@ -292,3 +292,25 @@ TEST(GraphFeatures, MoveGroupsAndPriorities) {
   for (int32_t i = 0; i < f.numOps; ++i) ASSERT_EQ(sorted[i], i + 1);
   for (size_t e = 0; e < f.edgeSrc.size(); ++e) EXPECT_GT(f.priority[f.edgeSrc[e]], f.priority[f.edgeDst[e]]);
 }
+
+// Each move group is filed under its first op's name scope (a forward op's, as groups are
+// numbered by their first unit in topological order); scope parents mirror the graph's.
+TEST(GraphFeatures, GroupScopes) {
+  const Resnet& r = resnet();
+  const Graph& g = r.g;
+  GraphFeatures f = rl::buildGraphFeatures(g, r.cost);
+  ASSERT_EQ(f.groupScope.size(), static_cast<size_t>(f.numGroups));
+  ASSERT_EQ(f.scopeParent.size(), static_cast<size_t>(g.numScopes()));
+  for (ScopeId s = 0; s < g.numScopes(); ++s)
+    EXPECT_EQ(f.scopeParent[s], g.scopeParent(s) == kNone ? -1 : g.scopeParent(s));
+  std::vector<int32_t> firstUnit(static_cast<size_t>(f.numGroups), -1);
+  for (int32_t u = 0; u < f.numUnits; ++u)
+    if (firstUnit[f.groupOf[u]] < 0) firstUnit[f.groupOf[u]] = u;
+  int forward = 0;
+  for (int32_t grp = 0; grp < f.numGroups; ++grp) {
+    const OpId op = f.unitFirstOp[firstUnit[grp]];
+    EXPECT_EQ(f.groupScope[grp], g.opScope(op));
+    forward += g.role(op) == OpRole::Forward;
+  }
+  EXPECT_GT(forward, f.numGroups / 2);  // most groups are a forward op with its backward ops
+}

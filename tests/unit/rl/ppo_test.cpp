@@ -18,50 +18,16 @@
 #include "rl/ppo.h"
 #include "sim/simulator.h"
 #include "core/test_clusters.h"
+#include "rl/chain_graphs.h"
 
 using namespace gp;
 
 namespace {
 
-// Two independent chains of `len` 1-second ops whose outputs take 1 s over a link: the optimum
-// puts each chain whole on its own device (step = len s, half of one device's 2 * len s); any
-// split chain pays at least 1 s of transfer. The chains differ in op type only: with identical
-// chains every op of "a" would have the same features and neighbourhood as its twin in "b", and
-// a permutation-equivariant policy gives twins the same distribution, so it could not learn to
-// separate them (it would find the optimum by sampling only).
-Graph twoHeavyChains(int len) {
-  GraphBuilder b("chains");
-  for (const char* chain : {"a", "b"}) {
-    TensorId prev = b.addGraphInput({std::string(chain) + "/x", {4}});
-    for (int i = 0; i < len; ++i) {
-      OpId op = b.addOp({.name = std::string(chain) + "/op" + std::to_string(i),
-                         .type = chain[0] == 'a' ? "MatMul" : "Conv", .inputs = {prev},
-                         .outputs = {{"", {250000}}}, .flops = 1e12});
-      prev = b.output(op);
-    }
-  }
-  return std::move(b).build("chains");
-}
-
-// `n` independent chains of `len` 1-second ops (distinct op types per chain) for `n` devices:
-// the optimum puts each chain whole on its own device (step = len s).
-Graph heavyChains(int n, int len) {
-  GraphBuilder b("chains");
-  const char* types[] = {"MatMul", "Conv", "Relu", "Add"};
-  for (int c = 0; c < n; ++c) {
-    const std::string chain(1, static_cast<char>('a' + c));
-    TensorId prev = b.addGraphInput({chain + "/x", {4}});
-    for (int i = 0; i < len; ++i) {
-      OpId op = b.addOp({.name = chain + "/op" + std::to_string(i), .type = types[c % 4], .inputs = {prev},
-                         .outputs = {{"", {250000}}}, .flops = 1e12});
-      prev = b.output(op);
-    }
-  }
-  return std::move(b).build("chains");
-}
+using gptest::heavyChains;
 
 struct Chains {
-  Graph g = twoHeavyChains(4);
+  Graph g = heavyChains(2, 4);  // optimum: one chain per device, 4 s
   Cluster c = gptest::toyCluster(1, 2);
   CostModel cost{g, c, gptest::exactCosts()};
 };
@@ -239,6 +205,7 @@ TEST(Ppo, BadCheckpointIsAClearError) {
   }
   std::filesystem::remove(path);
   o.policy = "colocrl";
+  o.checkpoint = path;  // sessions are GDP's
   EXPECT_THROW(rl::runOptimizer(t.cost, o, {}, nullptr), Error);
 }
 

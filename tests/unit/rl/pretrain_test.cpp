@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "core/test_clusters.h"
+#include "rl/chain_graphs.h"
 #include "cost/cost_model.h"
 #include "graph/error.h"
 #include "graph/graph_builder.h"
@@ -17,24 +18,9 @@ using namespace gp;
 
 namespace {
 
-// `n` independent chains of `len` 1-second ops (distinct op types per chain).
-Graph chains(int n, int len) {
-  GraphBuilder b("chains");
-  const char* types[] = {"MatMul", "Conv", "Relu", "Add"};
-  for (int c = 0; c < n; ++c) {
-    const std::string chain(1, static_cast<char>('a' + c));
-    TensorId prev = b.addGraphInput({chain + "/x", {4}});
-    for (int i = 0; i < len; ++i) {
-      OpId op = b.addOp({.name = chain + "/op" + std::to_string(i), .type = types[c % 4], .inputs = {prev},
-                         .outputs = {{"", {250000}}}, .flops = 1e12});
-      prev = b.output(op);
-    }
-  }
-  return std::move(b).build("chains");
-}
 
 struct Tasks {
-  Graph two = chains(2, 4), four = chains(4, 3);
+  Graph two = gptest::heavyChains(2, 4), four = gptest::heavyChains(4, 3);
   Cluster c2 = gptest::toyCluster(1, 2), c4 = gptest::toyCluster(1, 4);
   CostModel a{two, c2, gptest::exactCosts()}, b{four, c4, gptest::exactCosts()}, c{four, c2, gptest::exactCosts()};
   std::vector<PretrainTask> list{{"two on 2", &a, std::nullopt}, {"four on 4", &b, std::nullopt},
@@ -64,7 +50,7 @@ TEST(Pretrain, TrainsOnePolicyForSeveralGraphs) {
   for (size_t i = 0; i < 3; ++i) EXPECT_LT(r.bestStepTime[i], r.startStepTime[i]) << i;
   // the file is a policy optimize accepts, for a graph it never saw
   ASSERT_TRUE(std::filesystem::exists(o.out));
-  Graph unseen = chains(3, 3);
+  Graph unseen = gptest::heavyChains(3, 3);
   Cluster c3 = gptest::toyCluster(1, 3);
   CostModel cost(unseen, c3, gptest::exactCosts());
   OptimizeOptions zero;
