@@ -109,7 +109,7 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--cluster", "--models"});
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  Args a = parseArgs(argv, opts, {"--json", "--optimize"});
+  Args a = parseArgs(argv, opts, {"--json", "--optimize", "--no-update"});
   if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
   Cluster c = clusterFrom(a, "4xP100-PCIe");
   std::vector<std::string> models;
@@ -119,6 +119,7 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);
   for (const auto& name : optimizeOptionNames())
     if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize");
+  if (a.has("--no-update")) throw std::invalid_argument("--no-update is an option of bench --optimize");
   const LoadOptions lo = loadOptionsFrom(a);
   const auto methods = placementMethods();
   ordered_json all = ordered_json::array();

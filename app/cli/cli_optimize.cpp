@@ -27,7 +27,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
   opts.insert({"--cluster", "--out", "--trace", "--start"});
-  Args a = parseArgs(argv, opts, {"--json"});
+  Args a = parseArgs(argv, opts, {"--json", "--no-update"});
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const bool json = a.has("--json");

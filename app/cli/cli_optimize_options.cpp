@@ -55,6 +55,7 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   o.checkpoint = a.value("--checkpoint").value_or("");
   o.checkpointEvery = a.intValue("--checkpoint-every", o.checkpointEvery);
   o.resume = a.value("--resume").value_or("");
+  o.update = !a.has("--no-update");
   if (!o.resume.empty() && a.has("--policy"))
     throw std::invalid_argument("--resume continues the checkpoint's policy; leave out --policy");
   return o;

@@ -40,6 +40,9 @@ struct OptimizeOptions {
   std::string checkpoint;
   int checkpointEvery = 10;
   std::string resume;
+  // false: the policy is used as it is (sampling and local search run, no PPO update) — the
+  // ablation that tells how much the learning adds to the search
+  bool update = true;
 };
 
 struct IterationReport {

@@ -255,7 +255,9 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   const torch::Tensor old = oldLogp.slice(1, 0, n);
   const double entCoef = cfg.entropyStart + (cfg.entropyEnd - cfg.entropyStart) * std::clamp(progress, 0.0, 1.0);
 
-  for (int epoch = 0; epoch < cfg.epochs; ++epoch) {
+  const int epochs = s.options.update ? cfg.epochs : 0;
+  if (!s.options.update) rep.entropy = -(logp.exp() * logp).sum(1).mean().item<double>();
+  for (int epoch = 0; epoch < epochs; ++epoch) {
     if (epoch > 0) {
       std::optional<PolicyOutput> again = s.forward(stop, cancel);
       if (!again) return false;

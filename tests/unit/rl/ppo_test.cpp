@@ -320,3 +320,29 @@ TEST(Ppo, ZeroShotKeepsTheStartPlan) {
   EXPECT_EQ(r.stopReason, "zero-shot");
   EXPECT_LE(r.measurement.stepTime, startStep + 1e-12);
 }
+
+// update = false: sampling and search run, the weights stay as they were.
+TEST(Ppo, NoUpdateKeepsTheWeights) {
+  Chains t;
+  const auto path = (std::filesystem::temp_directory_path() / "gp_ppo_frozen_test.pt").string();
+  OptimizeOptions o = scratch(4, 3);
+  o.update = false;
+  o.saveCheckpoint = path;
+  OptimizeResult r = rl::runOptimizer(t.cost, o, {}, nullptr);
+  EXPECT_EQ(r.iterations, 4);
+  EXPECT_NEAR(r.measurement.stepTime, 4.0, 1e-9);  // the search alone finds the optimum here
+  rl::GdpPolicy saved = rl::loadCheckpoint(path);
+  rl::GdpPolicy fresh = rl::makePolicy(saved->featureDim(), 3);
+  auto a = saved->parameters(), b = fresh->parameters();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::equal(a[i], b[i])) << i;
+  // with updates the weights move (so the comparison above can fail)
+  o.update = true;
+  rl::runOptimizer(t.cost, o, {}, nullptr);
+  rl::GdpPolicy trained = rl::loadCheckpoint(path);
+  bool moved = false;
+  auto c = trained->parameters();
+  for (size_t i = 0; i < c.size(); ++i) moved |= !torch::equal(c[i], b[i]);
+  EXPECT_TRUE(moved);
+  std::filesystem::remove(path);
+}
