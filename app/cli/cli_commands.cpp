@@ -42,7 +42,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli zoo list [--json]\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
-         "                            [--trace OUT.json] [--out PLACEMENT.json] [--json]\n"
+         "                            [--fuse default|none|plan] [--trace OUT.json] [--out PLACEMENT.json] [--json]\n"
          "  graphplace-cli baseline MODEL --cluster PRESET|FILE [--method NAME|all] [--out PLACEMENT.json] [--json]\n"
          "  graphplace-cli optimize MODEL --cluster PRESET|FILE [--policy FILE|scratch|default]\n"
          "                            [--iterations N | --budget-seconds S] [--seed S] [--samples K] [--threads N]\n"

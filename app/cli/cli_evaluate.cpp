@@ -10,6 +10,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
+#include "fusion/fuser.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/chrome_trace.h"
@@ -20,7 +21,7 @@ namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out"});
+  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
   auto clusterSpec = a.value("--cluster");
@@ -57,6 +58,19 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
                                       chosen.name() + " has no device of that name");
       }
     cluster = std::move(chosen);
+  }
+  // --fuse default: the compilers' default elementwise-chain fusion on the plan's devices;
+  // --fuse none: no fusion groups; else the plan's own groups, checked against the rules
+  const std::string fuse = a.value("--fuse").value_or("plan");
+  if (fuse == "default") {
+    plan.fusionGroup = defaultFusion(g, plan.device);
+    planName += " + default fusion";
+  } else if (fuse == "none") {
+    plan.fusionGroup.clear();
+  } else if (fuse != "plan") {
+    throw std::invalid_argument("--fuse wants default, none or plan, got '" + fuse + "'");
+  } else if (std::string why = fusionProblem(g, plan); !why.empty()) {
+    throw std::invalid_argument(planName + ": " + why);
   }
   const Cluster& c = *cluster;
   CostModel cost(g, c);

@@ -2,6 +2,7 @@
 // Chrome Trace Event JSON with one row per device, one-line errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -48,4 +49,42 @@ TEST(CliEvaluate, BadInputIsOneLine) {
     EXPECT_EQ(r.code, 1) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// --fuse default adds the compilers' default fusion (shorter step, written to --out); a
+// placement whose fusion groups break a rule is refused in one line; a bad --fuse value too.
+TEST(CliEvaluate, FuseDefaultAndBadGroups) {
+  const auto out = std::filesystem::temp_directory_path() / "gp_cli_fused.json";
+  gptest::CliRun plain = gptest::runCli("evaluate zoo:resnet50 --batch 2 --cluster 4xP100-PCIe --json");
+  gptest::CliRun fused =
+      gptest::runCli("evaluate zoo:resnet50 --batch 2 --cluster 4xP100-PCIe --fuse default --json --out " + out.string());
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  ASSERT_EQ(fused.code, 0) << fused.err;
+  EXPECT_LT(nlohmann::json::parse(fused.out)["step_time_ms"].get<double>(),
+            nlohmann::json::parse(plain.out)["step_time_ms"].get<double>());
+  // the written file carries the groups; reading it back gives the same step
+  gptest::CliRun again = gptest::runCli("evaluate zoo:resnet50 --batch 2 --placement " + out.string() + " --json");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(again.out)["step_time_ms"].get<double>(),
+                   nlohmann::json::parse(fused.out)["step_time_ms"].get<double>());
+  // two heavy ops in one group: put every op with a fusion group into group 0
+  std::ifstream in(out);
+  auto j = nlohmann::json::parse(in);
+  in.close();
+  int grouped = 0;
+  for (auto& op : j["ops"])
+    if (op.contains("fusion_group")) {
+      op["fusion_group"] = 0;
+      ++grouped;
+    }
+  ASSERT_GT(grouped, 10);
+  std::ofstream(out) << j.dump();
+  gptest::CliRun bad = gptest::runCli("evaluate zoo:resnet50 --batch 2 --placement " + out.string());
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("fusion group 0"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  gptest::CliRun wrong = gptest::runCli("evaluate zoo:resnet50 --batch 2 --cluster 4xP100-PCIe --fuse maybe");
+  EXPECT_EQ(wrong.code, 1);
+  EXPECT_NE(wrong.err.find("--fuse"), std::string::npos) << wrong.err;
+  std::filesystem::remove(out);
 }
