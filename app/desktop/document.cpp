@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "fusion/fuser.h"
 #include "graph/error.h"
 #include "placement/placer.h"
 #include "plan_commands.h"
@@ -267,6 +268,7 @@ bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
   if (!ws_ || refuseWhileOptimizing()) return false;
   try {
     LoadedPlacement lp = readPlacement(path.toStdString(), *ws_->graph, ws_->identity, allowHashMismatch);
+    if (std::string why = fusionProblem(*ws_->graph, lp.plan); !why.empty()) throw Error(path.toStdString(), why);
     if (lp.cluster.numDevices() != ws_->cluster->numDevices() || lp.cluster.name() != ws_->cluster->name()) {
       // The file's devices index its own (embedded) cluster: measure on that one.
       installWorkspace(withCluster(*ws_, std::make_shared<const Cluster>(std::move(lp.cluster)), path));

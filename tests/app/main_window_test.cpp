@@ -10,6 +10,9 @@
 #include <QUrl>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -161,6 +164,32 @@ class MainWindowTest : public QObject {
     QVERIFY(w.lastError().isEmpty());
     for (OpId op : group) QCOMPARE(doc.plan().device[static_cast<size_t>(op)], 2);
     QCOMPARE(doc.measurement().stepTime, manualStep);
+
+    // A placement whose fusion groups break the rules (every op in one group): one-line error
+    // naming the file, the plan kept.
+    const QString badFusion = dir_.filePath(QStringLiteral("bad-fusion.placement.json"));
+    {
+      QFile in(placement);
+      QVERIFY(in.open(QIODevice::ReadOnly));
+      QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+      QJsonArray ops = root.value(QStringLiteral("ops")).toArray();
+      for (qsizetype i = 0; i < ops.size(); ++i) {
+        QJsonObject o = ops[i].toObject();
+        o.insert(QStringLiteral("fusion_group"), 0);
+        ops[i] = o;
+      }
+      root.insert(QStringLiteral("ops"), ops);
+      QFile out(badFusion);
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(QJsonDocument(root).toJson());
+    }
+    const Plan keptPlan = doc.plan();
+    w.openFile(badFusion);
+    QVERIFY(waitIdle(w));
+    QVERIFY2(w.lastError().contains(QStringLiteral("bad-fusion.placement.json")), qPrintable(w.lastError()));
+    QVERIFY2(w.lastError().contains(QStringLiteral("fusion group 0")), qPrintable(w.lastError()));
+    QVERIFY(!w.lastError().contains(QLatin1Char('\n')));
+    QCOMPARE(doc.plan(), keptPlan);
 
     // A malformed model: one-line error shown, the open document is kept.
     const QString bad = dir_.filePath(QStringLiteral("broken.onnx"));
