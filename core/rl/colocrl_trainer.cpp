@@ -1,5 +1,6 @@
 // REINFORCE for the ColocRL policy against the simulator. See colocrl_trainer.h.
 #include "rl/colocrl_trainer.h"
+#include "rl/incumbent.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -25,29 +26,6 @@ std::vector<int32_t> toVector(const torch::Tensor& t) {
   torch::Tensor c = t.to(torch::kInt32).contiguous();
   return {c.data_ptr<int32_t>(), c.data_ptr<int32_t>() + c.numel()};
 }
-
-// The best plan so far over every simulated candidate.
-struct Incumbent {
-  explicit Incumbent(const CostModel& cost) : sim(cost) {}
-  Simulator sim;
-  Measurement m;
-  Plan best;
-  double bestStep = std::numeric_limits<double>::infinity();
-  bool haveFeasible = false, haveAny = false;
-
-  double consider(const Plan& plan, bool& improved) {
-    sim.run(plan, m, /*recordTimeline=*/false);
-    if (m.feasible && m.stepTime < bestStep) {
-      best = plan;
-      bestStep = m.stepTime;
-      haveFeasible = improved = true;
-    } else if (!haveAny) {
-      best = plan;
-    }
-    haveAny = true;
-    return placementReward(m);
-  }
-};
 
 // On a stop, the decode's autograd graph (about 13 ms to free at 256 chunks) is freed on a
 // reaped helper thread, off the cancel latency.
@@ -182,9 +160,7 @@ OptimizeResult trainColocRl(const CostModel& cost, const OptimizeOptions& o, con
     if (onIteration) onIteration(rep);
   }
 
-  // No plan seen (cancelled at once): every op on device 0.
-  if (!inc.haveAny) inc.best = planFromUnits(features, std::vector<int32_t>(static_cast<size_t>(features.numUnits), 0));
-  result.best = inc.best;
+  result.best = inc.bestOr(features);
   result.measurement = inc.sim.run(result.best, /*recordTimeline=*/true);
   result.seconds = elapsed();
   return result;

@@ -11,6 +11,7 @@
 #include "graph/error.h"
 #include "rl/cancellable.h"
 #include "rl/graph_features.h"
+#include "rl/incumbent.h"
 #include "rl/local_search.h"
 #include "rl/policy_tensors.h"
 #include "sim/simulator.h"
@@ -27,7 +28,7 @@ std::vector<int32_t> toVector(const torch::Tensor& t) {
 
 struct PpoTrainer::State {
   State(const CostModel& c, const OptimizeOptions& o, PpoConfig cfg)
-      : cost(c), options(o), config(cfg), sim(c), generator(at::detail::createCPUGenerator(o.seed)) {}
+      : cost(c), options(o), config(cfg), inc(c), generator(at::detail::createCPUGenerator(o.seed)) {}
 
   const CostModel& cost;
   OptimizeOptions options;
@@ -37,31 +38,23 @@ struct PpoTrainer::State {
   int64_t numDevices = 0;
   GdpPolicy policy{nullptr};
   std::shared_ptr<torch::optim::Adam> optimizer;
-  Simulator sim;
-  Measurement m;
+  Incumbent inc;  // the best plan so far (and the simulator)
   at::Generator generator;
   std::unique_ptr<LocalSearch> search;
   std::vector<int32_t> priority;  // given to every candidate plan
-  // the best plan so far, and its devices per unit (the incumbent; empty before a feasible plan)
-  Plan best;
+  // the incumbent's devices per unit (empty before a feasible plan)
   std::vector<int32_t> bestUnits, featureUnits;
-  double bestStep = std::numeric_limits<double>::infinity();
   double startStep = std::numeric_limits<double>::infinity();
-  bool haveFeasible = false, haveAny = false;
 
   // Simulates `plan` (no timeline); keeps it when it is the best; returns its reward.
   double consider(const Plan& plan, bool& improved, const std::vector<int32_t>* units = nullptr) {
-    sim.run(plan, m, /*recordTimeline=*/false);
-    if (m.feasible && m.stepTime < bestStep) {
-      best = plan;
-      bestStep = m.stepTime;
-      haveFeasible = improved = true;
+    bool better = false;
+    const double reward = inc.consider(plan, better);
+    if (better) {
+      improved = true;
       bestUnits = units ? *units : unitsOf(plan);
-    } else if (!haveAny) {
-      best = plan;
     }
-    haveAny = true;
-    return placementReward(m);
+    return reward;
   }
   double considerUnits(const std::vector<int32_t>& units, bool& improved) {
     Plan p = planFromUnits(features, units);
@@ -142,13 +135,10 @@ PpoTrainer::~PpoTrainer() = default;
 
 GdpPolicy PpoTrainer::policy() const { return s_->policy; }
 torch::optim::Adam& PpoTrainer::optimizer() { return *s_->optimizer; }
-double PpoTrainer::bestStepTime() const { return s_->bestStep; }
+double PpoTrainer::bestStepTime() const { return s_->inc.bestStep; }
 double PpoTrainer::startStepTime() const { return s_->startStep; }
 
-Plan PpoTrainer::bestPlan() const {
-  if (s_->haveAny) return s_->best;
-  return planFromUnits(s_->features, std::vector<int32_t>(static_cast<size_t>(s_->features.numUnits), 0));
-}
+Plan PpoTrainer::bestPlan() const { return s_->inc.bestOr(s_->features); }
 
 void PpoTrainer::saveSession(const std::string& path, int iterationsDone, const std::vector<double>& history) const {
   Session session{iterationsDone, bestPlan(), history};
@@ -164,10 +154,10 @@ void PpoTrainer::begin() {
     s.consider(*o.startPlan, unused);
     // candidates get the start plan's priorities when they beat the upward-rank order on its devices
     const std::vector<int32_t> units = s.unitsOf(*o.startPlan);
-    const double ranked = (s.considerUnits(units, unused), s.m.feasible ? s.m.stepTime : 1e300);
+    const double ranked = (s.considerUnits(units, unused), s.inc.m.feasible ? s.inc.m.stepTime : 1e300);
     if (!o.startPlan->priority.empty()) {
       s.priority = o.startPlan->priority;
-      const double own = (s.considerUnits(units, unused), s.m.feasible ? s.m.stepTime : 1e300);
+      const double own = (s.considerUnits(units, unused), s.inc.m.feasible ? s.inc.m.stepTime : 1e300);
       if (ranked < own) s.priority = s.features.priority;
     }
   } else {
@@ -175,7 +165,7 @@ void PpoTrainer::begin() {
     // a feasible, contention-free plan rather than from a random sample's scatter
     s.considerUnits(std::vector<int32_t>(static_cast<size_t>(s.features.numUnits), 0), unused);
   }
-  s.startStep = s.bestStep;
+  s.startStep = s.inc.bestStep;
 }
 
 void PpoTrainer::zeroShot(const StopFn& stop, const std::atomic<bool>* cancel) {
@@ -206,7 +196,12 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   rep.iteration = iteration;
   s.refreshCurrentDevices();
   const torch::Tensor bonus = s.priorBonus(s.policy->config().maxDevices).slice(1, 0, D);
-  std::optional<PolicyOutput> first = s.forward(stop, cancel);
+  std::optional<PolicyOutput> first;
+  {
+    std::optional<torch::NoGradGuard> noGrad;  // no update: no autograd graph either
+    if (!s.options.update) noGrad.emplace();
+    first = s.forward(stop, cancel);
+  }
   if (!first) return false;
   PolicyOutput out = std::move(*first);
   torch::Tensor logp = torch::log_softmax(out.unitLogits.slice(1, 0, D) + bonus, 1);  // [U, D]
@@ -228,9 +223,9 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
     torch::Tensor probs = logp.detach().exp().contiguous();
     std::vector<float> pv(probs.data_ptr<float>(), probs.data_ptr<float>() + probs.numel());
     std::vector<int32_t> units = s.bestUnits;
-    s.search->run(units, pv, cfg.localMoves, s.bestStep, [&](const std::vector<int32_t>& cand) {
+    s.search->run(units, pv, cfg.localMoves, s.inc.bestStep, [&](const std::vector<int32_t>& cand) {
       s.considerUnits(cand, rep.improved);
-      return s.m.feasible ? s.m.stepTime : std::numeric_limits<double>::infinity();
+      return s.inc.m.feasible ? s.inc.m.stepTime : std::numeric_limits<double>::infinity();
     }, stop);
   }
 
@@ -284,8 +279,8 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
 
   rep.meanReward = meanReward;
   rep.bestReward = *std::max_element(rewards.begin(), rewards.end());
-  rep.bestStepTime = s.haveFeasible ? s.bestStep : 0;
-  rep.best = s.haveAny ? &s.best : nullptr;
+  rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
+  rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
   return true;
 }
 
@@ -314,7 +309,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     zeroShot(stop, cancel);
     result.stopReason = "zero-shot";
   }
-  double lastGain = s.bestStep;  // best step time when it last improved by 0.1%
+  double lastGain = s.inc.bestStep;  // best step time when it last improved by 0.1%
   int sinceGain = 0;
   for (int it = 1; it <= o.iterations && !stop(); ++it) {
     // entropy bonus decays linearly over the run (iterations or time budget, whichever is nearer)
@@ -329,8 +324,8 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     if (onIteration) onIteration(rep);
     if (!o.checkpoint.empty() && o.checkpointEvery > 0 && it % o.checkpointEvery == 0)
       saveSession(o.checkpoint, done + it, history);
-    if (s.bestStep < lastGain * (1 - 1e-3)) {
-      lastGain = s.bestStep;
+    if (s.inc.bestStep < lastGain * (1 - 1e-3)) {
+      lastGain = s.inc.bestStep;
       sinceGain = 0;
     } else if (o.patience > 0 && ++sinceGain >= o.patience) {
       result.stopReason = "converged";
@@ -341,7 +336,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     result.stopReason = result.cancelled ? "cancelled" : result.iterations >= o.iterations ? "iterations" : "budget";
   if (!o.checkpoint.empty()) saveSession(o.checkpoint, done + result.iterations, history);
   result.best = bestPlan();
-  result.measurement = s.sim.run(result.best, /*recordTimeline=*/true);
+  result.measurement = s.inc.sim.run(result.best, /*recordTimeline=*/true);
   result.seconds = elapsed();
   return result;
 }
