@@ -4,7 +4,7 @@
 <context>
     <name>QObject</name>
     <message numerus="yes">
-        <location filename="../app/desktop/plan_commands.cpp" line="+14"/>
+        <location filename="../app/desktop/plan_commands.cpp" line="+17"/>
         <source>Move %n ops to %1</source>
         <translation>
             <numerusform>Move %n op to %1</numerusform>
@@ -26,7 +26,15 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+358"/>
+        <location filename="../app/desktop/document.cpp" line="+266"/>
+        <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
+            <numerusform>%n moved ops left their fusion groups: ops on different devices never fuse.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+116"/>
         <source>Running %n baselines…</source>
         <translation>
             <numerusform>Running %n baseline…</numerusform>
@@ -34,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+125"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+126"/>
         <source>Optimizer (%1, stopped after %n iteration(s))</source>
         <translation>
             <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>
@@ -47,6 +55,62 @@
         <translation>
             <numerusform>Optimizer (%1, %n iteration)</numerusform>
             <numerusform>Optimizer (%1, %n iterations)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+47"/>
+        <source>Set priority of %n ops to %1</source>
+        <translation>
+            <numerusform>Set priority of %n op to %1</numerusform>
+            <numerusform>Set priority of %n ops to %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>Cannot fuse %n ops: they are on different devices (%1); ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>Cannot fuse %n op: it is on different devices (%1); ops on different devices never fuse.</numerusform>
+            <numerusform>Cannot fuse %n ops: they are on different devices (%1); ops on different devices never fuse.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>These %n ops already form fusion group %1.</source>
+        <translation>
+            <numerusform>This op already forms fusion group %1 (%n op).</numerusform>
+            <numerusform>These %n ops already form fusion group %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Cannot fuse %n ops: %1.</source>
+        <translation>
+            <numerusform>Cannot fuse %n op: %1.</numerusform>
+            <numerusform>Cannot fuse %n ops: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Fuse %n ops</source>
+        <translation>
+            <numerusform>Fuse %n op</numerusform>
+            <numerusform>Fuse %n ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>Unfuse %n ops</source>
+        <translation>
+            <numerusform>Unfuse %n op</numerusform>
+            <numerusform>Unfuse %n ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
+        <translation>
+            <numerusform>%n fusion group dissolved as well: what was left of it could not run as one kernel.</numerusform>
+            <numerusform>%n fusion groups dissolved as well: what was left of them could not run as one kernel.</numerusform>
         </translation>
     </message>
 </context>
@@ -64,7 +128,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+278"/>
+        <location filename="../app/desktop/main_window.cpp" line="+298"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>
@@ -77,6 +141,93 @@
         <translation>
             <numerusform>%Ln op</numerusform>
             <numerusform>%Ln ops</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::OpInspector</name>
+    <message numerus="yes">
+        <location filename="../widgets/panels/op_inspector.cpp" line="+226"/>
+        <source>group %1 (%n op(s))</source>
+        <translation>
+            <numerusform>group %1 (%n op)</numerusform>
+            <numerusform>group %1 (%n ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n ops selected</source>
+        <translation>
+            <numerusform>%n op selected</numerusform>
+            <numerusform>%n ops selected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+53"/>
+        <source>#%1 (%n op(s))</source>
+        <translation>
+            <numerusform>#%1 (%n op)</numerusform>
+            <numerusform>#%1 (%n ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>#%1 (%2 of %n op(s))</source>
+        <translation>
+            <numerusform>#%1 (%2 of %n op)</numerusform>
+            <numerusform>#%1 (%2 of %n ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n group(s): %1</source>
+        <translation>
+            <numerusform>%n group: %1</numerusform>
+            <numerusform>%n groups: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n not fused</source>
+        <translation>
+            <numerusform>%n not fused</numerusform>
+            <numerusform>%n not fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <location line="+29"/>
+        <source>%n fusion group(s)</source>
+        <translation>
+            <numerusform>%n fusion group</numerusform>
+            <numerusform>%n fusion groups</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-28"/>
+        <source>%n ops</source>
+        <translation>
+            <numerusform>%n op</numerusform>
+            <numerusform>%n ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+28"/>
+        <source>(%n op(s))</source>
+        <translation>
+            <numerusform>(%n op)</numerusform>
+            <numerusform>(%n ops)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::OptimizePopup</name>
+    <message numerus="yes">
+        <location filename="../app/desktop/optimize_popup.cpp" line="+155"/>
+        <source>fusion (the plan&apos;s %n group(s))</source>
+        <translation>
+            <numerusform>fusion (the plan&apos;s %n group)</numerusform>
+            <numerusform>fusion (the plan&apos;s %n groups)</numerusform>
         </translation>
     </message>
 </context>

@@ -85,7 +85,7 @@
         <translation>“%1” 형식의 이미지를 쓸 수 없음</translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_commands.cpp" line="+13"/>
+        <location filename="../app/desktop/plan_commands.cpp" line="+16"/>
         <source>Move %1 to %2</source>
         <translation>%1을(를) %2(으)로 이동</translation>
     </message>
@@ -262,7 +262,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+130"/>
+        <location filename="../app/desktop/document.cpp" line="+132"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
@@ -281,8 +281,15 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>이동한 연산 %n개가 퓨전 그룹에서 빠졌습니다: 서로 다른 장치의 연산은 퓨전되지 않습니다.</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+69"/>
+        <location line="+39"/>
         <source>Open placement %1</source>
         <translation>배치 파일 %1 열기</translation>
     </message>
@@ -346,6 +353,9 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
+        <location line="+14"/>
+        <location line="+29"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>최적화기가 실행 중입니다. 계획을 바꾸려면 먼저 중지하세요.</translation>
     </message>
@@ -360,7 +370,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 최적화기를 시작할 수 있습니다.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Optimizing…</source>
         <translation>최적화 중…</translation>
     </message>
@@ -401,6 +411,75 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>Optimizer (%1, %n iteration(s))</source>
         <translation>
             <numerusform>최적화기 (%1, 반복 %n회)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="-42"/>
+        <source>Select ops to set their priority.</source>
+        <translation>우선순위를 설정할 연산을 선택하십시오.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Set priority of %1 to %2</source>
+        <translation>%1의 우선순위를 %2(으)로 설정</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Set priority of %n ops to %1</source>
+        <translation>
+            <numerusform>연산 %n개의 우선순위를 %1(으)로 설정</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cannot fuse: select at least two ops.</source>
+        <translation>퓨전할 수 없음: 연산을 두 개 이상 선택하십시오.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Cannot fuse %n ops: they are on different devices (%1); ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>연산 %n개를 퓨전할 수 없음: 서로 다른 장치(%1)에 있습니다. 서로 다른 장치의 연산은 퓨전되지 않습니다.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>These %n ops already form fusion group %1.</source>
+        <translation>
+            <numerusform>이 연산 %n개는 이미 퓨전 그룹 %1입니다.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Cannot fuse %n ops: %1.</source>
+        <translation>
+            <numerusform>연산 %n개를 퓨전할 수 없음: %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Fuse %n ops</source>
+        <translation>
+            <numerusform>연산 %n개 퓨전</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot unfuse: none of the selected ops is fused.</source>
+        <translation>퓨전 해제할 수 없음: 선택한 연산 중 퓨전된 것이 없습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Unfuse %n ops</source>
+        <translation>
+            <numerusform>연산 %n개 퓨전 해제</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
+        <translation>
+            <numerusform>퓨전 그룹 %n개도 해체되었습니다: 남은 연산이 하나의 커널로 실행될 수 없습니다.</numerusform>
         </translation>
     </message>
 </context>
@@ -503,17 +582,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+51"/>
+        <location line="+55"/>
         <source>Device %1</source>
         <translation>장치 %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-52"/>
         <source>%1	%2</source>
         <translation>%1	%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>Expand group</source>
         <translation>그룹 펼치기</translation>
     </message>
@@ -553,7 +632,27 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+12"/>
+        <source>Priority %1 · %2</source>
+        <translation>우선순위 %1 · %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion group %1</source>
+        <translation>퓨전 그룹 %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not fused</source>
+        <translation>퓨전 안 됨</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ops; double-click to expand</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;연산 %2개, 두 번 클릭하여 펼치기</translation>
     </message>
@@ -769,7 +868,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+83"/>
+        <location filename="../app/desktop/main_window.cpp" line="+86"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -794,12 +893,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>보상</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+3"/>
+        <source>Inspector</source>
+        <translation>검사기</translation>
+    </message>
+    <message>
+        <location line="+163"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
     <message numerus="yes">
-        <location line="+38"/>
+        <location line="+41"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
@@ -863,7 +967,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+39"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+41"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -918,7 +1022,37 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>최적화기를 중지합니다. 지금까지의 최적 계획은 유지됩니다</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Set &amp;Priority…</source>
+        <translation>우선순위 설정(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type the selected ops&apos; priority in the inspector (Return applies)</source>
+        <translation>검사기에 선택한 연산의 우선순위를 입력하십시오(Enter로 적용)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run the selected ops as one kernel</source>
+        <translation>선택한 연산을 하나의 커널로 실행</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Fu&amp;se Selection</source>
+        <translation>선택 항목 퓨전(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>U&amp;nfuse Selection</source>
+        <translation>선택 항목 퓨전 해제(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the selected ops out of their fusion groups</source>
+        <translation>선택한 연산을 퓨전 그룹에서 빼기</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
@@ -1018,7 +1152,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>선택 항목 할당(&amp;A)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Clear Selection</source>
         <translation>선택 해제</translation>
     </message>
@@ -1109,7 +1243,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+52"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1149,7 +1283,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>내보내기</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
         <source>The language changes when graphplace starts again.</source>
         <translation>언어 변경은 graphplace를 다시 시작하면 적용됩니다.</translation>
     </message>
@@ -1198,6 +1332,206 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::OpInspector</name>
+    <message>
+        <location filename="../widgets/panels/op_inspector.cpp" line="+66"/>
+        <source>Type:</source>
+        <translation>유형:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device:</source>
+        <translation>장치:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Priority:</source>
+        <translation>우선순위:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fusion:</source>
+        <translation>퓨전:</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Priority for the selected ops: on each device, the ready op with the highest priority runs first; equal priorities run in the order they became ready</source>
+        <translation>선택한 연산의 우선순위: 각 장치에서 우선순위가 가장 높은 준비된 연산이 먼저 실행되며, 우선순위가 같으면 준비된 순서대로 실행됩니다</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set priority</source>
+        <translation>우선순위 설정</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Give the selected ops this priority (a plan without priorities first gives every op priority 0, which is the same FIFO order)</source>
+        <translation>선택한 연산에 이 우선순위를 지정합니다(우선순위가 없는 계획은 먼저 모든 연산에 우선순위 0을 부여하며, 이는 FIFO 순서와 같습니다)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Fuse</source>
+        <translation>퓨전</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run the selected ops as one kernel (one device; at most one heavy op such as a MatMul)</source>
+        <translation>선택한 연산을 하나의 커널로 실행(같은 장치, MatMul 같은 무거운 연산은 최대 하나)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unfuse</source>
+        <translation>퓨전 해제</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the selected ops out of their fusion groups</source>
+        <translation>선택한 연산을 퓨전 그룹에서 빼기</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>unplaced</source>
+        <translation>배치 안 됨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device %1</source>
+        <translation>장치 %1</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>No model open</source>
+        <translation>열린 모델 없음</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Select ops in the graph or the timeline</source>
+        <translation>그래프나 타임라인에서 연산을 선택하십시오</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+49"/>
+        <source>FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-47"/>
+        <source>group %1 (%n op(s))</source>
+        <translation>
+            <numerusform>그룹 %1(연산 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not fused</source>
+        <translation>퓨전 안 됨</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n ops selected</source>
+        <translation>
+            <numerusform>연산 %n개 선택됨</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>#%1 (%n op(s))</source>
+        <translation>
+            <numerusform>#%1(연산 %n개)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>#%1 (%2 of %n op(s))</source>
+        <translation>
+            <numerusform>#%1(연산 %n개 중 %2개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none fused</source>
+        <translation>퓨전된 연산 없음</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n group(s): %1</source>
+        <translation>
+            <numerusform>그룹 %n개: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n not fused</source>
+        <translation>
+            <numerusform>%n개 퓨전 안 됨</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+20"/>
+        <source>FIFO order</source>
+        <translation>FIFO 순서</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>priority %1</source>
+        <translation>우선순위 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>priorities %1–%2</source>
+        <translation>우선순위 %1–%2</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>no fusion group</source>
+        <translation>퓨전 그룹 없음</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <location line="+29"/>
+        <source>%n fusion group(s)</source>
+        <translation>
+            <numerusform>퓨전 그룹 %n개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-28"/>
+        <source>%n ops</source>
+        <translation>
+            <numerusform>연산 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>priority %1 for all</source>
+        <translation>모두 우선순위 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>no fusion</source>
+        <translation>퓨전 없음</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>(%n op(s))</source>
+        <translation>
+            <numerusform>(연산 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan: %1 · %2</source>
+        <translation>계획: %1 · %2</translation>
+    </message>
+</context>
+<context>
     <name>gp::OpTypeChart</name>
     <message>
         <location filename="../widgets/op_type_chart.cpp" line="+17"/>
@@ -1219,7 +1553,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::OptimizePopup</name>
     <message>
-        <location filename="../app/desktop/optimize_popup.cpp" line="+22"/>
+        <location filename="../app/desktop/optimize_popup.cpp" line="+39"/>
+        <source>Placement</source>
+        <translation>배치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scheduling</source>
+        <translation>스케줄링</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fusion</source>
+        <translation>퓨전</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Pre-trained (default)</source>
         <translation>사전 학습됨 (기본값)</translation>
     </message>
@@ -1275,6 +1624,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Optimize:</source>
+        <translation>최적화:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Policy:</source>
         <translation>정책:</translation>
     </message>
@@ -1294,7 +1648,69 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>시드:</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+46"/>
+        <source>Choose a device for every op</source>
+        <translation>모든 연산의 장치를 선택</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a priority for every op: which ready op each device runs first</source>
+        <translation>모든 연산의 우선순위를 선택: 각 장치가 어떤 준비된 연산을 먼저 실행할지</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose which ops of a device run as one kernel</source>
+        <translation>한 장치의 어떤 연산을 하나의 커널로 실행할지 선택</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>At least one task stays selected: tick another one first</source>
+        <translation>작업은 하나 이상 선택되어야 합니다: 먼저 다른 작업을 선택하십시오</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>devices (as in the plan)</source>
+        <translation>장치(계획대로)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>order (the plan&apos;s priorities)</source>
+        <translation>순서(계획의 우선순위)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>order (FIFO)</source>
+        <translation>순서(FIFO)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>fusion (the plan&apos;s %n group(s))</source>
+        <translation>
+            <numerusform>퓨전(계획의 그룹 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion (default: elementwise chains)</source>
+        <translation>퓨전(기본: 요소별 연산 체인)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion (none)</source>
+        <translation>퓨전(없음)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All three are decided jointly.</source>
+        <translation>세 가지를 함께 결정합니다.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not optimized: %1</source>
+        <translation>최적화하지 않음: %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Choose a Policy</source>
         <translation>정책 선택</translation>
     </message>

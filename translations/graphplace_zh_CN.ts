@@ -85,7 +85,7 @@
         <translation>无法写入“%1”类型的图像</translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_commands.cpp" line="+13"/>
+        <location filename="../app/desktop/plan_commands.cpp" line="+16"/>
         <source>Move %1 to %2</source>
         <translation>将 %1 移至 %2</translation>
     </message>
@@ -262,7 +262,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+130"/>
+        <location filename="../app/desktop/document.cpp" line="+132"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -281,8 +281,15 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
+    <message numerus="yes">
+        <location line="+52"/>
+        <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>%n 个移动的算子已离开其融合组：不同设备上的算子不能融合。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+69"/>
+        <location line="+39"/>
         <source>Open placement %1</source>
         <translation>打开放置文件 %1</translation>
     </message>
@@ -346,6 +353,9 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
+        <location line="+14"/>
+        <location line="+29"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>优化器正在运行：请先停止它再修改方案。</translation>
     </message>
@@ -360,7 +370,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>基线正在运行：待其完成或取消后才能启动优化器。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Optimizing…</source>
         <translation>正在优化…</translation>
     </message>
@@ -401,6 +411,75 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>Optimizer (%1, %n iteration(s))</source>
         <translation>
             <numerusform>优化器（%1，%n 次迭代）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="-42"/>
+        <source>Select ops to set their priority.</source>
+        <translation>请先选择算子再设置优先级。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Set priority of %1 to %2</source>
+        <translation>将 %1 的优先级设为 %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Set priority of %n ops to %1</source>
+        <translation>
+            <numerusform>将 %n 个算子的优先级设为 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cannot fuse: select at least two ops.</source>
+        <translation>无法融合：请至少选择两个算子。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Cannot fuse %n ops: they are on different devices (%1); ops on different devices never fuse.</source>
+        <translation>
+            <numerusform>无法融合 %n 个算子：它们位于不同设备上（%1）；不同设备上的算子不能融合。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>These %n ops already form fusion group %1.</source>
+        <translation>
+            <numerusform>这 %n 个算子已构成融合组 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Cannot fuse %n ops: %1.</source>
+        <translation>
+            <numerusform>无法融合 %n 个算子：%1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Fuse %n ops</source>
+        <translation>
+            <numerusform>融合 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot unfuse: none of the selected ops is fused.</source>
+        <translation>无法取消融合：所选算子均未融合。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Unfuse %n ops</source>
+        <translation>
+            <numerusform>取消融合 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
+        <translation>
+            <numerusform>另有 %n 个融合组被解散：其剩余算子无法作为一个内核运行。</numerusform>
         </translation>
     </message>
 </context>
@@ -503,17 +582,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+51"/>
+        <location line="+55"/>
         <source>Device %1</source>
         <translation>设备 %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-52"/>
         <source>%1	%2</source>
         <translation>%1	%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>Expand group</source>
         <translation>展开分组</translation>
     </message>
@@ -553,7 +632,27 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 · %4 GFLOP</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+12"/>
+        <source>Priority %1 · %2</source>
+        <translation>优先级 %1 · %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion group %1</source>
+        <translation>融合组 %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not fused</source>
+        <translation>未融合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 ops; double-click to expand</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个算子；双击展开</translation>
     </message>
@@ -769,7 +868,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+83"/>
+        <location filename="../app/desktop/main_window.cpp" line="+86"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -794,12 +893,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>奖励</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+3"/>
+        <source>Inspector</source>
+        <translation>检查器</translation>
+    </message>
+    <message>
+        <location line="+163"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+38"/>
+        <location line="+41"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
@@ -863,7 +967,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+39"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+41"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -918,7 +1022,37 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>停止优化器；保留目前为止的最佳方案</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Set &amp;Priority…</source>
+        <translation>设置优先级(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type the selected ops&apos; priority in the inspector (Return applies)</source>
+        <translation>在检查器中输入所选算子的优先级（按回车应用）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run the selected ops as one kernel</source>
+        <translation>将所选算子作为一个内核运行</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Fu&amp;se Selection</source>
+        <translation>融合所选项(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>U&amp;nfuse Selection</source>
+        <translation>取消融合所选项(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the selected ops out of their fusion groups</source>
+        <translation>将所选算子移出其融合组</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1018,7 +1152,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>分配所选项(&amp;A)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Clear Selection</source>
         <translation>清除选择</translation>
     </message>
@@ -1109,7 +1243,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+52"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1149,7 +1283,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
         <source>The language changes when graphplace starts again.</source>
         <translation>语言将在 graphplace 重新启动后生效。</translation>
     </message>
@@ -1198,6 +1332,206 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::OpInspector</name>
+    <message>
+        <location filename="../widgets/panels/op_inspector.cpp" line="+66"/>
+        <source>Type:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Priority:</source>
+        <translation>优先级：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fusion:</source>
+        <translation>融合：</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Priority for the selected ops: on each device, the ready op with the highest priority runs first; equal priorities run in the order they became ready</source>
+        <translation>所选算子的优先级：每个设备上优先级最高的就绪算子先运行；优先级相同时按就绪顺序运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set priority</source>
+        <translation>设置优先级</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Give the selected ops this priority (a plan without priorities first gives every op priority 0, which is the same FIFO order)</source>
+        <translation>为所选算子设置此优先级（没有优先级的方案会先将所有算子的优先级设为 0，与 FIFO 顺序相同）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Fuse</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run the selected ops as one kernel (one device; at most one heavy op such as a MatMul)</source>
+        <translation>将所选算子作为一个内核运行（同一设备；最多一个 MatMul 等重型算子）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unfuse</source>
+        <translation>取消融合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Take the selected ops out of their fusion groups</source>
+        <translation>将所选算子移出其融合组</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>unplaced</source>
+        <translation>未放置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device %1</source>
+        <translation>设备 %1</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>No model open</source>
+        <translation>未打开模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Select ops in the graph or the timeline</source>
+        <translation>在计算图或时间线中选择算子</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+49"/>
+        <source>FIFO</source>
+        <translation>FIFO</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-47"/>
+        <source>group %1 (%n op(s))</source>
+        <translation>
+            <numerusform>组 %1（%n 个算子）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not fused</source>
+        <translation>未融合</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n ops selected</source>
+        <translation>
+            <numerusform>已选择 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>#%1 (%n op(s))</source>
+        <translation>
+            <numerusform>#%1（%n 个算子）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>#%1 (%2 of %n op(s))</source>
+        <translation>
+            <numerusform>#%1（%n 个算子中的 %2 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none fused</source>
+        <translation>均未融合</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n group(s): %1</source>
+        <translation>
+            <numerusform>%n 个组：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n not fused</source>
+        <translation>
+            <numerusform>%n 个未融合</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+20"/>
+        <source>FIFO order</source>
+        <translation>FIFO 顺序</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>priority %1</source>
+        <translation>优先级 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>priorities %1–%2</source>
+        <translation>优先级 %1–%2</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>no fusion group</source>
+        <translation>无融合组</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <location line="+29"/>
+        <source>%n fusion group(s)</source>
+        <translation>
+            <numerusform>%n 个融合组</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-28"/>
+        <source>%n ops</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>priority %1 for all</source>
+        <translation>全部优先级为 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>no fusion</source>
+        <translation>无融合</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>(%n op(s))</source>
+        <translation>
+            <numerusform>（%n 个算子）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan: %1 · %2</source>
+        <translation>方案：%1 · %2</translation>
+    </message>
+</context>
+<context>
     <name>gp::OpTypeChart</name>
     <message>
         <location filename="../widgets/op_type_chart.cpp" line="+17"/>
@@ -1219,7 +1553,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::OptimizePopup</name>
     <message>
-        <location filename="../app/desktop/optimize_popup.cpp" line="+22"/>
+        <location filename="../app/desktop/optimize_popup.cpp" line="+39"/>
+        <source>Placement</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scheduling</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fusion</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Pre-trained (default)</source>
         <translation>预训练（默认）</translation>
     </message>
@@ -1275,6 +1624,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Optimize:</source>
+        <translation>优化：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Policy:</source>
         <translation>策略：</translation>
     </message>
@@ -1294,7 +1648,69 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>种子：</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+46"/>
+        <source>Choose a device for every op</source>
+        <translation>为每个算子选择设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a priority for every op: which ready op each device runs first</source>
+        <translation>为每个算子选择优先级：决定每个设备先运行哪个就绪算子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose which ops of a device run as one kernel</source>
+        <translation>选择同一设备上哪些算子作为一个内核运行</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>At least one task stays selected: tick another one first</source>
+        <translation>至少保留一个任务：请先勾选另一个</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>devices (as in the plan)</source>
+        <translation>设备（保持方案中的设置）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>order (the plan&apos;s priorities)</source>
+        <translation>顺序（方案的优先级）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>order (FIFO)</source>
+        <translation>顺序（FIFO）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>fusion (the plan&apos;s %n group(s))</source>
+        <translation>
+            <numerusform>融合（方案的 %n 个组）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion (default: elementwise chains)</source>
+        <translation>融合（默认：逐元素链）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fusion (none)</source>
+        <translation>融合（无）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All three are decided jointly.</source>
+        <translation>三者联合决定。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not optimized: %1</source>
+        <translation>不优化：%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Choose a Policy</source>
         <translation>选择策略</translation>
     </message>

@@ -7,6 +7,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
 #include "cli/cli_bench_optimize.h"
+#include "cli/cli_bench_tasks.h"
 #include "cli/cli_optimize_options.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
@@ -109,16 +110,18 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--cluster", "--models"});
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  Args a = parseArgs(argv, opts, {"--json", "--optimize", "--no-update"});
+  Args a = parseArgs(argv, opts, {"--json", "--optimize", "--tasks-table", "--no-update"});
   if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
   Cluster c = clusterFrom(a, "4xP100-PCIe");
   std::vector<std::string> models;
   if (auto list = a.value("--models")) models = splitList(*list);
   else
     for (const auto& z : zooModels()) models.push_back("zoo:" + z.name);
+  if (a.has("--optimize") && a.has("--tasks-table")) throw std::invalid_argument("bench takes --optimize or --tasks-table, not both");
   if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);
+  if (a.has("--tasks-table")) return runBenchTasks(a, models, c, out);
   for (const auto& name : optimizeOptionNames())
-    if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize");
+    if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize or --tasks-table");
   if (a.has("--no-update")) throw std::invalid_argument("--no-update is an option of bench --optimize");
   const LoadOptions lo = loadOptionsFrom(a);
   const auto methods = placementMethods();

@@ -10,6 +10,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
+#include "cli/cli_plan_file.h"
 #include "fusion/fuser.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
@@ -50,13 +51,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   if (clusterSpec && !clusterSpec->empty()) {
     Cluster chosen = loadCluster(*clusterSpec);
     if (placementPath)  // the plan names devices of the embedded cluster: find them by name here
-      for (int32_t& d : plan.device) {
-        const std::string& name = cluster->device(d).name;
-        d = chosen.findDevice(name);
-        if (d < 0)
-          throw std::invalid_argument(*placementPath + ": the placement uses device '" + name + "', cluster " +
-                                      chosen.name() + " has no device of that name");
-      }
+      mapDevices(plan, *cluster, chosen, *placementPath);
     cluster = std::move(chosen);
   }
   // --fuse default: the compilers' default elementwise-chain fusion on the plan's devices;

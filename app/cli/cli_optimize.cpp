@@ -12,6 +12,8 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
+#include "cli/cli_plan_file.h"
+#include "fusion/fuser.h"
 #include "io/chrome_trace.h"
 #include "io/placement_file.h"
 #include "optimize/optimize.h"
@@ -38,16 +40,27 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   CostModel cost(g, c);
   const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
   const int bestBaseline = bestOf(baselines);
-  // --start baseline (the default): refine the best baseline's plan (never worse than it)
+  // --start baseline (the default): refine the best baseline's plan (never worse than it);
+  // a method name: that baseline's plan; a placement file: its plan (devices, priorities, groups)
   const std::string start = a.value("--start").value_or("baseline");
-  if (start == "baseline" && bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
-  else if (start != "none" && start != "baseline")
-    throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
+  if (start == "baseline") {
+    if (bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
+  } else if (start != "none") {
+    auto method = std::find_if(baselines.begin(), baselines.end(), [&](const PlacementResult& b) { return b.method == start; });
+    if (method != baselines.end()) o.startPlan = method->plan;
+    else if (start.find('.') != std::string::npos || start.find('/') != std::string::npos)
+      o.startPlan = planFromFile(start, g, ModelIdentity{spec, modelSha256(spec, lo), g.numOps()}, c);
+    else throw std::invalid_argument("--start wants none, baseline, a baseline method or a placement file, got '" + start + "'");
+  }
+  if (o.startPlan && o.fuse == "plan") {
+    if (std::string why = fusionProblem(g, *o.startPlan); !why.empty()) throw std::invalid_argument(start + ": " + why);
+  }
 
   char line[256];
   if (!json) {
-    std::snprintf(line, sizeof line, "%s on %s: %d ops, policy %s, seed %llu\n", spec.c_str(), c.name().c_str(),
-                  g.numOps(), o.policy.c_str(), static_cast<unsigned long long>(o.seed));
+    std::snprintf(line, sizeof line, "%s on %s: %d ops, policy %s, tasks %s, seed %llu\n", spec.c_str(),
+                  c.name().c_str(), g.numOps(), o.policy.c_str(), toString(o.tasks).c_str(),
+                  static_cast<unsigned long long>(o.seed));
     out << line << "  iter  mean reward  best reward   best step ms  entropy  elapsed s\n" << std::flush;
   }
   const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
@@ -72,6 +85,8 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"cluster", c.name()},
                    {"ops", g.numOps()},
                    {"policy", o.policy},
+                   {"tasks", toString(o.tasks)},
+                   {"fuse", o.tasks.fusion ? "optimized" : o.fuse},
                    {"seed", o.seed},
                    {"step_time_ms", m.stepTime * 1e3},
                    {"lower_bound_ms", m.lowerBound * 1e3},

@@ -20,7 +20,8 @@ extern "C" void onInterrupt(int) {
 const std::set<std::string>& optimizeOptionNames() {
   static const std::set<std::string> names{"--policy",   "--iterations", "--budget-seconds",   "--seed",
                                            "--samples",  "--threads",    "--save-policy",      "--patience",
-                                           "--checkpoint", "--checkpoint-every", "--resume"};
+                                           "--checkpoint", "--checkpoint-every", "--resume",  "--tasks",
+                                           "--fuse"};
   return names;
 }
 
@@ -56,6 +57,12 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   o.checkpointEvery = a.intValue("--checkpoint-every", o.checkpointEvery);
   o.resume = a.value("--resume").value_or("");
   o.update = !a.has("--no-update");
+  if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);
+  o.fuse = a.value("--fuse").value_or("none");
+  if (o.fuse != "none" && o.fuse != "default" && o.fuse != "plan")
+    throw std::invalid_argument("--fuse wants none, default or plan, got '" + o.fuse + "'");
+  if (o.fuse == "plan" && o.tasks.placement)
+    throw std::invalid_argument("--fuse plan keeps the start plan's groups: leave placement out of --tasks");
   if (!o.resume.empty() && a.has("--policy"))
     throw std::invalid_argument("--resume continues the checkpoint's policy; leave out --policy");
   return o;

@@ -11,7 +11,8 @@
 namespace gp::cli {
 
 // --policy --iterations --budget-seconds --seed --samples --threads --save-policy --patience
-// --checkpoint --checkpoint-every --resume (the switch --no-update is parsed by the caller)
+// --checkpoint --checkpoint-every --resume --tasks --fuse (the switch --no-update is parsed by
+// the caller)
 const std::set<std::string>& optimizeOptionNames();
 OptimizeOptions optimizeOptionsFrom(const Args& a);
 // A number >= 0 (std::invalid_argument naming the option otherwise).

@@ -17,7 +17,7 @@ namespace gp::cli {
 int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--models", "--exclude", "--clusters", "--rounds", "--budget-seconds", "--seed", "--samples",
-               "--threads", "--from", "--out", "--start"});
+               "--threads", "--from", "--out", "--start", "--tasks", "--fuse"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
   PretrainOptions o;
@@ -29,6 +29,10 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
   o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
   o.threads = a.intValue("--threads", 0);
+  if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
+  o.fuse = a.value("--fuse").value_or("none");
+  if (o.fuse != "none" && o.fuse != "default")
+    throw std::invalid_argument("pretrain --fuse wants none or default, got '" + o.fuse + "'");
   const std::string start = a.value("--start").value_or("baseline");
   if (start != "baseline" && start != "none")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");

@@ -11,6 +11,7 @@
 #include "graph/error.h"
 #include "placement/placer.h"
 #include "plan_commands.h"
+#include "plan_edits.h"
 #include "sim/simulator.h"
 
 namespace gp {
@@ -245,8 +246,29 @@ void Document::assignDevices(const std::vector<OpId>& ops, int device) {
   moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
   std::erase_if(moved, [&](OpId op) { return plan_.device[static_cast<size_t>(op)] == device; });
   if (moved.empty()) return;
-  undo_.push(new AssignDevicesCommand(this, std::move(moved), device,
-                                      QString::fromStdString(ws_->cluster->device(device).name)));
+  const QString deviceName = QString::fromStdString(ws_->cluster->device(device).name);
+  // Ops of a fusion group that move without the rest of it leave the group (one device per
+  // kernel); a group that moves whole stays fused.
+  if (!plan_.fusionGroup.empty()) {
+    Plan after = plan_;
+    for (OpId op : moved) after.device[static_cast<size_t>(op)] = device;
+    std::vector<uint8_t> split(static_cast<size_t>(g.numOps()), 0);  // per group id: not all on `device`
+    for (OpId op = 0; op < g.numOps(); ++op)
+      if (int32_t grp = after.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && after.device[static_cast<size_t>(op)] != device)
+        split[static_cast<size_t>(grp)] = 1;
+    std::vector<OpId> leaving;
+    for (OpId op : moved)
+      if (int32_t grp = after.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && split[static_cast<size_t>(grp)])
+        leaving.push_back(op);
+    if (!leaving.empty()) {
+      after = planedit::withoutFusion(g, after, leaving).plan;
+      undo_.push(new ReplacePlanCommand(this, plan_, after, AssignDevicesCommand::describe(g, moved, deviceName)));
+      Q_EMIT warning(tr("%n moved op(s) left their fusion groups: ops on different devices never fuse.", nullptr,
+                        static_cast<int>(leaving.size())));
+      return;
+    }
+  }
+  undo_.push(new AssignDevicesCommand(this, std::move(moved), device, deviceName));
 }
 
 void Document::applyPlan(const Plan& plan, const QString& text) {

@@ -7,6 +7,7 @@
 //   Document doc;
 //   doc.open({"zoo:nmt", GraphMode::Default, "4xP100-PCIe"});   // async -> opened() or failed()
 //   doc.assignDevices({3, 4}, 2);                                // undoable -> planChanged()
+//   doc.fuseOps({5, 6});          // undoable, re-measured; refused -> warning(why), "" returned otherwise
 //   doc.measure();                                               // async -> measured()
 //   doc.optimize(options);   // async -> iterationReported()..., optimizeFinished(); see optimize_document.cpp
 #pragma once
@@ -65,13 +66,29 @@ class Document : public QObject {
   QString busyText() const { return tasks_.empty() ? QString() : tasks_.back().second; }
   bool canCancel() const { return baselineJob_ != nullptr || optimizeRun_ != nullptr; }  // baselines, optimizer
   bool isOptimizing() const { return optimizeRun_ != nullptr; }
+  // What the last optimize() handed the optimizer (its start plan and threads filled in).
+  const OptimizeOptions& lastOptimizeOptions() const { return lastOptimizeOptions_; }
 
   // ---- actions ----
   void open(const OpenRequest& request);                 // async
   // Sync (small files); false + failed() on error. With no model open it is kept for the next open().
   bool setCluster(const QString& presetOrPath);
   void setSelection(std::vector<OpId> ops);              // sorted/deduplicated here
-  void assignDevices(const std::vector<OpId>& ops, int device);  // undoable
+  // Undoable. Ops of a fusion group that move without the rest of it leave the group (ops on
+  // different devices never fuse; warning() says so); a whole group moves fused.
+  void assignDevices(const std::vector<OpId>& ops, int device);
+  // Hand edits of the schedule and of fusion (the op inspector, Edit menu). Each is one undo
+  // step and re-measures the plan (undo and redo too; no history entry: F5 adds one). When
+  // refused, nothing changes, warning(message) says why in one line and the message is
+  // returned; "" when done.
+  //  - setPriority: the ops get `priority` (higher runs first). A plan without priorities
+  //    (FIFO) first gives every op priority 0, which schedules as FIFO (planedit::withPriority).
+  //  - fuseOps: the ops (two or more, one device) become one new fusion group; checked with
+  //    fusionProblem on the resulting plan.
+  //  - unfuseOps: the ops leave their groups; a group left with one op dissolves.
+  QString setPriority(const std::vector<OpId>& ops, int priority);
+  QString fuseOps(const std::vector<OpId>& ops);
+  QString unfuseOps(const std::vector<OpId>& ops);
   void applyPlan(const Plan& plan, const QString& text);  // undoable (restore, baseline, file)
   bool loadPlacement(const QString& path, bool allowHashMismatch = false);  // sync; applies + measures
   void restoreHistoryEntry(int row);                     // applies the entry's plan and re-measures
@@ -92,6 +109,7 @@ class Document : public QObject {
   // Used by the undo commands only.
   void setPlanDevices(const std::vector<OpId>& ops, const std::vector<int32_t>& devices);
   void replacePlan(const Plan& plan);
+  void remeasure();  // in the background, no history entry
 
  Q_SIGNALS:
   void opened();                  // a new workspace (graph and cluster): views reset
@@ -121,6 +139,8 @@ class Document : public QObject {
   // quiet: no task, no error (the optimizer's live best plans)
   void startMeasure(const PendingHistory& pending, bool quiet = false);
   bool refuseWhileOptimizing();        // true (and a warning) while the optimizer runs
+  QString refuse(const QString& message);  // warning(message), returns it
+  void pushPlanEdit(const Plan& after, const QString& text);  // one undo step, re-measured
   void pollOptimizer(bool finishing);  // UI timer: the worker's reports -> signals, live best plan
   void finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r);
   void finishOpen(const OpenRequest& request);
@@ -147,6 +167,7 @@ class Document : public QObject {
   std::shared_ptr<JobControl> baselineJob_;
   std::shared_ptr<OptimizeRun> optimizeRun_;  // the running optimizer, null when none
   Plan optimizeStartPlan_;                    // the plan it started from
+  OptimizeOptions lastOptimizeOptions_;
   std::optional<Plan> liveBest_;              // reported best plan not shown yet
   QElapsedTimer liveShown_;                   // since a best plan was last shown
   QTimer progressTimer_;

@@ -22,6 +22,9 @@
 #include "panels/cluster_panel.h"
 #include "panels/device_legend.h"
 #include "panels/history_panel.h"
+#include "panels/op_inspector.h"
+#include "optimize_popup.h"
+#include "plan_edits.h"
 #include "reward/reward_plot.h"
 #include "timeline/timeline_view.h"
 
@@ -86,16 +89,22 @@ void MainWindow::createViews() {
   QDockWidget* historyDock = makeDock(tr("History"), QStringLiteral("historyDock"), historyPanel_, Qt::BottomDockWidgetArea);
   rewardPlot_ = new RewardPlot(this);
   QDockWidget* rewardDock = makeDock(tr("Reward"), QStringLiteral("rewardDock"), rewardPlot_, Qt::RightDockWidgetArea);
-  splitDockWidget(legendDock, clusterDock, Qt::Vertical);
+  inspector_ = new OpInspector(this);
+  QDockWidget* inspectorDock =
+      makeDock(tr("Inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::RightDockWidgetArea);
+  // Right column: devices, the inspector of the selected ops, the cluster (reward plot tabbed).
+  splitDockWidget(legendDock, inspectorDock, Qt::Vertical);
+  splitDockWidget(inspectorDock, clusterDock, Qt::Vertical);
   // The reward plot shares the cluster's place (a tab): it comes to the front when a run starts.
   tabifyDockWidget(clusterDock, rewardDock);
   clusterDock->raise();
   splitDockWidget(timelineDock, historyDock, Qt::Horizontal);
   resizeDocks({legendDock, clusterDock}, {380, 380}, Qt::Horizontal);
-  resizeDocks({legendDock, clusterDock}, {160, 400}, Qt::Vertical);
+  resizeDocks({legendDock, inspectorDock, clusterDock}, {150, 250, 330}, Qt::Vertical);
   resizeDocks({timelineDock, historyDock}, {900, 480}, Qt::Horizontal);
   resizeDocks({timelineDock}, {260}, Qt::Vertical);
-  for (QDockWidget* d : {legendDock, clusterDock, historyDock, timelineDock, rewardDock}) d->setMinimumWidth(120);
+  for (QDockWidget* d : {legendDock, inspectorDock, clusterDock, historyDock, timelineDock, rewardDock})
+    d->setMinimumWidth(120);
 
   // Views -> document.
   connect(graphView_, &GraphView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
@@ -111,6 +120,11 @@ void MainWindow::createViews() {
       if (p.device[static_cast<size_t>(op)] == device) ops.push_back(op);
     doc_->setSelection(std::move(ops));
   });
+  // The inspector's edits go through the document (which may refuse them, in the status bar).
+  connect(inspector_, &OpInspector::priorityRequested, doc_,
+          [this](int priority) { doc_->setPriority(doc_->selection(), priority); });
+  connect(inspector_, &OpInspector::fuseRequested, doc_, [this] { doc_->fuseOps(doc_->selection()); });
+  connect(inspector_, &OpInspector::unfuseRequested, doc_, [this] { doc_->unfuseOps(doc_->selection()); });
   connect(clusterPanel_, &ClusterPanel::presetChosen, doc_, [this](const QString& name) {
     if (!doc_->workspace() || doc_->workspace()->clusterLabel != name) doc_->setCluster(name);
   });
@@ -157,6 +171,7 @@ void MainWindow::connectDocument() {
   connect(doc_, &Document::selectionChanged, this, [this](const std::vector<OpId>& ops) {
     graphView_->setSelectedOps(ops);
     timeline_->setSelectedOps(ops);
+    inspector_->setSelection(ops);
     updateActions();
   });
   connect(doc_, &Document::failed, this, &MainWindow::showError);
@@ -219,6 +234,7 @@ void MainWindow::updateRewardReferences() {
 void MainWindow::onOpened() {
   clearError();
   graphView_->setGraph(doc_->sharedGraph());
+  inspector_->setGraph(doc_->sharedGraph());
   timeline_->clear();
   onClusterChanged();
   addRecentFile(doc_->workspace()->modelSpec);
@@ -229,6 +245,7 @@ void MainWindow::onClusterChanged() {
   const QStringList names = doc_->deviceNames();
   graphView_->setDevices(names);
   legend_->setDevices(names);
+  inspector_->setDevices(names);
   clusterPanel_->setCluster(*doc_->cluster(), doc_->workspace()->clusterLabel);
   clusterPanel_->clearMeasurement();
   // the old cluster's timeline and start times are gone until the plan is measured here
@@ -248,6 +265,8 @@ void MainWindow::onClusterChanged() {
 void MainWindow::onPlanChanged() {
   graphView_->setPlan(doc_->plan());
   legend_->setOpCounts(doc_->opsPerDevice());
+  inspector_->setPlan(doc_->plan());
+  optimizePopup_->setPlanState(planedit::countFusion(doc_->plan()).groups, !doc_->plan().priority.empty());
   if (const auto ws = doc_->workspace()) {
     std::vector<double> cost(static_cast<size_t>(ws->graph->numOps()));
     for (OpId op = 0; op < ws->graph->numOps(); ++op)
@@ -255,6 +274,7 @@ void MainWindow::onPlanChanged() {
     graphView_->setOpCosts(std::move(cost));
   }
   updateMetrics();
+  updateActions();  // Unfuse follows the plan's groups
 }
 
 void MainWindow::onMeasured() {

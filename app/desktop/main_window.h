@@ -1,5 +1,5 @@
-// MainWindow: the graph view in the centre; cluster, devices and history docks on the right;
-// the timeline docked below; menus, toolbar and a status bar with the current metrics and
+// MainWindow: the graph view in the centre; devices, op inspector and cluster docks on the
+// right (the reward plot tabbed with the cluster); the timeline and history docked below; menus, toolbar and a status bar with the current metrics and
 // background progress. It observes one Document and turns user actions into Document calls.
 // Dock layout, window geometry, recent files and the language persist in QSettings.
 #pragma once
@@ -23,6 +23,7 @@ class DeviceLegend;
 class GraphSearchBar;
 class GraphView;
 class HistoryPanel;
+class OpInspector;
 class OptimizePopup;
 class RewardPlot;
 class TimelineView;
@@ -41,6 +42,7 @@ class MainWindow : public QMainWindow {
   ClusterPanel* clusterPanel() const { return clusterPanel_; }
   DeviceLegend* deviceLegend() const { return legend_; }
   HistoryPanel* historyPanel() const { return historyPanel_; }
+  OpInspector* opInspector() const { return inspector_; }
   RewardPlot* rewardPlot() const { return rewardPlot_; }
   OptimizePopup* optimizePopup() const { return optimizePopup_; }  // the Optimize button's options
   // The last error shown in the banner (empty when none is shown).
@@ -86,6 +88,7 @@ class MainWindow : public QMainWindow {
   void chooseAndOpen();
   void chooseAndExport(ExportKind kind);
   void chooseLanguage(const QString& code);
+  void focusPrioritySpin();  // Edit ▸ Set Priority…: the inspector's spin box, Return applies
 
   Document* doc_;
   GraphView* graphView_ = nullptr;
@@ -94,6 +97,7 @@ class MainWindow : public QMainWindow {
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;
+  OpInspector* inspector_ = nullptr;
   RewardPlot* rewardPlot_ = nullptr;
   OptimizePopup* optimizePopup_ = nullptr;
   QLabel* errorBanner_ = nullptr;
@@ -108,6 +112,7 @@ class MainWindow : public QMainWindow {
   QAction *openAct_ = nullptr, *measureAct_ = nullptr, *undoAct_ = nullptr, *redoAct_ = nullptr;
   QAction *allBaselinesAct_ = nullptr, *cancelAct_ = nullptr, *fitAct_ = nullptr;
   QAction *optimizeAct_ = nullptr, *stopOptimizeAct_ = nullptr;
+  QAction *setPriorityAct_ = nullptr, *fuseAct_ = nullptr, *unfuseAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
   QString lastError_;
   bool layoutDone_ = true;

@@ -9,6 +9,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStyle>
 #include <QStatusBar>
 #include <QToolBar>
@@ -20,6 +21,7 @@
 #include "language.h"
 #include "main_window.h"
 #include "optimize_popup.h"
+#include "panels/op_inspector.h"
 #include "placement/placer.h"
 #include "timeline/timeline_view.h"
 #include "zoo/zoo.h"
@@ -73,6 +75,20 @@ void MainWindow::createActions() {
   stopOptimizeAct_ = makeAction(this, tr("&Stop"), QStringLiteral("actionStopOptimize"));
   stopOptimizeAct_->setToolTip(tr("Stop the optimizer; its best plan so far is kept"));
   connect(stopOptimizeAct_, &QAction::triggered, doc_, [this] { doc_->cancelOptimize(); });
+  // Hand edits of the schedule and fusion of the selection (also in the inspector and the graph's
+  // context menu); the document refuses what the rules forbid, with a line in the status bar.
+  setPriorityAct_ =
+      makeAction(this, tr("Set &Priority…"), QStringLiteral("actionSetPriority"), QKeySequence(Qt::CTRL | Qt::Key_P));
+  setPriorityAct_->setToolTip(tr("Type the selected ops' priority in the inspector (Return applies)"));
+  connect(setPriorityAct_, &QAction::triggered, this, &MainWindow::focusPrioritySpin);
+  fuseAct_ = makeAction(this, tr("Fu&se Selection"), QStringLiteral("actionFuse"), QKeySequence(Qt::CTRL | Qt::Key_G));
+  fuseAct_->setToolTip(tr("Run the selected ops as one kernel"));
+  connect(fuseAct_, &QAction::triggered, doc_, [this] { doc_->fuseOps(doc_->selection()); });
+  unfuseAct_ = makeAction(this, tr("U&nfuse Selection"), QStringLiteral("actionUnfuse"),
+                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+  unfuseAct_->setToolTip(tr("Take the selected ops out of their fusion groups"));
+  connect(unfuseAct_, &QAction::triggered, doc_, [this] { doc_->unfuseOps(doc_->selection()); });
+  graphView_->setSelectionActions({setPriorityAct_, fuseAct_, unfuseAct_});
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
 }
 
@@ -123,6 +139,10 @@ void MainWindow::createMenus() {
   edit->addAction(redoAct_);
   edit->addSeparator();
   assignMenu_ = edit->addMenu(tr("&Assign Selection"));
+  edit->addAction(setPriorityAct_);
+  edit->addAction(fuseAct_);
+  edit->addAction(unfuseAct_);
+  edit->addSeparator();
   QAction* clearSel = edit->addAction(tr("Clear Selection"));
   connect(clearSel, &QAction::triggered, doc_, [this] { doc_->setSelection({}); });
   QAction* find = edit->addAction(tr("&Find…"));
@@ -247,7 +267,18 @@ void MainWindow::updateActions() {
   undoAct_->setEnabled(!optimizing && doc_->undoStack()->canUndo());
   redoAct_->setEnabled(!optimizing && doc_->undoStack()->canRedo());
   allBaselinesAct_->setEnabled(model && !optimizing);
-  assignMenu_->setEnabled(model && !optimizing && !doc_->selection().empty());
+  const std::vector<OpId>& sel = doc_->selection();
+  const bool editable = model && !optimizing;
+  assignMenu_->setEnabled(editable && !sel.empty());
+  setPriorityAct_->setEnabled(editable && !sel.empty());
+  // Fuse: two ops or more (the rules are checked when it is asked for, and a refusal says why).
+  fuseAct_->setEnabled(editable && sel.size() >= 2);
+  const Plan& plan = doc_->plan();
+  bool anyFused = false;
+  if (plan.fusionGroup.size() == plan.device.size())
+    for (OpId op : sel) anyFused = anyFused || plan.fusionGroup[static_cast<size_t>(op)] >= 0;
+  unfuseAct_->setEnabled(editable && anyFused);
+  inspector_->setEditable(editable);
   colorMode_->setEnabled(model);
 }
 
@@ -283,6 +314,16 @@ void MainWindow::chooseAndExport(ExportKind kind) {
   }
   const QString path = QFileDialog::getSaveFileName(this, tr("Export"), {}, filter);
   if (!path.isEmpty()) exportTo(kind, path);
+}
+
+void MainWindow::focusPrioritySpin() {
+  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspectorDock"))) {
+    dock->show();
+    dock->raise();
+  }
+  QSpinBox* spin = inspector_->prioritySpin();
+  spin->setFocus(Qt::ShortcutFocusReason);
+  spin->selectAll();
 }
 
 void MainWindow::chooseLanguage(const QString& code) {

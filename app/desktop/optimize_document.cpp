@@ -38,6 +38,7 @@ void Document::optimize(const OptimizeOptions& options) {
   if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
   run->method = options.policy == "colocrl" ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
   optimizeRun_ = run;
+  lastOptimizeOptions_ = run->options;
   optimizeStartPlan_ = plan_;
   liveBest_.reset();
   liveShown_.start();

@@ -9,9 +9,12 @@ AssignDevicesCommand::AssignDevicesCommand(Document* doc, std::vector<OpId> ops,
     : doc_(doc), ops_(std::move(ops)), device_(device) {
   before_.reserve(ops_.size());
   for (OpId op : ops_) before_.push_back(doc_->plan().device[static_cast<size_t>(op)]);
-  setText(ops_.size() == 1
-              ? QObject::tr("Move %1 to %2").arg(QString::fromStdString(doc_->graph()->opName(ops_[0])), deviceName)
-              : QObject::tr("Move %n ops to %1", nullptr, static_cast<int>(ops_.size())).arg(deviceName));
+  setText(describe(*doc_->graph(), ops_, deviceName));
+}
+
+QString AssignDevicesCommand::describe(const Graph& g, const std::vector<OpId>& ops, const QString& deviceName) {
+  return ops.size() == 1 ? QObject::tr("Move %1 to %2").arg(QString::fromStdString(g.opName(ops[0])), deviceName)
+                         : QObject::tr("Move %n ops to %1", nullptr, static_cast<int>(ops.size())).arg(deviceName);
 }
 
 void AssignDevicesCommand::redo() { doc_->setPlanDevices(ops_, std::vector<int32_t>(ops_.size(), device_)); }
@@ -24,5 +27,19 @@ ReplacePlanCommand::ReplacePlanCommand(Document* doc, Plan before, Plan after, c
 
 void ReplacePlanCommand::redo() { doc_->replacePlan(after_); }
 void ReplacePlanCommand::undo() { doc_->replacePlan(before_); }
+
+PlanEditCommand::PlanEditCommand(Document* doc, Plan before, Plan after, const QString& text)
+    : doc_(doc), before_(std::move(before)), after_(std::move(after)) {
+  setText(text);
+}
+
+void PlanEditCommand::redo() {
+  doc_->replacePlan(after_);
+  doc_->remeasure();
+}
+void PlanEditCommand::undo() {
+  doc_->replacePlan(before_);
+  doc_->remeasure();
+}
 
 }  // namespace gp

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <stdexcept>
 
 #include "optimize/rl_plugin.h"
 
@@ -23,10 +25,33 @@ PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const Pret
   return result;
 }
 
-double placementReward(const Measurement& m) {
+OptimizeTasks parseTasks(const std::string& text) {
+  OptimizeTasks t{false, false, false};
+  std::stringstream in(text);
+  std::string word;
+  while (std::getline(in, word, ',')) {
+    if (word == "placement") t.placement = true;
+    else if (word == "schedule" || word == "scheduling") t.schedule = true;
+    else if (word == "fusion") t.fusion = true;
+    else throw std::invalid_argument("unknown task '" + word + "' (placement, schedule, fusion)");
+  }
+  if (!t.any()) throw std::invalid_argument("no task given (placement, schedule, fusion)");
+  return t;
+}
+
+std::string toString(const OptimizeTasks& t) {
+  std::string s;
+  for (auto [on, name] : {std::pair{t.placement, "placement"}, {t.schedule, "schedule"}, {t.fusion, "fusion"}})
+    if (on) s += (s.empty() ? "" : ",") + std::string(name);
+  return s;
+}
+
+double placementReward(const Measurement& m) { return placementReward(m, m.lowerBound); }
+
+double placementReward(const Measurement& m, double lowerBound) {
   if (!m.feasible) return kInfeasibleReward;
   // Without a bound (an empty graph) every plan is as good as the bound.
-  const double ratio = m.lowerBound > 0 ? m.stepTime / m.lowerBound : 1.0;
+  const double ratio = lowerBound > 0 ? m.stepTime / lowerBound : 1.0;
   // A feasible plan always earns more than an infeasible one, however slow it is.
   return std::max(-std::sqrt(std::max(ratio, 0.0)), kInfeasibleReward + 1.0);
 }

@@ -20,6 +20,22 @@
 
 namespace gp {
 
+// The decisions the optimizer makes (GO's tasks, issue 6). A task left out keeps its default:
+// placement -> the start plan's devices (every op on device 0 without one); schedule -> the start
+// plan's priorities (FIFO without them); fusion -> OptimizeOptions::fuse.
+struct OptimizeTasks {
+  bool placement = true;
+  bool schedule = true;   // a priority per op (the simulator's ready queues)
+  bool fusion = false;    // a fusion priority per op, turned into groups by fuseByPriority
+  bool operator==(const OptimizeTasks&) const = default;
+  bool any() const { return placement || schedule || fusion; }
+};
+
+// "placement,schedule,fusion" (any non-empty subset, any order) -> tasks; throws
+// std::invalid_argument naming the bad word. toString gives the canonical spelling.
+OptimizeTasks parseTasks(const std::string& text);
+std::string toString(const OptimizeTasks& tasks);
+
 struct OptimizeOptions {
   // "default": the pre-trained policy shipped in resources/policies (falls back to "scratch"
   // with a note when absent); "scratch": a new GDP policy; "colocrl": the 2017 seq2seq policy
@@ -43,6 +59,11 @@ struct OptimizeOptions {
   // false: the policy is used as it is (sampling and local search run, no PPO update) — the
   // ablation that tells how much the learning adds to the search
   bool update = true;
+  OptimizeTasks tasks;
+  // Fusion when it is not a task: "none" (no groups), "default" (defaultFusion on each plan's
+  // devices, the compilers' elementwise-chain fusion) or "plan" (the start plan's groups; only
+  // with placement fixed).
+  std::string fuse = "none";
 };
 
 struct IterationReport {
@@ -91,6 +112,8 @@ struct PretrainOptions {
   uint64_t seed = 1;
   int samplesPerIteration = 8;
   int threads = 0;
+  OptimizeTasks tasks{true, true, true};  // the heads trained (every one, so the policy serves any subset)
+  std::string fuse = "none";              // as OptimizeOptions::fuse, when fusion is not a task
 };
 
 struct PretrainReport {
@@ -119,5 +142,8 @@ PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const Pret
 // the plan does not fit. Shared by every policy so their rewards compare.
 inline constexpr double kInfeasibleReward = -10.0;
 double placementReward(const Measurement& m);
+// The same against a fixed bound (fusion lowers a plan's own bound, so a search over fusion
+// groups scores every plan against the unfused bound: the reward then orders plans by step time).
+double placementReward(const Measurement& m, double lowerBound);
 
 }  // namespace gp

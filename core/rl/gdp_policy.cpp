@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace gp::rl {
 
@@ -71,7 +72,50 @@ torch::Tensor inverseCount(const torch::Tensor& index, int64_t n) {
   return (1.0 / count.clamp_min(1.0)).unsqueeze(1);
 }
 
+// xs: [N, H] in topological order -> queries [S, B, H] and keys/values [2S, B, H] (memory
+// detached: the previous segment's cached states, Transformer-XL style).
+std::pair<torch::Tensor, torch::Tensor> segmentInputs(const torch::Tensor& xs, const SegmentLayout& layout) {
+  const int64_t h = xs.size(1);
+  auto segs = xs.index_select(0, layout.query).view({layout.count, layout.length, h});  // [B, S, H]
+  auto memory = xs.index_select(0, layout.memory).view({layout.count, layout.length, h}).detach();
+  return {segs.transpose(0, 1), torch::cat({memory, segs}, 1).transpose(0, 1)};
+}
+
+// [S, B, H] -> [N, H] in topological order.
+torch::Tensor unsegment(const torch::Tensor& y, const SegmentLayout& layout) {
+  return y.transpose(0, 1).reshape({layout.count * layout.length, y.size(2)}).index_select(0, layout.take);
+}
+
+// Per sample and op, the fractions of its producers and of its consumers on another device:
+// opDevice [K, N] -> [K, N, 2].
+torch::Tensor crossDeviceFractions(const PolicyInput& in, const torch::Tensor& opDevice) {
+  const int64_t n = in.numOps;
+  auto diff = opDevice.index_select(1, in.edgeSrc).ne(opDevice.index_select(1, in.edgeDst)).to(torch::kFloat32);
+  auto zeros = torch::zeros({opDevice.size(0), n});
+  auto fromProducers = zeros.index_add(1, in.edgeDst, diff) * inverseCount(in.edgeDst, n).t();
+  auto toConsumers = zeros.index_add(1, in.edgeSrc, diff) * inverseCount(in.edgeSrc, n).t();
+  return torch::stack({fromProducers, toConsumers}, 2);
+}
+
 }  // namespace
+
+AttentionStackImpl::AttentionStackImpl(int64_t hidden, int64_t heads) {
+  attention_ = register_module("attention", torch::nn::MultiheadAttention(hidden, heads));
+  attnNorm_ = register_module("attnNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})));
+  feedForward_ = register_module("feedForward", torch::nn::Sequential(torch::nn::Linear(hidden, 2 * hidden),
+                                                                      torch::nn::ReLU(),
+                                                                      torch::nn::Linear(2 * hidden, hidden)));
+  ffNorm_ = register_module("ffNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})));
+}
+
+torch::Tensor AttentionStackImpl::forward(const torch::Tensor& x, int64_t segment) {
+  const SegmentLayout layout = segmentLayout(x.size(0), segment);
+  auto [query, kv] = segmentInputs(x, layout);
+  auto attended = std::get<0>(attention_->forward(query, kv, kv, torch::Tensor(), /*need_weights=*/false));
+  auto y = attnNorm_(query + attended);
+  y = ffNorm_(y + feedForward_->forward(y));
+  return unsegment(y, layout);
+}
 
 GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(config), featureDim_(featureDim) {
   TORCH_CHECK(featureDim > 0, "GdpPolicy: featureDim must be positive");
@@ -102,13 +146,24 @@ GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(
   deviceHead_ = register_module("deviceHead", torch::nn::Linear(h, config_.maxDevices));
   valueHead_ = register_module("valueHead", torch::nn::Sequential(torch::nn::Linear(h + kContextExtra, h),
                                                                   torch::nn::ReLU(), torch::nn::Linear(h, 1)));
+  if (!config_.multiTask) return;
+  TORCH_CHECK(config_.scheduleLevels >= 2 && config_.fusionLevels >= 2, "GdpPolicy: at least two levels per task");
+  scheduleStack_ = register_module("scheduleStack", AttentionStack(h, config_.heads));
+  fusionStack_ = register_module("fusionStack", AttentionStack(h, config_.heads));
+  scheduleDevice_ = register_module("scheduleDevice", torch::nn::Embedding(config_.maxDevices, h));
+  fusionDevice_ = register_module("fusionDevice", torch::nn::Embedding(config_.maxDevices, h));
+  fusionLevel_ = register_module("fusionLevel", torch::nn::Embedding(config_.scheduleLevels, h));
+  scheduleCross_ = register_module("scheduleCross", torch::nn::Linear(2, h));
+  fusionCross_ = register_module("fusionCross", torch::nn::Linear(2, h));
+  scheduleHead_ = register_module("scheduleHead", torch::nn::Linear(h, config_.scheduleLevels));
+  fusionHead_ = register_module("fusionHead", torch::nn::Linear(h, config_.fusionLevels));
 }
 
 int64_t GdpPolicyImpl::numFilmLayers() const {
   return config_.sageLayers + 2;
 }
 
-PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices) {
+PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads) {
   const int64_t n = in.numOps;
   const int64_t h = config_.hidden;
   TORCH_CHECK(n > 0 && in.numUnits > 0, "GdpPolicy: empty graph");
@@ -116,6 +171,8 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices) {
               " outside [1, ", config_.maxDevices, "]");
   TORCH_CHECK(in.x.dim() == 2 && in.x.size(0) == n && in.x.size(1) == featureDim_, "GdpPolicy: x must be [", n, ", ",
               featureDim_, "]");
+  TORCH_CHECK(config_.multiTask || (!heads.schedule && !heads.fusion),
+              "GdpPolicy: a placement-only policy has no scheduling or fusion heads");
 
   // Device-count context (the same graph is placed differently on 2 and on 16 devices).
   const auto nd = static_cast<double>(numDevices);
@@ -152,16 +209,13 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices) {
 
   // ---- segment-recurrent attention over ops in topological order ----
   const SegmentLayout layout = segmentLayout(n, config_.segment);
-  auto xs = x.index_select(0, in.topo);                                                 // [N, H], topo order
-  auto segs = xs.index_select(0, layout.query).view({layout.count, layout.length, h});  // [B, S, H]
-  auto memory = xs.index_select(0, layout.memory).view({layout.count, layout.length, h}).detach();
-  auto query = segs.transpose(0, 1);                        // [S, B, H]
-  auto kv = torch::cat({memory, segs}, 1).transpose(0, 1);  // [2S, B, H]
+  auto xs = x.index_select(0, in.topo);  // [N, H], topo order
+  auto [query, kv] = segmentInputs(xs, layout);
   auto attended = std::get<0>(attention_->forward(query, kv, kv, /*key_padding_mask=*/torch::Tensor(),
                                                   /*need_weights=*/false));
   auto y = modulate(attnNorm_(query + attended), config_.sageLayers);
   y = modulate(ffNorm_(y + feedForward_->forward(y)), config_.sageLayers + 1);
-  y = y.transpose(0, 1).reshape({layout.count * layout.length, h}).index_select(0, layout.take);  // [N, H]
+  y = unsegment(y, layout);  // [N, H], topo order
 
   // ---- per-op logits -> per-unit mean -> device mask ----
   auto opLogits = deviceHead_(y);  // [N, D], topo order
@@ -173,7 +227,31 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices) {
 
   // ---- value: pooled final states + device-count context ----
   auto value = valueHead_->forward(torch::cat({y.mean(0), deviceContext}).unsqueeze(0)).squeeze();
-  return {unitLogits, value};
+  PolicyOutput out{unitLogits, value, {}, {}};
+
+  // ---- scheduling and fusion stacks: shared states + the placement stack's (topo order) ----
+  auto toOpOrder = [&](const torch::Tensor& topoRows) { return torch::zeros_like(topoRows).index_copy(0, in.topo, topoRows); };
+  if (heads.schedule || heads.fusion) {
+    auto shared = xs + y;
+    if (heads.schedule) out.scheduleState = toOpOrder(scheduleStack_->forward(shared, config_.segment));
+    if (heads.fusion) out.fusionState = toOpOrder(fusionStack_->forward(shared, config_.segment));
+  }
+  return out;
+}
+
+torch::Tensor GdpPolicyImpl::scheduleLogits(const PolicyOutput& out, const PolicyInput& in,
+                                            const torch::Tensor& opDevice) {
+  TORCH_CHECK(out.scheduleState.defined(), "GdpPolicy: the forward pass ran without the scheduling stack");
+  auto r = out.scheduleState.unsqueeze(0) + scheduleDevice_(opDevice) + scheduleCross_(crossDeviceFractions(in, opDevice));
+  return scheduleHead_(torch::relu(r));
+}
+
+torch::Tensor GdpPolicyImpl::fusionLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
+                                          const torch::Tensor& scheduleLevel) {
+  TORCH_CHECK(out.fusionState.defined(), "GdpPolicy: the forward pass ran without the fusion stack");
+  auto r = out.fusionState.unsqueeze(0) + fusionDevice_(opDevice) + fusionCross_(crossDeviceFractions(in, opDevice)) +
+           fusionLevel_(scheduleLevel);
+  return fusionHead_(torch::relu(r));
 }
 
 }  // namespace gp::rl

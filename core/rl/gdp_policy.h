@@ -11,6 +11,15 @@
 //      the cluster's count are masked to -1e9 (an "-inf" that keeps softmax and entropy finite).
 //      A value head reads the graph embedding (mean of the final states). The device count
 //      (numDevices / 16, log2(numDevices) / 4) is appended to the FiLM and value inputs.
+// Multi-task (GO, issue 6; PolicyConfig::multiTask): two more segment-recurrent attention stacks,
+// one for scheduling and one for fusion, over the shared GraphSAGE states plus the placement
+// stack's output (the placement decisions' representation feeds them). Action residual
+// connections: a stack's per-op head reads its final state plus embeddings of the *sampled*
+// decisions of the tasks before it — the op's device and the fractions of its producers and
+// consumers on other devices (for scheduling and fusion), and its scheduling level (for fusion).
+// Heads: scheduleLevels priority levels per op (the plan's priority is level * ops + the
+// critical-path rank, so level 0 everywhere is the rank order) and fusionLevels fusion priorities
+// per op (0: never fuses; fuseByPriority turns them into groups).
 #pragma once
 #include <torch/torch.h>
 
@@ -26,17 +35,48 @@ struct PolicyConfig {
   int64_t heads = 4;
   int64_t maxDevices = kMaxDevices;
   bool film = true;
+  bool multiTask = true;       // scheduling and fusion stacks (false: a placement-only policy file)
+  int64_t scheduleLevels = 4;
+  int64_t fusionLevels = 4;
+};
+
+// Which stacks a forward pass runs (the tasks being optimized).
+struct PolicyHeads {
+  bool schedule = false, fusion = false;
 };
 
 struct PolicyOutput {
-  torch::Tensor unitLogits;  // [numUnits, maxDevices], -1e9 beyond numDevices
-  torch::Tensor value;       // [] scalar estimate of the reward
+  torch::Tensor unitLogits;     // [numUnits, maxDevices], -1e9 beyond numDevices
+  torch::Tensor value;          // [] scalar estimate of the reward
+  torch::Tensor scheduleState;  // [numOps, hidden] in op order, when heads.schedule
+  torch::Tensor fusionState;    // [numOps, hidden] in op order, when heads.fusion
 };
+
+// One segment-recurrent attention block (attention over [previous segment, segment], then a
+// feed-forward layer, each with a residual and a layer norm): the scheduling and fusion stacks.
+class AttentionStackImpl : public torch::nn::Module {
+ public:
+  AttentionStackImpl(int64_t hidden, int64_t heads);
+  // x: [N, H] in topological order; returns [N, H] in topological order.
+  torch::Tensor forward(const torch::Tensor& x, int64_t segment);
+
+ private:
+  torch::nn::MultiheadAttention attention_{nullptr};
+  torch::nn::LayerNorm attnNorm_{nullptr}, ffNorm_{nullptr};
+  torch::nn::Sequential feedForward_{nullptr};
+};
+TORCH_MODULE(AttentionStack);
 
 class GdpPolicyImpl : public torch::nn::Module {
  public:
   GdpPolicyImpl(int64_t featureDim, PolicyConfig config = {});
-  PolicyOutput forward(const PolicyInput& in, int64_t numDevices);
+  PolicyOutput forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads = {});
+  // Per-op level logits given K sampled decisions (action residuals): opDevice [K, N] int64
+  // (each op's device), scheduleLevel [K, N] int64. Return [K, N, levels]. Need multiTask and the
+  // matching state in `out`.
+  torch::Tensor scheduleLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice);
+  torch::Tensor fusionLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
+                             const torch::Tensor& scheduleLevel);
   const PolicyConfig& config() const { return config_; }
   int64_t featureDim() const { return featureDim_; }
 
@@ -57,6 +97,11 @@ class GdpPolicyImpl : public torch::nn::Module {
   torch::nn::LayerNorm ffNorm_{nullptr};
   torch::nn::Linear deviceHead_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};
+  // multi-task: stacks, action-residual embeddings, heads
+  AttentionStack scheduleStack_{nullptr}, fusionStack_{nullptr};
+  torch::nn::Embedding scheduleDevice_{nullptr}, fusionDevice_{nullptr}, fusionLevel_{nullptr};
+  torch::nn::Linear scheduleCross_{nullptr}, fusionCross_{nullptr};
+  torch::nn::Linear scheduleHead_{nullptr}, fusionHead_{nullptr};
 };
 TORCH_MODULE(GdpPolicy);
 

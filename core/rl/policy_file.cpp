@@ -8,13 +8,15 @@
 namespace gp::rl {
 namespace {
 
-constexpr int64_t kCheckpointFormat = 1;
+// 1: placement-only policies (7 config values); 2: + multiTask, scheduleLevels, fusionLevels.
+constexpr int64_t kCheckpointFormat = 2;
 
 void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive) {
   const PolicyConfig& c = policy->config();
   archive.write("gp_policy_format", torch::tensor({kCheckpointFormat}));
   archive.write("config", torch::tensor({c.hidden, c.typeEmbedding, c.sageLayers, c.segment, c.heads, c.maxDevices,
-                                         static_cast<int64_t>(c.film)}));
+                                         static_cast<int64_t>(c.film), static_cast<int64_t>(c.multiTask),
+                                         c.scheduleLevels, c.fusionLevels}));
   archive.write("feature_dim", torch::tensor({policy->featureDim()}));
   torch::serialize::OutputArchive weights;
   policy->save(weights);
@@ -23,10 +25,11 @@ void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive) {
 
 GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string& path) {
   torch::Tensor format, config, featureDim;
-  if (!archive.try_read("gp_policy_format", format) || format.numel() != 1 ||
-      format.item<int64_t>() != kCheckpointFormat)
-    throw Error(path, "not a graphplace policy checkpoint (format " + std::to_string(kCheckpointFormat) + ")");
-  if (!archive.try_read("config", config) || config.numel() != 7 || !archive.try_read("feature_dim", featureDim) ||
+  if (!archive.try_read("gp_policy_format", format) || format.numel() != 1 || format.item<int64_t>() < 1 ||
+      format.item<int64_t>() > kCheckpointFormat)
+    throw Error(path, "not a graphplace policy checkpoint (format 1 to " + std::to_string(kCheckpointFormat) + ")");
+  const int64_t values = format.item<int64_t>() == 1 ? 7 : 10;
+  if (!archive.try_read("config", config) || config.numel() != values || !archive.try_read("feature_dim", featureDim) ||
       featureDim.numel() != 1)
     throw Error(path, "the policy checkpoint has no valid config");
   config = config.to(torch::kInt64).contiguous();
@@ -39,8 +42,14 @@ GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string&
   c.heads = v[4];
   c.maxDevices = v[5];
   c.film = v[6] != 0;
+  c.multiTask = values > 7 && v[7] != 0;
+  if (values > 7) {
+    c.scheduleLevels = v[8];
+    c.fusionLevels = v[9];
+  }
   if (c.hidden <= 0 || c.typeEmbedding <= 0 || c.sageLayers < 0 || c.segment <= 0 || c.heads <= 0 ||
-      c.hidden % c.heads != 0 || c.maxDevices <= 0 || c.maxDevices > kMaxDevices || featureDim.item<int64_t>() <= 0)
+      c.hidden % c.heads != 0 || c.maxDevices <= 0 || c.maxDevices > kMaxDevices || featureDim.item<int64_t>() <= 0 ||
+      (c.multiTask && (c.scheduleLevels < 2 || c.scheduleLevels > 64 || c.fusionLevels < 2 || c.fusionLevels > 64)))
     throw Error(path, "the policy checkpoint's config is out of range");
   GdpPolicy policy(featureDim.item<int64_t>(), c);
   torch::serialize::InputArchive weights;
@@ -102,6 +111,7 @@ void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const S
     archive.write("session_iterations", torch::tensor({static_cast<int64_t>(session.iterations)}));
     archive.write("session_device", torch::tensor(p.device, torch::kInt32));
     archive.write("session_priority", torch::tensor(p.priority, torch::kInt32));
+    archive.write("session_fusion", torch::tensor(p.fusionGroup, torch::kInt32));
     archive.write("session_history", torch::tensor(session.history, torch::kFloat64));
     torch::serialize::OutputArchive state;
     optimizer.save(state);
@@ -132,6 +142,12 @@ LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices)
         !archive.try_read("session_priority", priority) || (priority.numel() != 0 && priority.numel() != ops) ||
         !archive.try_read("session_history", history))
       throw Error(path, "the optimizer checkpoint's plan is damaged");
+    torch::Tensor fusion;  // absent in sessions written before fusion groups
+    if (archive.try_read("session_fusion", fusion)) {
+      if (fusion.numel() != 0 && fusion.numel() != ops) throw Error(path, "the optimizer checkpoint's plan is damaged");
+      fusion = fusion.to(torch::kInt32).contiguous();
+      s.session.best.fusionGroup.assign(fusion.data_ptr<int32_t>(), fusion.data_ptr<int32_t>() + fusion.numel());
+    }
     device = device.to(torch::kInt32).contiguous();
     priority = priority.to(torch::kInt32).contiguous();
     history = history.to(torch::kFloat64).contiguous();

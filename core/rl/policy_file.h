@@ -1,9 +1,10 @@
 // Policy and optimizer-session files (.pt, torch::serialize archives).
 //
 // Policy file (written by pretrain and optimize --save-policy):
-//   "gp_policy_format"  int64 [1]     format version (1)
-//   "config"            int64 [7]     hidden, typeEmbedding, sageLayers, segment, heads,
-//                                     maxDevices, film (0/1)
+//   "gp_policy_format"  int64 [1]     format version (2; 1 = placement-only, read as multiTask 0)
+//   "config"            int64 [10]    hidden, typeEmbedding, sageLayers, segment, heads,
+//                                     maxDevices, film (0/1), multiTask (0/1), scheduleLevels,
+//                                     fusionLevels (format 1: the first 7)
 //   "feature_dim"       int64 [1]     GdpPolicy::featureDim()
 //   "policy"            archive       the module's parameters and buffers (Module::save)
 // Session file (optimize --checkpoint): a policy file (so --policy accepts it too) plus
@@ -11,6 +12,7 @@
 //   "session_iterations" int64 [1]    iterations done
 //   "session_device"    int32 [ops]   the best plan's devices
 //   "session_priority"  int32 [ops or 0]  its priorities
+//   "session_fusion"    int32 [ops or 0]  its fusion groups (optional: older sessions lack it)
 //   "session_history"   float64 [iterations]  best step time per iteration (seconds)
 //   "optimizer"         archive       Adam's state
 #pragma once

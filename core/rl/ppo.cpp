@@ -12,7 +12,10 @@
 #include "rl/cancellable.h"
 #include "rl/graph_features.h"
 #include "rl/incumbent.h"
+#include "rl/decisions.h"
+#include "rl/level_search.h"
 #include "rl/local_search.h"
+#include "rl/task_sampler.h"
 #include "rl/policy_tensors.h"
 #include "sim/simulator.h"
 
@@ -22,6 +25,21 @@ namespace {
 std::vector<int32_t> toVector(const torch::Tensor& t) {
   torch::Tensor c = t.to(torch::kInt32).contiguous();
   return {c.data_ptr<int32_t>(), c.data_ptr<int32_t>() + c.numel()};
+}
+
+torch::Tensor toTensor(const std::vector<int32_t>& v) {
+  return torch::tensor(std::vector<int64_t>(v.begin(), v.end()), torch::kInt64);
+}
+
+std::vector<float> toFloats(const torch::Tensor& t) {
+  torch::Tensor c = t.to(torch::kFloat32).contiguous();
+  return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+// Mean of x [K, N] over the ops where mask [N] is 1 (every op when mask is undefined).
+torch::Tensor maskedMean(const torch::Tensor& x, const torch::Tensor& mask) {
+  if (!mask.defined()) return x.mean();
+  return (x * mask.unsqueeze(0)).sum() / (mask.sum() * x.size(0)).clamp_min(1.0);
 }
 
 }  // namespace
@@ -41,58 +59,132 @@ struct PpoTrainer::State {
   Incumbent inc;  // the best plan so far (and the simulator)
   at::Generator generator;
   std::unique_ptr<LocalSearch> search;
-  std::vector<int32_t> priority;  // given to every candidate plan
-  // the incumbent's devices per unit (empty before a feasible plan)
-  std::vector<int32_t> bestUnits, featureUnits;
+  std::unique_ptr<LevelSearch> scheduleSearch, fusionSearch;
+  std::unique_ptr<PlanBuilder> builder;
+  PolicyHeads heads;
+  torch::Tensor fusibleMask;  // [N] float, ops whose fusion level matters
+  // the incumbent's decisions (units empty before a feasible plan), the ones in the features
+  Decisions best;
+  std::vector<int32_t> featureUnits;
   double startStep = std::numeric_limits<double>::infinity();
 
-  // Simulates `plan` (no timeline); keeps it when it is the best; returns its reward.
-  double consider(const Plan& plan, bool& improved, const std::vector<int32_t>* units = nullptr) {
+  const OptimizeTasks& tasks() const { return options.tasks; }
+
+  // Simulates `d`'s plan (no timeline); keeps it when it is the best; returns its reward.
+  double consider(const Decisions& d, bool& improved) {
+    bool better = false;
+    const double reward = inc.consider(builder->build(d), better);
+    if (better) {
+      improved = true;
+      best = d;
+    }
+    return reward;
+  }
+  double considerPlan(const Plan& plan, bool& improved) {
     bool better = false;
     const double reward = inc.consider(plan, better);
     if (better) {
       improved = true;
-      bestUnits = units ? *units : unitsOf(plan);
+      best.units = builder->unitsOf(plan);  // its levels stay those of the last decisions
     }
     return reward;
   }
-  double considerUnits(const std::vector<int32_t>& units, bool& improved) {
-    Plan p = planFromUnits(features, units);
-    p.priority = priority;
-    return consider(p, improved, &units);
-  }
-  std::vector<int32_t> unitsOf(const Plan& plan) const {
-    std::vector<int32_t> u(static_cast<size_t>(features.numUnits));
-    for (int32_t i = 0; i < features.numUnits; ++i)
-      u[static_cast<size_t>(i)] = std::clamp<int32_t>(plan.device[features.unitFirstOp[i]], 0,
-                                                      static_cast<int32_t>(numDevices) - 1);
-    return u;
-  }
+  double stepOf() const { return inc.m.feasible ? inc.m.stepTime : std::numeric_limits<double>::infinity(); }
+
   // The incumbent's devices become the "current device" features (a new tensor: an abandoned
   // forward pass may still read the old one).
   void refreshCurrentDevices() {
-    if (bestUnits.empty() || bestUnits == featureUnits) return;
-    featureUnits = bestUnits;
+    if (best.units.empty() || best.units == featureUnits) return;
+    featureUnits = best.units;
     std::vector<int64_t> dev(static_cast<size_t>(features.numOps));
-    for (int32_t op = 0; op < features.numOps; ++op) dev[op] = bestUnits[features.unitOf[op]];
+    for (int32_t op = 0; op < features.numOps; ++op) dev[op] = best.units[features.unitOf[op]];
     torch::Tensor oneHot = torch::one_hot(torch::tensor(dev, torch::kInt64), kMaxDevices).to(torch::kFloat32);
     torch::Tensor x = input.x.clone();
     x.slice(1, currentDeviceColumn(), currentDeviceColumn() + kMaxDevices).copy_(oneHot);
     input.x = x;
   }
-  // [U, maxDevices] bonus on the incumbent's device (zeros without an incumbent).
-  torch::Tensor priorBonus(int64_t maxDevices) const {
-    torch::Tensor b = torch::zeros({features.numUnits, maxDevices});
-    if (bestUnits.empty() || config.priorMoves <= 0) return b;
-    const double units = features.numUnits, moves = std::min(config.priorMoves, units / 2);
-    const double bonus = std::log(std::max(1.0, static_cast<double>(numDevices - 1) * (units - moves) / moves));
-    std::vector<int64_t> dev(bestUnits.begin(), bestUnits.end());
-    return torch::one_hot(torch::tensor(dev, torch::kInt64), maxDevices).to(torch::kFloat32) * bonus;
+
+  // A decision pass (forward unless `out` is given) with the incumbent's bonuses.
+  DecideJob job() const {
+    DecideJob j;
+    j.policy = policy;
+    j.input = input;
+    j.numDevices = numDevices;
+    j.placement = tasks().placement;
+    j.heads = heads;
+    j.bestU = toTensor(best.units);
+    j.bestS = toTensor(best.schedule);
+    j.bestF = toTensor(best.fusion);
+    const double moves = inc.haveFeasible ? config.priorMoves : 0;  // no pull toward a plan that does not fit
+    j.bonusU = incumbentBonus(j.bestU, policy->config().maxDevices, features.numUnits, moves).slice(1, 0, numDevices);
+    if (heads.schedule) j.bonusS = incumbentBonus(j.bestS, policy->config().scheduleLevels, features.numOps, moves);
+    if (heads.fusion)
+      j.bonusF = incumbentBonus(j.bestF, policy->config().fusionLevels, fusibleMask.sum().item<double>(), moves) *
+                 fusibleMask.unsqueeze(1);
+    j.generator = generator;
+    return j;
   }
-  // The policy's output on the current features, unless `stop` fires first.
-  std::optional<PolicyOutput> forward(const std::function<bool()>& stop, const std::atomic<bool>* cancel) {
-    return runUnlessStopped([p = policy, in = input, d = numDevices]() mutable { return p->forward(in, d); },
-                            cancel != nullptr, stop);
+  std::optional<Decided> decide(DecideJob j, const std::function<bool()>& stop, const std::atomic<bool>* cancel) {
+    return runUnlessStopped(std::move(j), cancel != nullptr, stop);
+  }
+  Decisions decisionsOf(const Decided& d, int64_t k) const {
+    return {toVector(d.actU.select(1, k)), toVector(d.actS[k]), toVector(d.actF[k])};
+  }
+
+  // The greedy (argmax) decisions on `out`, considered unless they are the incumbent's.
+  void considerGreedy(const PolicyOutput& out, bool& improved) {
+    torch::NoGradGuard noGrad;
+    DecideJob j = job();
+    j.out = out;
+    j.greedy = true;
+    Decisions g = decisionsOf(j(), 0);
+    if (g != best) consider(g, improved);
+  }
+
+  // Policy-guided local search on each optimized task, in turn, from the incumbent.
+  void localSearch(const PolicyOutput& out, const torch::Tensor& logpU, bool& improved,
+                   const std::function<bool()>& stop) {
+    if (config.localMoves <= 0 || !inc.haveFeasible) return;
+    if (tasks().placement) {
+      std::vector<float> pv = toFloats(logpU.detach().exp());
+      std::vector<int32_t> units = best.units;
+      Decisions d = best;
+      search->run(units, pv, config.localMoves, inc.bestStep, [&](const std::vector<int32_t>& cand) {
+        d.units = cand;
+        consider(d, improved);
+        return stepOf();
+      }, stop);
+    }
+    if (!heads.schedule && !heads.fusion) return;
+    // level probabilities given the incumbent's devices (and schedule, for fusion)
+    torch::NoGradGuard noGrad;
+    DecideJob j = job();
+    j.out = out;
+    j.givenU = j.bestU.unsqueeze(1);
+    j.givenS = j.bestS.unsqueeze(0);
+    j.givenF = j.bestF.unsqueeze(0);
+    const Decided probs = j();
+    const int levelMoves = std::max(1, config.localMoves / 2);
+    if (heads.schedule && !stop()) {
+      Decisions d = best;
+      std::vector<int32_t> levels = best.schedule;
+      scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,
+                          [&](const std::vector<int32_t>& cand) {
+                            d.schedule = cand;
+                            consider(d, improved);
+                            return stepOf();
+                          }, stop);
+    }
+    if (heads.fusion && !stop()) {
+      Decisions d = best;
+      std::vector<int32_t> levels = best.fusion;
+      fusionSearch->run(levels, toFloats(probs.logpF[0].exp()), builder->fusible(), levelMoves, inc.bestStep,
+                        [&](const std::vector<int32_t>& cand) {
+                          d.fusion = cand;
+                          consider(d, improved);
+                          return stepOf();
+                        }, stop);
+    }
   }
 };
 
@@ -108,6 +200,7 @@ PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, co
                                 " devices, the cluster has " + std::to_string(cost.cluster().numDevices()));
   s_->optimizer = std::make_shared<torch::optim::Adam>(s_->policy->parameters(),
                                                        torch::optim::AdamOptions(config.learningRate));
+  setUpTasks();
 }
 
 PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, GdpPolicy policy,
@@ -121,7 +214,7 @@ PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, Gd
   s_->input = toPolicyInput(s_->features);
   s_->numDevices = std::min<int64_t>(cost.cluster().numDevices(), kMaxDevices);
   s_->search = std::make_unique<LocalSearch>(s_->features, static_cast<int32_t>(s_->numDevices), options.seed);
-  s_->priority = s_->features.priority;
+  s_->builder = std::make_unique<PlanBuilder>(cost.graph(), s_->features, options, static_cast<int32_t>(s_->numDevices));
   if (!policy) return;  // the factory constructor sets policy and optimizer
   if (policy->featureDim() != s_->features.featureDim || cost.cluster().numDevices() > policy->config().maxDevices)
     throw Error("optimize", "the policy does not fit this graph and cluster");
@@ -129,6 +222,21 @@ PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, Gd
   s_->optimizer = optimizer ? std::move(optimizer)
                             : std::make_shared<torch::optim::Adam>(policy->parameters(),
                                                                    torch::optim::AdamOptions(config.learningRate));
+  setUpTasks();
+}
+
+void PpoTrainer::setUpTasks() {
+  State& s = *s_;
+  const PolicyConfig& c = s.policy->config();
+  s.heads = {s.tasks().schedule, s.tasks().fusion};
+  if ((s.heads.schedule || s.heads.fusion) && !c.multiTask)
+    throw Error("optimize", "this policy places only (a placement-only policy file): it cannot optimize " +
+                                toString(s.options.tasks) + "; use --policy scratch or pre-train a new one");
+  s.scheduleSearch = std::make_unique<LevelSearch>(static_cast<int32_t>(c.scheduleLevels), s.options.seed + 1);
+  s.fusionSearch = std::make_unique<LevelSearch>(static_cast<int32_t>(c.fusionLevels), s.options.seed + 2);
+  std::vector<float> mask(s.builder->fusible().begin(), s.builder->fusible().end());
+  s.fusibleMask = torch::tensor(mask);
+  s.best = s.builder->initial();
 }
 
 PpoTrainer::~PpoTrainer() = default;
@@ -150,21 +258,37 @@ void PpoTrainer::begin() {
   State& s = *s_;
   const OptimizeOptions& o = s.options;
   bool unused = false;
-  if (o.startPlan) {
-    s.consider(*o.startPlan, unused);
-    // candidates get the start plan's priorities when they beat the upward-rank order on its devices
-    const std::vector<int32_t> units = s.unitsOf(*o.startPlan);
-    const double ranked = (s.considerUnits(units, unused), s.inc.m.feasible ? s.inc.m.stepTime : 1e300);
-    if (!o.startPlan->priority.empty()) {
-      s.priority = o.startPlan->priority;
-      const double own = (s.considerUnits(units, unused), s.inc.m.feasible ? s.inc.m.stepTime : 1e300);
-      if (ranked < own) s.priority = s.features.priority;
+  if (o.startPlan) s.considerPlan(*o.startPlan, unused);  // the start plan as it is is a candidate
+  Decisions first = s.builder->initial();
+  auto trial = [&](const Decisions& d) {
+    s.consider(d, unused);
+    return s.stepOf();
+  };
+  // schedule task: the base order that simulates best on the start devices — the critical-path
+  // ranks, the start plan's own priorities, or the topological order (close to FIFO)
+  if (s.tasks().schedule) {
+    std::vector<std::vector<int32_t>> orders;
+    if (o.startPlan && !o.startPlan->priority.empty()) orders.push_back(o.startPlan->priority);
+    std::vector<int32_t> topo(static_cast<size_t>(s.features.numOps));
+    for (int32_t i = 0; i < s.features.numOps; ++i) topo[s.features.topo[i]] = s.features.numOps - i;
+    orders.push_back(topo);
+    s.builder->resetBaseOrder();
+    double bestStep = trial(first);
+    std::vector<int32_t> chosen = s.features.priority;
+    for (const auto& order : orders) {
+      s.builder->setBaseOrder(order);
+      if (const double t = trial(first); t < bestStep) bestStep = t, chosen = order;
     }
-  } else {
-    // from nothing: everything on one device is the first incumbent, so local search starts from
-    // a feasible, contention-free plan rather than from a random sample's scatter
-    s.considerUnits(std::vector<int32_t>(static_cast<size_t>(s.features.numUnits), 0), unused);
+    s.builder->setBaseOrder(chosen);
   }
+  // fusion task: start from fusion level 1 on every op that may fuse, or from no fusion at all
+  if (s.tasks().fusion) {
+    Decisions none = first;
+    std::fill(none.fusion.begin(), none.fusion.end(), 0);
+    if (trial(none) < trial(first)) first = none;
+  }
+  s.best = first;  // the decisions' incumbent (the raw start plan has no levels)
+  s.consider(first, unused);
   s.startStep = s.inc.bestStep;
 }
 
@@ -173,17 +297,13 @@ void PpoTrainer::zeroShot(const StopFn& stop, const std::atomic<bool>* cancel) {
   torch::NoGradGuard noGrad;
   s.policy->eval();
   s.refreshCurrentDevices();
-  const int64_t D = s.numDevices;
-  const torch::Tensor bonus = s.priorBonus(s.policy->config().maxDevices).slice(1, 0, D);
-  std::optional<PolicyOutput> out = s.forward(stop, cancel);
-  if (!out) return;
-  const torch::Tensor logits = out->unitLogits.slice(1, 0, D);
+  DecideJob j = s.job();
+  j.samples = std::max(1, s.options.samplesPerIteration);
+  std::optional<Decided> d = s.decide(j, stop, cancel);
+  if (!d) return;
   bool unused = false;
-  s.considerUnits(toVector(logits.argmax(1)), unused);
-  const int64_t K = std::max(1, s.options.samplesPerIteration);
-  const torch::Tensor actions =
-      torch::multinomial(torch::softmax(logits + bonus, 1), K, /*replacement=*/true, s.generator).t().contiguous();
-  for (int64_t k = 0; k < K && !stop(); ++k) s.considerUnits(toVector(actions[k]), unused);
+  s.considerGreedy(d->out, unused);
+  for (int64_t k = 0; k < j.samples && !stop(); ++k) s.consider(s.decisionsOf(*d, k), unused);
 }
 
 bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, const StopFn& stop,
@@ -191,51 +311,32 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   State& s = *s_;
   const PpoConfig& cfg = s.config;
   const int64_t K = std::max(1, s.options.samplesPerIteration);
-  const int64_t D = s.numDevices;
   s.policy->train();
   rep.iteration = iteration;
   s.refreshCurrentDevices();
-  const torch::Tensor bonus = s.priorBonus(s.policy->config().maxDevices).slice(1, 0, D);
-  std::optional<PolicyOutput> first;
+  DecideJob sampling = s.job();
+  sampling.samples = K;
+  std::optional<Decided> first;
   {
     std::optional<torch::NoGradGuard> noGrad;  // no update: no autograd graph either
     if (!s.options.update) noGrad.emplace();
-    first = s.forward(stop, cancel);
+    first = s.decide(sampling, stop, cancel);
   }
   if (!first) return false;
-  PolicyOutput out = std::move(*first);
-  torch::Tensor logp = torch::log_softmax(out.unitLogits.slice(1, 0, D) + bonus, 1);  // [U, D]
-  torch::Tensor actions;                                                               // [U, K]
-  {
-    torch::NoGradGuard noGrad;
-    actions = torch::multinomial(logp.detach().exp(), K, /*replacement=*/true, s.generator);
-  }
-  const torch::Tensor oldLogp = logp.gather(1, actions).detach();
-  torch::Tensor byPlan = actions.t().contiguous();  // [K, U]
+  Decided d = std::move(*first);
   std::vector<double> rewards;
-  for (int64_t k = 0; k < K && !stop(); ++k) rewards.push_back(s.considerUnits(toVector(byPlan[k]), rep.improved));
-  if (stop() || rewards.empty()) return false;
-  if (iteration == 1 || (cfg.greedyEvery > 0 && iteration % cfg.greedyEvery == 0)) {
-    std::vector<int32_t> greedy = toVector(logp.detach().argmax(1));
-    if (greedy != s.bestUnits) s.considerUnits(greedy, rep.improved);
-  }
-  if (cfg.localMoves > 0 && !s.bestUnits.empty()) {
-    torch::Tensor probs = logp.detach().exp().contiguous();
-    std::vector<float> pv(probs.data_ptr<float>(), probs.data_ptr<float>() + probs.numel());
-    std::vector<int32_t> units = s.bestUnits;
-    s.search->run(units, pv, cfg.localMoves, s.inc.bestStep, [&](const std::vector<int32_t>& cand) {
-      s.considerUnits(cand, rep.improved);
-      return s.inc.m.feasible ? s.inc.m.stepTime : std::numeric_limits<double>::infinity();
-    }, stop);
-  }
+  for (int64_t k = 0; k < K && !stop(); ++k) rewards.push_back(s.consider(s.decisionsOf(d, k), rep.improved));
+  if (stop() || static_cast<int64_t>(rewards.size()) < K) return false;
+  if (iteration == 1 || (cfg.greedyEvery > 0 && iteration % cfg.greedyEvery == 0)) s.considerGreedy(d.out, rep.improved);
+  s.localSearch(d.out, d.logpU.defined() ? d.logpU : torch::Tensor(), rep.improved, stop);
 
   // advantages: leave-one-out mean of the batch (value head with one sample), normalised
-  const int64_t n = static_cast<int64_t>(rewards.size());
+  const int64_t n = K;
   double sum = 0;
   for (double r : rewards) sum += r;
   const double meanReward = sum / static_cast<double>(n);
   std::vector<float> adv(static_cast<size_t>(n));
-  const double valueEstimate = out.value.item<double>();
+  const double valueEstimate = d.out.value.item<double>();
   double sq = 0;
   for (int64_t k = 0; k < n; ++k) {
     const double baseline = n > 1 ? (sum - rewards[k]) / static_cast<double>(n - 1) : valueEstimate;
@@ -245,26 +346,68 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   const double stdev = std::sqrt(sq / static_cast<double>(n));
   if (stdev > 1e-8)
     for (float& a : adv) a = static_cast<float>(a / stdev);
-  const torch::Tensor advT = torch::tensor(adv).unsqueeze(0);  // [1, n]
-  const torch::Tensor taken = actions.slice(1, 0, n);
-  const torch::Tensor old = oldLogp.slice(1, 0, n);
+  const torch::Tensor advK = torch::tensor(adv);  // [K]
   const double entCoef = cfg.entropyStart + (cfg.entropyEnd - cfg.entropyStart) * std::clamp(progress, 0.0, 1.0);
 
+  // per task: log-probs of the taken actions ([U, K] or [K, N]) and mean entropy
+  const OptimizeTasks& t = s.tasks();
+  auto taken = [&](const Decided& x) {
+    std::vector<torch::Tensor> lp;
+    if (t.placement) lp.push_back(x.logpU.gather(1, d.actU));
+    if (s.heads.schedule) lp.push_back(x.logpS.gather(2, d.actS.unsqueeze(2)).squeeze(2));
+    if (s.heads.fusion) lp.push_back(x.logpF.gather(2, d.actF.unsqueeze(2)).squeeze(2));
+    return lp;
+  };
+  auto entropyOf = [&](const Decided& x) {
+    torch::Tensor e = torch::zeros({});
+    if (t.placement) e = e + -(x.logpU.exp() * x.logpU).sum(1).mean();
+    if (s.heads.schedule) e = e + -(x.logpS.exp() * x.logpS).sum(2).mean();
+    if (s.heads.fusion) e = e + maskedMean(-(x.logpF.exp() * x.logpF).sum(2), s.fusibleMask);
+    return e;
+  };
+  std::vector<torch::Tensor> old = taken(d);
+  for (auto& o : old) o = o.detach();
+
   const int epochs = s.options.update ? cfg.epochs : 0;
-  if (!s.options.update) rep.entropy = -(logp.exp() * logp).sum(1).mean().item<double>();
+  if (!s.options.update) rep.entropy = entropyOf(d).item<double>();
   for (int epoch = 0; epoch < epochs; ++epoch) {
     if (epoch > 0) {
-      std::optional<PolicyOutput> again = s.forward(stop, cancel);
-      if (!again) return false;
-      out = std::move(*again);
-      logp = torch::log_softmax(out.unitLogits.slice(1, 0, D) + bonus, 1);
+      DecideJob again = s.job();
+      again.bonusU = sampling.bonusU;  // the sampling distribution's bonuses, not the new incumbent's
+      again.bonusS = sampling.bonusS;
+      again.bonusF = sampling.bonusF;
+      again.givenU = d.actU;
+      again.givenS = d.actS;
+      again.givenF = d.actF;
+      again.samples = K;
+      std::optional<Decided> x = s.decide(again, stop, cancel);
+      if (!x) return false;
+      d.out = x->out;
+      d.logpU = x->logpU;
+      d.logpS = x->logpS;
+      d.logpF = x->logpF;
     }
-    const torch::Tensor ratio = torch::exp(logp.gather(1, taken) - old);
-    const torch::Tensor surrogate =
-        torch::min(ratio * advT, torch::clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * advT).mean();
-    const torch::Tensor entropy = -(logp.exp() * logp).sum(1).mean();
+    const std::vector<torch::Tensor> now = taken(d);
+    torch::Tensor surrogate = torch::zeros({});
+    size_t i = 0;
+    auto clipped = [&](const torch::Tensor& ratio, const torch::Tensor& a) {
+      return torch::min(ratio * a, torch::clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * a);
+    };
+    if (t.placement) {  // [U, K]
+      surrogate = surrogate + clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(0)).mean();
+      ++i;
+    }
+    if (s.heads.schedule) {  // [K, N]
+      surrogate = surrogate + clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(1)).mean();
+      ++i;
+    }
+    if (s.heads.fusion) {
+      surrogate = surrogate + maskedMean(clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(1)), s.fusibleMask);
+      ++i;
+    }
+    const torch::Tensor entropy = entropyOf(d);
     if (epoch == 0) rep.entropy = entropy.item<double>();
-    const torch::Tensor valueLoss = (out.value - meanReward).pow(2);
+    const torch::Tensor valueLoss = (d.out.value - meanReward).pow(2);
     const torch::Tensor loss = -surrogate - entCoef * entropy + cfg.valueCoef * valueLoss;
     s.optimizer->zero_grad();
     try {

@@ -100,6 +100,7 @@ class PpoTrainer {
   void saveSession(const std::string& path, int iterationsDone, const std::vector<double>& history) const;
 
  private:
+  void setUpTasks();  // after the policy is known: heads, level searches, the first decisions
   struct State;
   std::unique_ptr<State> s_;
 };

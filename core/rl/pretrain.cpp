@@ -43,6 +43,8 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
     o.seed = options.seed + i;
     o.samplesPerIteration = options.samplesPerIteration;
     o.startPlan = t.startPlan;
+    o.tasks = options.tasks;
+    o.fuse = options.fuse;
     trainers.push_back(std::make_unique<PpoTrainer>(*t.cost, o, policy, optimizer, config));
     trainers.back()->begin();
     result.startStepTime.push_back(trainers.back()->startStepTime());

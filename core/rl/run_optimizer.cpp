@@ -18,7 +18,11 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   if (options.policy == "colocrl") {
     if (!options.resume.empty() || !options.checkpoint.empty())
       throw Error("colocrl", "checkpoints and --resume are for GDP policies, not ColocRL");
-    OptimizeResult r = runColocRl(cost, options, onIteration, cancel);
+    OptimizeOptions placementOnly = options;  // ColocRL places; scheduling and fusion keep their defaults
+    placementOnly.tasks = {true, false, false};
+    OptimizeResult r = runColocRl(cost, placementOnly, onIteration, cancel);
+    if (options.tasks.schedule || options.tasks.fusion)
+      r.note = "ColocRL optimizes placement only: FIFO scheduling and no fusion";
     if (r.stopReason.empty())
       r.stopReason = r.cancelled                         ? "cancelled"
                      : options.iterations <= 0           ? "zero-shot"
@@ -44,6 +48,11 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   PpoTrainer trainer(cost, o, [&](int64_t featureDim) {
     if (file.empty()) return makePolicy(featureDim, o.seed);
     GdpPolicy p = loadCheckpoint(file);
+    const bool needsHeads = o.tasks.schedule || o.tasks.fusion;
+    if (isDefault && o.resume.empty() && needsHeads && !p->config().multiTask) {
+      note = "the pre-trained policy " + file + " places only: trained from scratch";
+      return makePolicy(featureDim, o.seed);
+    }
     if (p->featureDim() == featureDim) {
       torch::manual_seed(o.seed);
       return p;

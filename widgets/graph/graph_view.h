@@ -28,6 +28,8 @@
 #include "sim/measurement.h"
 #include "sim/plan.h"
 
+class QAction;
+
 namespace gp {
 
 class ScopeTree;
@@ -52,6 +54,9 @@ class GraphView : public QWidget {
   void setMeasurement(const Measurement& m);           // StartTime colour mode (op events of m.timeline)
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return mode_; }
+  // Actions the context menu lists for the selection, after "Assign to" (the owner keeps them
+  // and their enabled state, e.g. Fuse / Unfuse / Set Priority).
+  void setSelectionActions(const QList<QAction*>& actions) { selectionActions_ = actions; }
 
   const std::vector<OpId>& selectedOps() const { return selected_; }  // sorted, unique
   void setSelectedOps(std::vector<OpId> ops);  // from other views; does not emit selectionChanged
@@ -164,6 +169,7 @@ class GraphView : public QWidget {
   // colours
   ColorMode mode_ = ColorMode::Device;
   QStringList devices_;
+  QList<QAction*> selectionActions_;
   Plan plan_;
   std::vector<double> opCost_, opStart_;
   double gradientLo_ = 0, gradientHi_ = 1;

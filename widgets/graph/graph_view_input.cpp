@@ -223,6 +223,10 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
       connect(a, &QAction::triggered, this, [this, d] { Q_EMIT assignRequested(selected_, d); });
     }
   }
+  if (!selected_.empty() && !selectionActions_.isEmpty()) {
+    menu.addActions(selectionActions_);
+    menu.addSeparator();
+  }
   ScopeId scope = kNone;
   if (item >= 0) {
     const VisItem& it = layout_->items[item];
@@ -273,6 +277,16 @@ bool GraphView::event(QEvent* e) {
                       QString::fromUtf8(graph_->opType(op).data(), static_cast<qsizetype>(graph_->opType(op).size())),
                       dev)
                  .arg(graph_->flops(op) * 1e-9, 0, 'g', 3);
+      // The schedule and fusion, when the plan has them.
+      const bool prio = plan_.priority.size() == plan_.device.size() && !plan_.priority.empty();
+      const int32_t grp = plan_.fusionGroup.size() == plan_.device.size() && !plan_.fusionGroup.empty()
+                              ? plan_.fusionGroup[op]
+                              : -1;
+      if (prio || grp >= 0)
+        text += QStringLiteral("<br>") +
+                tr("Priority %1 · %2")
+                    .arg(prio ? QString::number(plan_.priority[op]) : tr("FIFO"),
+                         grp >= 0 ? tr("fusion group %1").arg(grp) : tr("not fused"));
     } else {
       text = tr("<b>%1</b><br>%2 ops; double-click to expand")
                  .arg(QString::fromStdString(graph_->scopeName(it.id)).toHtmlEscaped())

@@ -148,8 +148,13 @@ TEST(GdpPolicy, GradientsReachEveryParameter) {
     PolicyConfig config;
     config.film = film;
     GdpPolicy policy(p.features.featureDim, config);
-    auto out = policy->forward(p.input, 4);
-    auto loss = out.unitLogits.slice(1, 0, 4).sum() + out.value;
+    auto out = policy->forward(p.input, 4, {true, true});
+    // two sampled placements: the scheduling and fusion heads read them (action residuals)
+    auto opDevice = torch::randint(0, 4, {2, p.input.numOps}, torch::kInt64);
+    auto levels = torch::randint(0, config.scheduleLevels, {2, p.input.numOps}, torch::kInt64);
+    auto loss = out.unitLogits.slice(1, 0, 4).sum() + out.value +
+                policy->scheduleLogits(out, p.input, opDevice).pow(2).sum() +
+                policy->fusionLogits(out, p.input, opDevice, levels).pow(2).sum();
     loss.backward();
     int checked = 0;
     for (const auto& item : policy->named_parameters()) {
@@ -160,7 +165,7 @@ TEST(GdpPolicy, GradientsReachEveryParameter) {
       EXPECT_TRUE(torch::isfinite(param.grad()).all().item<bool>()) << item.key();
       EXPECT_GT(param.grad().abs().sum().item<float>(), 0.0f) << item.key();
     }
-    EXPECT_GE(checked, film ? 20 : 19);
+    EXPECT_GE(checked, film ? 20 + 24 : 19 + 24);  // + the scheduling and fusion stacks, embeddings, heads
   }
 }
 

@@ -38,6 +38,7 @@ OptimizeOptions scratch(int iterations, uint64_t seed) {
   o.iterations = iterations;
   o.seed = seed;
   o.threads = 2;
+  o.tasks = {true, false, false};  // placement (FIFO, no fusion): the joint tasks have tests of their own
   return o;
 }
 
@@ -138,6 +139,7 @@ TEST(Ppo, StopsWithin100msOfCancelOnGnmt) {
   CostModel cost(g, c);
   torch::set_num_threads(2);
   OptimizeOptions o = scratch(1000, 1);
+  o.tasks = {true, true, true};  // every stack and the fuser in the loop
   const auto t0 = std::chrono::steady_clock::now();
   rl::PpoTrainer trainer(cost, o, [](int64_t dim) { return rl::makePolicy(dim, 1); });
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -237,6 +239,7 @@ TEST(Ppo, IterationTimeOnNmt) {
   Cluster c = loadCluster("4xP100-PCIe");
   CostModel cost(g, c);
   OptimizeOptions o = scratch(3, 1);
+  o.tasks = {true, true, true};
   std::vector<double> at;
   OptimizeResult r = rl::runOptimizer(cost, o, [&](const IterationReport& it) { at.push_back(it.elapsed); }, nullptr);
   ASSERT_EQ(at.size(), 3u);

@@ -1,0 +1,156 @@
+#include "cli/cli_bench_tasks.h"
+
+#include <climits>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_baseline.h"
+#include "cli/cli_model_options.h"
+#include "cli/cli_optimize_options.h"
+#include "cost/cost_model.h"
+#include "fusion/fuser.h"
+#include "io/model_loader.h"
+#include "optimize/optimize.h"
+#include "placement/placer.h"
+#include "sim/simulator.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr const char* kRows[] = {"single", "single+fuse", "expert", "p", "p|s", "p+s", "s+f expert", "p|s|f", "p+s+f"};
+constexpr int kNumRows = 9;
+
+double gainPercent(double base, double v) { return base > 0 && v > 0 ? 100 * (base - v) / base : 0; }
+
+struct Stage {
+  const CostModel& cost;
+  const OptimizeOptions& base;
+  const std::atomic<bool>* cancel;
+  bool cancelled = false;
+  std::vector<std::string> notes;
+
+  // One optimizer run of `tasks` from `start` (its devices, priorities and groups as given).
+  Plan run(const Plan& start, OptimizeTasks tasks, double& stepMs) {
+    OptimizeOptions o = base;
+    o.tasks = tasks;
+    o.fuse = tasks.fusion ? "none" : (tasks.placement ? "default" : "plan");
+    o.startPlan = start;
+    const int count = tasks.placement + tasks.schedule + tasks.fusion;
+    o.budgetSeconds = base.budgetSeconds * count;
+    if (o.iterations < INT_MAX) o.iterations = base.iterations * count;
+    OptimizeResult r = optimizePlacement(cost, o, {}, cancel);
+    cancelled = cancelled || r.cancelled;
+    if (!r.note.empty()) notes.push_back(r.note);
+    stepMs = r.measurement.feasible ? r.measurement.stepTime * 1e3 : 0;
+    return r.best;
+  }
+};
+
+}  // namespace
+
+int runBenchTasks(const Args& a, const std::vector<std::string>& models, const Cluster& cluster, std::ostream& out) {
+  OptimizeOptions base = optimizeOptionsFrom(a);
+  if (a.has("--tasks") || a.has("--fuse") || a.has("--resume") || a.has("--checkpoint"))
+    throw std::invalid_argument("bench --tasks-table chooses the tasks of each row itself (no --tasks, --fuse, "
+                                "--resume or --checkpoint)");
+  if (base.budgetSeconds <= 0 && !a.has("--iterations")) base.budgetSeconds = 20;
+  const bool json = a.has("--json");
+  const LoadOptions lo = loadOptionsFrom(a);
+  char line[512];
+  if (!json) {
+    std::snprintf(line, sizeof line, "%-18s %6s %8s", ("cluster " + cluster.name()).c_str(), "ops", "bound");
+    out << line;
+    for (const char* r : kRows) {
+      std::snprintf(line, sizeof line, " %10s", r);
+      out << line;
+    }
+    out << "  joint/sep  vs single  vs expert   (step ms; gains = step time saved)\n" << std::flush;
+  }
+  InterruptScope interrupt;
+  ordered_json rows = ordered_json::array();
+  double sumSep = 0, sumSingle = 0, sumExpert = 0;
+  int n = 0, jointBest = 0;
+  for (const std::string& spec : models) {
+    Graph g = loadModel(spec, lo);
+    CostModel cost(g, cluster);
+    Simulator sim(cost);
+    const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
+    const int best = bestOf(bs);
+    Plan expert = Plan::singleDevice(g.numOps());
+    for (const auto& b : bs)
+      if (b.method == "expert") expert = Plan{b.plan.device, {}, {}};
+    Plan start = best >= 0 ? Plan{bs[best].plan.device, {}, {}} : Plan::singleDevice(g.numOps());
+    auto measure = [&](Plan p, bool fuse) {
+      if (fuse) p.fusionGroup = defaultFusion(g, p.device);
+      const Measurement m = sim.run(p);
+      return m.feasible ? m.stepTime * 1e3 : 0.0;
+    };
+    double ms[kNumRows] = {};
+    ms[0] = measure(Plan::singleDevice(g.numOps()), false);
+    ms[1] = measure(Plan::singleDevice(g.numOps()), true);
+    ms[2] = measure(expert, true);
+    Stage stage{cost, base, interrupt.flag()};
+    const Plan p = stage.run(start, {true, false, false}, ms[3]);
+    const Plan ps = stage.run(p, {false, true, false}, ms[4]);
+    stage.run(start, {true, true, false}, ms[5]);
+    Plan expertFused = expert;
+    stage.run(expertFused, {false, true, true}, ms[6]);
+    Plan psPlain = ps;
+    psPlain.fusionGroup.clear();  // fusion is now the task: it starts from none
+    stage.run(psPlain, {false, false, true}, ms[7]);
+    stage.run(start, {true, true, true}, ms[8]);
+    const double sep = gainPercent(ms[7], ms[8]), vsSingle = gainPercent(ms[0], ms[8]),
+                 vsExpert = gainPercent(ms[2], ms[8]);
+    bool best8 = ms[8] > 0;
+    for (int i = 0; i < 8; ++i) best8 = best8 && (ms[i] <= 0 || ms[8] <= ms[i] * (1 + 1e-9));
+    jointBest += best8;
+    sumSep += sep, sumSingle += vsSingle, sumExpert += vsExpert, ++n;
+    const Measurement boundOf = sim.run(start);
+    if (json) {
+      ordered_json row{{"model", spec}, {"ops", g.numOps()}, {"lower_bound_ms", boundOf.lowerBound * 1e3}};
+      ordered_json steps = ordered_json::object();
+      for (int i = 0; i < kNumRows; ++i) steps[kRows[i]] = ms[i] > 0 ? ordered_json(ms[i]) : ordered_json(nullptr);
+      row["step_time_ms"] = steps;
+      row["joint_vs_separate_percent"] = sep;
+      row["joint_vs_single_percent"] = vsSingle;
+      row["joint_vs_expert_percent"] = vsExpert;
+      row["joint_is_best"] = best8;
+      if (!stage.notes.empty()) row["note"] = stage.notes.front();
+      rows.push_back(std::move(row));
+    } else {
+      std::snprintf(line, sizeof line, "%-18s %6d %8.2f", spec.c_str(), g.numOps(), boundOf.lowerBound * 1e3);
+      out << line;
+      for (double v : ms) {
+        if (v > 0) std::snprintf(line, sizeof line, " %10.2f", v);
+        else std::snprintf(line, sizeof line, " %10s", "INFEASIBLE");
+        out << line;
+      }
+      std::snprintf(line, sizeof line, " %9.1f%% %9.1f%% %9.1f%%%s\n", sep, vsSingle, vsExpert, best8 ? "" : "  (not best)");
+      out << line << std::flush;
+    }
+    if (stage.cancelled) break;
+  }
+  const double k = n > 0 ? n : 1;
+  if (json) {
+    out << dump(ordered_json{{"cluster", cluster.name()},
+                             {"policy", base.policy},
+                             {"budget_seconds_per_task", base.budgetSeconds},
+                             {"models", rows},
+                             {"mean_joint_vs_separate_percent", sumSep / k},
+                             {"mean_joint_vs_single_percent", sumSingle / k},
+                             {"mean_joint_vs_expert_percent", sumExpert / k},
+                             {"joint_best_count", jointBest}})
+        << "\n";
+    return 0;
+  }
+  std::snprintf(line, sizeof line,
+                "mean: p+s+f is %.1f%% faster than p|s|f, %.1f%% than single, %.1f%% than expert; the best row "
+                "for %d of %d models\n",
+                sumSep / k, sumSingle / k, sumExpert / k, jointBest, n);
+  out << line;
+  return 0;
+}
+
+}  // namespace gp::cli

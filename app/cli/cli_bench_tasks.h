@@ -1,0 +1,28 @@
+// graphplace-cli bench --tasks-table: GO's table (issue 6, item 4). For each model on the
+// cluster, the step time of:
+//   single        one device, FIFO, no fusion (the unoptimized single GPU)
+//   single+fuse   one device, FIFO, the default fuser (compilers' elementwise-chain fusion)
+//   expert        the human-expert placement, FIFO, default fusion (the framework's defaults)
+//   p             optimized placement (FIFO, default fusion)
+//   p|s           p's plan, then the schedule optimized on it (separately)
+//   p+s           placement and schedule optimized jointly (default fusion)
+//   s+f expert    schedule and fusion optimized jointly on the expert placement
+//   p|s|f         p|s's plan, then fusion optimized on it (separately)
+//   p+s+f         all three jointly
+// Every optimizer stage gets --budget-seconds B per task it optimizes, so the joint rows get the
+// time the separate chains get in total (p|s = B + B, p+s = 2B; p|s|f = 3B, p+s+f = 3B; s+f = 2B).
+// Optimized rows start from the best baseline's devices (no priorities, no groups), as optimize
+// does. Gains: joint vs separate = (p|s|f - p+s+f) / p|s|f, and p+s+f against single and expert.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/cli_args.h"
+#include "cluster/cluster.h"
+
+namespace gp::cli {
+
+int runBenchTasks(const Args& a, const std::vector<std::string>& models, const Cluster& cluster, std::ostream& out);
+
+}  // namespace gp::cli
