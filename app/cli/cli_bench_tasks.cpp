@@ -31,10 +31,13 @@ struct Stage {
   bool cancelled = false;
   std::vector<std::string> notes;
 
+  std::vector<Plan> candidates;  // every feasible baseline's devices: more starts for placement
+
   // One optimizer run of `tasks` from `start` (its devices, priorities and groups as given).
   Plan run(const Plan& start, OptimizeTasks tasks, double& stepMs) {
     OptimizeOptions o = base;
     o.tasks = tasks;
+    if (tasks.placement) o.startCandidates = candidates;
     o.fuse = tasks.fusion ? "none" : (tasks.placement ? "default" : "plan");
     o.startPlan = start;
     const int count = tasks.placement + tasks.schedule + tasks.fusion;
@@ -71,17 +74,19 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
   InterruptScope interrupt;
   ordered_json rows = ordered_json::array();
   double sumSep = 0, sumSingle = 0, sumExpert = 0;
-  int n = 0, jointBest = 0;
+  int n = 0, nSingle = 0, nExpert = 0, jointBest = 0;
   for (const std::string& spec : models) {
     Graph g = loadModel(spec, lo);
     CostModel cost(g, cluster);
     Simulator sim(cost);
     const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
     const int best = bestOf(bs);
+    // baselines as they come: devices + their priorities (the placers' list-schedule order; on
+    // GNMT plain FIFO runs out of memory where that order fits), no groups
     Plan expert = Plan::singleDevice(g.numOps());
     for (const auto& b : bs)
-      if (b.method == "expert") expert = Plan{b.plan.device, {}, {}};
-    Plan start = best >= 0 ? Plan{bs[best].plan.device, {}, {}} : Plan::singleDevice(g.numOps());
+      if (b.method == "expert") expert = Plan{b.plan.device, b.plan.priority, {}};
+    Plan start = best >= 0 ? Plan{bs[best].plan.device, bs[best].plan.priority, {}} : Plan::singleDevice(g.numOps());
     auto measure = [&](Plan p, bool fuse) {
       if (fuse) p.fusionGroup = defaultFusion(g, p.device);
       const Measurement m = sim.run(p);
@@ -92,6 +97,8 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
     ms[1] = measure(Plan::singleDevice(g.numOps()), true);
     ms[2] = measure(expert, true);
     Stage stage{cost, base, interrupt.flag()};
+    for (const auto& b : bs)
+      if (b.measurement.feasible) stage.candidates.push_back(Plan{b.plan.device, b.plan.priority, {}});
     const Plan p = stage.run(start, {true, false, false}, ms[3]);
     const Plan ps = stage.run(p, {false, true, false}, ms[4]);
     stage.run(start, {true, true, false}, ms[5]);
@@ -106,7 +113,9 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
     bool best8 = ms[8] > 0;
     for (int i = 0; i < 8; ++i) best8 = best8 && (ms[i] <= 0 || ms[8] <= ms[i] * (1 + 1e-9));
     jointBest += best8;
-    sumSep += sep, sumSingle += vsSingle, sumExpert += vsExpert, ++n;
+    sumSep += sep, ++n;
+    if (ms[0] > 0 && ms[8] > 0) sumSingle += vsSingle, ++nSingle;  // means over the rows that fit
+    if (ms[2] > 0 && ms[8] > 0) sumExpert += vsExpert, ++nExpert;
     const Measurement boundOf = sim.run(start);
     if (json) {
       ordered_json row{{"model", spec}, {"ops", g.numOps()}, {"lower_bound_ms", boundOf.lowerBound * 1e3}};
@@ -114,8 +123,8 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
       for (int i = 0; i < kNumRows; ++i) steps[kRows[i]] = ms[i] > 0 ? ordered_json(ms[i]) : ordered_json(nullptr);
       row["step_time_ms"] = steps;
       row["joint_vs_separate_percent"] = sep;
-      row["joint_vs_single_percent"] = vsSingle;
-      row["joint_vs_expert_percent"] = vsExpert;
+      row["joint_vs_single_percent"] = ms[0] > 0 ? ordered_json(vsSingle) : ordered_json(nullptr);
+      row["joint_vs_expert_percent"] = ms[2] > 0 ? ordered_json(vsExpert) : ordered_json(nullptr);
       row["joint_is_best"] = best8;
       if (!stage.notes.empty()) row["note"] = stage.notes.front();
       rows.push_back(std::move(row));
@@ -127,28 +136,35 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
         else std::snprintf(line, sizeof line, " %10s", "INFEASIBLE");
         out << line;
       }
-      std::snprintf(line, sizeof line, " %9.1f%% %9.1f%% %9.1f%%%s\n", sep, vsSingle, vsExpert, best8 ? "" : "  (not best)");
-      out << line << std::flush;
+      auto percent = [](bool fits, double v) {
+        char text[32];
+        if (fits) std::snprintf(text, sizeof text, "%9.1f%%", v);
+        else std::snprintf(text, sizeof text, "%10s", "-");
+        return std::string(text);
+      };
+      out << " " << percent(true, sep) << " " << percent(ms[0] > 0, vsSingle) << " " << percent(ms[2] > 0, vsExpert)
+          << (best8 ? "" : "  (not best)") << "\n"
+          << std::flush;
     }
     if (stage.cancelled) break;
   }
-  const double k = n > 0 ? n : 1;
+  const double k = n > 0 ? n : 1, kSingle = nSingle > 0 ? nSingle : 1, kExpert = nExpert > 0 ? nExpert : 1;
   if (json) {
     out << dump(ordered_json{{"cluster", cluster.name()},
                              {"policy", base.policy},
                              {"budget_seconds_per_task", base.budgetSeconds},
                              {"models", rows},
                              {"mean_joint_vs_separate_percent", sumSep / k},
-                             {"mean_joint_vs_single_percent", sumSingle / k},
-                             {"mean_joint_vs_expert_percent", sumExpert / k},
+                             {"mean_joint_vs_single_percent", sumSingle / kSingle},
+                             {"mean_joint_vs_expert_percent", sumExpert / kExpert},
                              {"joint_best_count", jointBest}})
         << "\n";
     return 0;
   }
   std::snprintf(line, sizeof line,
-                "mean: p+s+f is %.1f%% faster than p|s|f, %.1f%% than single, %.1f%% than expert; the best row "
-                "for %d of %d models\n",
-                sumSep / k, sumSingle / k, sumExpert / k, jointBest, n);
+                "mean: p+s+f is %.1f%% faster than p|s|f (%d models), %.1f%% than single (%d that fit on one "
+                "device), %.1f%% than expert (%d); the best row for %d of %d models\n",
+                sumSep / k, n, sumSingle / kSingle, nSingle, sumExpert / kExpert, nExpert, jointBest, n);
   out << line;
   return 0;
 }

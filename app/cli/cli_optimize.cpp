@@ -45,6 +45,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string start = a.value("--start").value_or("baseline");
   if (start == "baseline") {
     if (bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
+    // with schedule or fusion in play another baseline's devices may be the better start
+    for (const auto& b : baselines)
+      if (b.measurement.feasible) o.startCandidates.push_back(b.plan);
   } else if (start != "none") {
     auto method = std::find_if(baselines.begin(), baselines.end(), [&](const PlacementResult& b) { return b.method == start; });
     if (method != baselines.end()) o.startPlan = method->plan;

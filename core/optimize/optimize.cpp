@@ -42,7 +42,10 @@ OptimizeTasks parseTasks(const std::string& text) {
 std::string toString(const OptimizeTasks& t) {
   std::string s;
   for (auto [on, name] : {std::pair{t.placement, "placement"}, {t.schedule, "schedule"}, {t.fusion, "fusion"}})
-    if (on) s += (s.empty() ? "" : ",") + std::string(name);
+    if (on) {
+      if (!s.empty()) s += ',';
+      s += name;
+    }
   return s;
 }
 

@@ -46,6 +46,11 @@ struct OptimizeOptions {
   uint64_t seed = 1;
   int samplesPerIteration = 8;    // plans sampled per iteration
   std::optional<Plan> startPlan;  // refine this plan (its devices are features; it is a candidate)
+  // More candidate starts (e.g. every baseline's plan; placement task only): each is simulated as
+  // it is and with the tasks' first decisions on its devices; the devices that simulate best
+  // that way become the first incumbent's (with fusion or a schedule in play, the best start is
+  // not always the baseline that is best without them). The features keep startPlan's devices.
+  std::vector<Plan> startCandidates;
   std::string saveCheckpoint;     // write the fine-tuned policy here at the end (optional)
   int threads = 0;                // LibTorch threads; 0 = the machine's cores
   int patience = 0;               // > 0: stop when the best step time has not improved by 0.1%

@@ -9,33 +9,16 @@
 #include <vector>
 
 #include "graph/error.h"
+#include "io/plugin_files.h"
 
 namespace gp {
 namespace {
 
-struct Candidates {
-  std::vector<std::string> files;
-  bool explicitOnly = false;  // $GP_RL_PLUGIN was set: only that file
-};
-
-Candidates candidates() {
-  Candidates c;
-  if (const char* env = std::getenv("GP_RL_PLUGIN"); env && *env) {
-    c.files.emplace_back(env);
-    c.explicitOnly = true;
-    return c;
-  }
 #ifdef GP_RL_PLUGIN_BUILD_PATH
-  c.files.emplace_back(GP_RL_PLUGIN_BUILD_PATH);
+constexpr const char* kBuildPath = GP_RL_PLUGIN_BUILD_PATH;
+#else
+constexpr const char* kBuildPath = nullptr;
 #endif
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    c.files.push_back((exe.parent_path() / kRlPluginFile).string());
-    c.files.push_back((exe.parent_path().parent_path() / "lib" / "graphplace" / kRlPluginFile).string());
-  }
-  return c;
-}
 
 struct Loaded {
   RlOptimizeFn optimize = nullptr;
@@ -72,14 +55,9 @@ Loaded loadFile(const std::string& file) {
 }
 
 Loaded loadPlugin() {
-  const Candidates c = candidates();
+  const PluginFiles c = pluginFiles("GP_RL_PLUGIN", kBuildPath, kRlPluginFile);
   std::string tried;
-  for (const std::string& file : c.files) {
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec)) {
-      tried += (tried.empty() ? "" : ", ") + file;
-      continue;
-    }
+  if (const std::string file = firstExisting(c, tried); !file.empty()) {
     Loaded p = loadFile(file);
     if (!p.error.empty()) throw Error("optimize", p.error);
     return p;

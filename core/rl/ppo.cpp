@@ -264,6 +264,17 @@ void PpoTrainer::begin() {
     s.consider(d, unused);
     return s.stepOf();
   };
+  // more starts: each as it is, and its devices with the first decisions; the best devices win
+  if (s.tasks().placement && !o.startCandidates.empty()) {
+    double bestStep = trial(first);
+    for (const Plan& c : o.startCandidates) {
+      if (c.device.size() != static_cast<size_t>(s.features.numOps)) continue;
+      s.considerPlan(c, unused);
+      Decisions d = first;
+      d.units = s.builder->unitsOf(c);
+      if (const double t = trial(d); t < bestStep) bestStep = t, first = d;
+    }
+  }
   // schedule task: the base order that simulates best on the start devices — the critical-path
   // ranks, the start plan's own priorities, or the topological order (close to FIFO)
   if (s.tasks().schedule) {

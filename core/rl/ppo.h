@@ -1,23 +1,29 @@
-// PPO training of the GDP policy against the simulator (issue 5, items 2 and 5).
+// PPO training of the GDP policy against the simulator (issue 5, items 2 and 5; the joint
+// placement / scheduling / fusion tasks of issue 6).
 //
 //   PpoTrainer t(cost, options, [](int64_t dim) { return makePolicy(dim, 1); });
 //   OptimizeResult r = t.run(onIteration, &cancel);
 //
-// One iteration: one forward pass of the policy on the graph (features built once, with the
-// start plan's devices as the "current device" feature when refining); samplesPerIteration
-// unit -> device assignments drawn from Categorical(softmax(unit logits)) with a seeded
-// generator; each simulated (one Simulator reused, no timeline); reward = placementReward.
-// The sampling logits are the policy's plus a fixed bonus on the incumbent's device (see
-// PpoConfig::priorMoves); the incumbent's devices are also the "current device" features, updated
-// when it improves. Every candidate plan gets one priority per op: the start plan's when that
-// simulates better on the start devices, else the upward-rank order (GraphFeatures::priority).
+// One iteration: one decision pass of the policy on the graph (rl/task_sampler.h; features built
+// once, with the incumbent's devices as the "current device" feature): samplesPerIteration
+// candidates, each a device per unit (Categorical(softmax(unit logits)) with a seeded generator)
+// and, for the schedule and fusion tasks (options.tasks), a level per op drawn from heads that
+// read the sampled devices (action residuals); PlanBuilder (rl/decisions.h) turns decisions into
+// a Plan (tasks left out keep their defaults); each simulated (one Simulator reused, no
+// timeline); reward = placementReward against the unfused lower bound. The sampling logits of
+// every task are the policy's plus a fixed bonus on the incumbent's decision (see
+// PpoConfig::priorMoves). begin() picks the schedule's base order (critical-path ranks, the start
+// plan's priorities or the topological order, whichever simulates best) and the first fusion
+// levels (1 on every op that may fuse, or none).
 // Without a start plan, "every unit on device 0" is the first incumbent.
 // After the samples, LocalSearch tries localMoves group moves of the incumbent drawn from the
-// sampling distribution. Baseline: the mean reward of the *other* samples of the batch (leave-one-out; with one
-// sample per iteration the value head's estimate instead); the value head is trained on the
-// batch's mean reward either way, so a pre-trained policy carries an estimate. Advantages
-// are normalised by the batch's standard deviation. Loss: PPO clipped surrogate per unit
-// (clip 0.2) over `epochs` passes (the first reuses the sampling forward pass), minus a
+// sampling distribution, then LevelSearch localMoves / 2 moves on each level task. Baseline:
+// the mean reward of the *other* samples of the batch (leave-one-out; with one sample per
+// iteration the value head's estimate instead); the value head is trained on the batch's mean
+// reward either way, so a pre-trained policy carries an estimate. Advantages are normalised by
+// the batch's standard deviation; a sample's advantage applies to all its decisions. Loss: per
+// task, the PPO clipped surrogate averaged over its decisions (clip 0.2), summed over the
+// tasks, over `epochs` passes (the first reuses the sampling forward pass), minus a
 // decaying entropy bonus, plus the value loss; Adam, gradient norm clipped. The greedy
 // (argmax) plan is simulated every `greedyEvery` iterations; the best feasible plan ever seen
 // (the start plan included) is kept; an infeasible plan is never the best while a feasible one

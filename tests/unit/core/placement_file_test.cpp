@@ -1,10 +1,13 @@
 // Annotated placement files: export, reload, same plan and same step time; clear errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
+#include "fusion/fuser.h"
 #include "graph/error.h"
 #include "graph/training.h"
 #include "io/model_loader.h"
@@ -23,7 +26,7 @@ struct Fixture {
     for (OpId op = 0; op < g.numOps(); ++op) p.device.push_back(op * 3 / g.numOps());  // three contiguous parts
     p.priority.resize(static_cast<size_t>(g.numOps()));
     for (OpId op = 0; op < g.numOps(); ++op) p.priority[op] = op % 5;
-    p.fusionGroup.assign(static_cast<size_t>(g.numOps()), -1);
+    p.fusionGroup = defaultFusion(g, p.device);  // real groups, so the round trip carries them
     return p;
   }
 };
@@ -50,6 +53,8 @@ TEST(PlacementFile, RoundTripRestoresThePlanAndTheStepTime) {
   LoadedPlacement lp = parsePlacement(text, "p.json", f.g, f.id);
   EXPECT_EQ(lp.plan.device, p.device);
   EXPECT_EQ(lp.plan.priority, p.priority);
+  ASSERT_GT(*std::max_element(p.fusionGroup.begin(), p.fusionGroup.end()), 10);
+  EXPECT_EQ(lp.plan.fusionGroup, p.fusionGroup);
   EXPECT_EQ(lp.cluster.name(), "8xV100-DGX1");
   CostModel cost2(f.g, lp.cluster);
   Simulator sim2(cost2);

@@ -232,3 +232,29 @@ TEST(JointTasks, SessionsAndPolicyFilesCarryTheTasks) {
   EXPECT_NO_THROW(rl::runOptimizer(cost, joint, {}, nullptr));
   std::filesystem::remove_all(dir);
 }
+
+// A start candidate whose devices simulate better becomes the first incumbent (begin() alone:
+// no sampling that could find it by luck); with placement fixed, candidates do not apply.
+TEST(JointTasks, TheBestStartCandidateWins) {
+  Graph g = transferFirst();
+  Cluster c = gptest::toyCluster(1, 2);
+  CostModel cost(g, c, gptest::exactCosts());
+  auto factory = [](int64_t dim) { return rl::makePolicy(dim, 1); };
+  OptimizeOptions o = options({true, true, false}, 1);
+  o.startPlan = Plan{{0, 0, 0}, {}, {}};  // one device: 2.6 s
+  {
+    rl::PpoTrainer alone(cost, o, factory);
+    alone.begin();
+    EXPECT_NEAR(alone.startStepTime(), 2.6, 1e-6);
+  }
+  o.startCandidates = {Plan{{1, 0, 1}, {}, {}}, Plan{{1, 0, 0}, {}, {}}};  // 4.1 s; c alone on gpu1: 1.5 s
+  rl::PpoTrainer t(cost, o, factory);
+  t.begin();
+  EXPECT_NEAR(t.startStepTime(), 1.5, 1e-6);
+  EXPECT_EQ(t.bestPlan().device, (std::vector<int32_t>{1, 0, 0}));
+  o.tasks = {false, true, false};
+  rl::PpoTrainer fixed(cost, o, factory);
+  fixed.begin();
+  EXPECT_NEAR(fixed.startStepTime(), 2.6, 1e-6);
+  EXPECT_EQ(fixed.bestPlan().device, (std::vector<int32_t>{0, 0, 0}));
+}

@@ -1,0 +1,109 @@
+#include "profile/profile_plugin.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "graph/error.h"
+#include "io/plugin_files.h"
+
+namespace gp {
+namespace {
+
+#ifdef GP_PROFILE_PLUGIN_BUILD_PATH
+constexpr const char* kBuildPath = GP_PROFILE_PLUGIN_BUILD_PATH;
+#else
+constexpr const char* kBuildPath = nullptr;
+#endif
+
+struct Loaded {
+  ProfileRunFn run = nullptr;
+  ProfileListFn list = nullptr;
+  ProfileTraceFn trace = nullptr;
+  std::string error;
+};
+
+// One load attempt per file for the life of the process (dlopen'ed libraries stay loaded).
+Loaded loadFile(const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, Loaded> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(file); it != cache.end()) return it->second;
+  Loaded p;
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* err = ::dlerror();
+    p.error = "cannot load the GPU profiler plugin " + file + ": " + (err ? err : "unknown error") +
+              " (are the CUDA libraries, cuDNN included, on the library path?)";
+  } else if (auto abi = reinterpret_cast<ProfileAbiFn>(::dlsym(handle, kProfileAbiSymbol));
+             !abi || abi() != profilePluginAbi()) {
+    p.error = "the GPU profiler plugin " + file + " was built from another version of graphplace; rebuild it";
+  } else {
+    p.run = reinterpret_cast<ProfileRunFn>(::dlsym(handle, kProfileRunSymbol));
+    p.list = reinterpret_cast<ProfileListFn>(::dlsym(handle, kProfileListSymbol));
+    p.trace = reinterpret_cast<ProfileTraceFn>(::dlsym(handle, kProfileTraceSymbol));
+    if (!p.run || !p.list || !p.trace)
+      p.error = "the GPU profiler plugin " + file + " has no " +
+                (!p.run    ? kProfileRunSymbol
+                 : !p.list ? kProfileListSymbol
+                           : kProfileTraceSymbol);
+  }
+  cache.emplace(file, p);
+  return p;
+}
+
+Loaded loadPlugin() {
+  const PluginFiles c = pluginFiles("GP_PROFILE_PLUGIN", kBuildPath, kProfilePluginFile);
+  std::string tried;
+  if (const std::string file = firstExisting(c, tried); !file.empty()) {
+    Loaded p = loadFile(file);
+    if (!p.error.empty()) throw Error("profile", p.error);
+    return p;
+  }
+  if (c.explicitOnly)
+    throw Error("profile", "the GPU profiler plugin named by GP_PROFILE_PLUGIN does not exist: " + tried);
+  if (!profilerBuilt()) throw Error("profile", kBuiltWithoutCuda);
+  throw Error("profile", "the GPU profiler plugin " + std::string(kProfilePluginFile) + " was not found (looked in " +
+                             tried + "; set GP_PROFILE_PLUGIN)");
+}
+
+}  // namespace
+
+bool profilerBuilt() {
+#ifdef GP_PROFILE_PLUGIN_BUILD_PATH
+  return true;
+#else
+  return false;
+#endif
+}
+
+ProfileResult runProfile(const ProfileOptions& options, const ProfileProgressFn& progress,
+                         const std::atomic<bool>* cancel) {
+  if (options.maxPeerExponent > 40) throw Error("profile", "peer-copy sizes go up to 2^40 bytes at most");
+  for (int d : options.devices)
+    if (d < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(d));
+  const Loaded p = loadPlugin();
+  ProfileResult r;
+  p.run(options, progress, cancel, r);
+  return r;
+}
+
+std::vector<GpuInfo> listGpus() {
+  const Loaded p = loadPlugin();
+  std::vector<GpuInfo> out;
+  p.list(out);
+  return out;
+}
+
+std::vector<ActivityRecord> traceSample(int device) {
+  if (device < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(device));
+  const Loaded p = loadPlugin();
+  std::vector<ActivityRecord> out;
+  p.trace(device, out);
+  return out;
+}
+
+}  // namespace gp
