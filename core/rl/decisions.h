@@ -44,6 +44,9 @@ class PlanBuilder {
   // critical-path ranks.
   void setBaseOrder(const std::vector<int32_t>& priority);
   void resetBaseOrder();
+  // The priorities every plan gets when the schedule is not a task (empty: FIFO); the start
+  // plan's at first.
+  void setFixedPriority(const std::vector<int32_t>& priority) { fixedPriority_ = priority; }
 
   // Ops whose fusion level matters (fusionRole != Never), 1/0 per op.
   const std::vector<uint8_t>& fusible() const { return fusible_; }

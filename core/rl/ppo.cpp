@@ -264,31 +264,42 @@ void PpoTrainer::begin() {
     s.consider(d, unused);
     return s.stepOf();
   };
-  // more starts: each as it is, and its devices with the first decisions; the best devices win
+  // a start's own order: the fixed schedule (schedule not a task) or a base order to try
+  std::vector<int32_t> order = o.startPlan ? o.startPlan->priority : std::vector<int32_t>{};
+  auto useOrder = [&](const std::vector<int32_t>& priority) {
+    if (!s.tasks().schedule) s.builder->setFixedPriority(priority);
+    else if (priority.empty()) s.builder->resetBaseOrder();
+    else s.builder->setBaseOrder(priority);
+  };
+  // more starts: each as it is, and its devices and order with the first decisions; the best wins
   if (s.tasks().placement && !o.startCandidates.empty()) {
+    useOrder(order);
     double bestStep = trial(first);
     for (const Plan& c : o.startCandidates) {
       if (c.device.size() != static_cast<size_t>(s.features.numOps)) continue;
+      if (!c.priority.empty() && c.priority.size() != c.device.size()) continue;
       s.considerPlan(c, unused);
+      useOrder(c.priority);
       Decisions d = first;
       d.units = s.builder->unitsOf(c);
-      if (const double t = trial(d); t < bestStep) bestStep = t, first = d;
+      if (const double t = trial(d); t < bestStep) bestStep = t, first = d, order = c.priority;
     }
+    useOrder(order);
   }
   // schedule task: the base order that simulates best on the start devices — the critical-path
-  // ranks, the start plan's own priorities, or the topological order (close to FIFO)
+  // ranks, the start's own priorities, or the topological order (close to FIFO)
   if (s.tasks().schedule) {
     std::vector<std::vector<int32_t>> orders;
-    if (o.startPlan && !o.startPlan->priority.empty()) orders.push_back(o.startPlan->priority);
+    if (!order.empty()) orders.push_back(order);
     std::vector<int32_t> topo(static_cast<size_t>(s.features.numOps));
     for (int32_t i = 0; i < s.features.numOps; ++i) topo[s.features.topo[i]] = s.features.numOps - i;
     orders.push_back(topo);
     s.builder->resetBaseOrder();
     double bestStep = trial(first);
     std::vector<int32_t> chosen = s.features.priority;
-    for (const auto& order : orders) {
-      s.builder->setBaseOrder(order);
-      if (const double t = trial(first); t < bestStep) bestStep = t, chosen = order;
+    for (const auto& candidate : orders) {
+      s.builder->setBaseOrder(candidate);
+      if (const double t = trial(first); t < bestStep) bestStep = t, chosen = candidate;
     }
     s.builder->setBaseOrder(chosen);
   }

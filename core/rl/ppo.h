@@ -12,9 +12,10 @@
 // a Plan (tasks left out keep their defaults); each simulated (one Simulator reused, no
 // timeline); reward = placementReward against the unfused lower bound. The sampling logits of
 // every task are the policy's plus a fixed bonus on the incumbent's decision (see
-// PpoConfig::priorMoves). begin() picks the schedule's base order (critical-path ranks, the start
-// plan's priorities or the topological order, whichever simulates best) and the first fusion
-// levels (1 on every op that may fuse, or none).
+// PpoConfig::priorMoves). begin() picks the start among options.startCandidates (each with its
+// own order), the schedule's base order (critical-path ranks, the start's priorities or the
+// topological order, whichever simulates best) and the first fusion levels (1 on every op that
+// may fuse, or none).
 // Without a start plan, "every unit on device 0" is the first incumbent.
 // After the samples, LocalSearch tries localMoves group moves of the incumbent drawn from the
 // sampling distribution, then LevelSearch localMoves / 2 moves on each level task. Baseline:
