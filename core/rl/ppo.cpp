@@ -116,7 +116,7 @@ struct PpoTrainer::State {
     j.bestS = toTensor(best.schedule);
     j.bestF = toTensor(best.fusion);
     const double moves = inc.haveFeasible ? config.priorMoves : 0;  // no pull toward a plan that does not fit
-    j.bonusU = incumbentBonus(j.bestU, policy->config().maxDevices, features.numUnits, moves).slice(1, 0, numDevices);
+    j.bonusU = incumbentBonus(j.bestU, numDevices, features.numUnits, moves);  // [U, numDevices]
     if (heads.schedule) j.bonusS = incumbentBonus(j.bestS, policy->config().scheduleLevels, features.numOps, moves);
     if (heads.fusion)
       j.bonusF = incumbentBonus(j.bestF, policy->config().fusionLevels, fusibleMask.sum().item<double>(), moves) *
@@ -131,12 +131,16 @@ struct PpoTrainer::State {
     return {toVector(d.actU.select(1, k)), toVector(d.actS[k]), toVector(d.actF[k])};
   }
 
-  // The greedy (argmax) decisions on `out`, considered unless they are the incumbent's.
-  void considerGreedy(const PolicyOutput& out, bool& improved) {
+  // The greedy (argmax) decisions on `out`, considered unless they are the incumbent's; with
+  // `bonus` false, of the policy's own logits (zero-shot: the policy's plan, not the start's).
+  void considerGreedy(const PolicyOutput& out, bool& improved, bool bonus = true) {
     torch::NoGradGuard noGrad;
     DecideJob j = job();
     j.out = out;
     j.greedy = true;
+    if (!bonus)
+      for (torch::Tensor* b : {&j.bonusU, &j.bonusS, &j.bonusF})
+        if (b->defined()) *b = torch::zeros_like(*b);
     Decisions g = decisionsOf(j(), 0);
     if (g != best) consider(g, improved);
   }
@@ -324,7 +328,7 @@ void PpoTrainer::zeroShot(const StopFn& stop, const std::atomic<bool>* cancel) {
   std::optional<Decided> d = s.decide(j, stop, cancel);
   if (!d) return;
   bool unused = false;
-  s.considerGreedy(d->out, unused);
+  s.considerGreedy(d->out, unused, /*bonus=*/false);
   for (int64_t k = 0; k < j.samples && !stop(); ++k) s.consider(s.decisionsOf(*d, k), unused);
 }
 

@@ -18,11 +18,15 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   if (options.policy == "colocrl") {
     if (!options.resume.empty() || !options.checkpoint.empty())
       throw Error("colocrl", "checkpoints and --resume are for GDP policies, not ColocRL");
+    if (!options.tasks.placement)
+      throw Error("colocrl", "ColocRL optimizes placement: leave placement in the tasks, or use a GDP policy");
     OptimizeOptions placementOnly = options;  // ColocRL places; scheduling and fusion keep their defaults
     placementOnly.tasks = {true, false, false};
     OptimizeResult r = runColocRl(cost, placementOnly, onIteration, cancel);
     if (options.tasks.schedule || options.tasks.fusion)
       r.note = "ColocRL optimizes placement only: FIFO scheduling and no fusion";
+    else if (options.fuse != "none")
+      r.note = "ColocRL optimizes placement only, without fusion groups";
     if (r.stopReason.empty())
       r.stopReason = r.cancelled                         ? "cancelled"
                      : options.iterations <= 0           ? "zero-shot"

@@ -25,7 +25,8 @@ class ElidedLabel;
 class OpInspector : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kPriorityLimit = 1000000;  // the spin box's range is ± this
+  // the spin box's range is ± this: every int32 priority (the optimizer's reach ~ 4 × ops)
+  static constexpr int kPriorityLimit = 2147483647;
 
   enum class Row { Type, Device, Priority, Fusion };
 
