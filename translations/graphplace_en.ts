@@ -26,7 +26,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+266"/>
+        <location filename="../app/desktop/document.cpp" line="+283"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
@@ -128,7 +128,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+298"/>
+        <location filename="../app/desktop/main_window.cpp" line="+314"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>
@@ -141,6 +141,14 @@
         <translation>
             <numerusform>%Ln op</numerusform>
             <numerusform>%Ln ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+138"/>
+        <source>calibrated by %1 (%n op time(s) from it)</source>
+        <translation>
+            <numerusform>calibrated by %1 (%n op time from it)</numerusform>
+            <numerusform>calibrated by %1 (%n op times from it)</numerusform>
         </translation>
     </message>
 </context>
@@ -234,7 +242,7 @@
 <context>
     <name>gp::TimelineView</name>
     <message numerus="yes">
-        <location filename="../widgets/timeline/timeline_view.cpp" line="+256"/>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+272"/>
         <source>and %n more</source>
         <translation>
             <numerusform>and %n more</numerusform>

@@ -262,12 +262,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+132"/>
+        <location filename="../app/desktop/document.cpp" line="+139"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
@@ -277,12 +277,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+52"/>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+51"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>이동한 연산 %n개가 퓨전 그룹에서 빠졌습니다: 서로 다른 장치의 연산은 퓨전되지 않습니다.</numerusform>
@@ -481,6 +481,55 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>
             <numerusform>퓨전 그룹 %n개도 해체되었습니다: 남은 연산이 하나의 커널로 실행될 수 없습니다.</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="+35"/>
+        <source>Current plan, calibrated with %1</source>
+        <translation>현재 배치, %1(으)로 보정됨</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Current plan, without calibration</source>
+        <translation>현재 배치, 보정 없음</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="+13"/>
+        <source>The plan is already running on the GPUs.</source>
+        <translation>이 배치는 이미 GPU에서 실행 중입니다.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Measuring on GPUs…</source>
+        <translation>GPU에서 측정 중…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measure on GPUs cancelled</source>
+        <translation>GPU 측정이 취소됨</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measure on GPUs failed: %1</source>
+        <translation>GPU 측정 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan changed while it ran on the GPUs: the measurement was dropped.</source>
+        <translation>GPU에서 실행되는 동안 배치가 바뀌어 측정 결과를 버렸습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GpuAvailability</name>
+    <message>
+        <location filename="../app/desktop/gpu_availability.cpp" line="+37"/>
+        <source>no NVIDIA GPU found</source>
+        <translation>NVIDIA GPU를 찾을 수 없음</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+4"/>
+        <source>Looking for GPUs…</source>
+        <translation>GPU를 찾는 중…</translation>
     </message>
 </context>
 <context>
@@ -868,7 +917,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+86"/>
+        <location filename="../app/desktop/main_window.cpp" line="+93"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -898,12 +947,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>검사기</translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+171"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+42"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
@@ -947,7 +996,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>계획 수정됨, 측정 안 됨(F5)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>laying out…</source>
         <translation>레이아웃 중…</translation>
     </message>
@@ -962,12 +1011,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 모델을 먼저 연 다음 클러스터 파일을 여세요</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Saved %1</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+41"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+43"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -1052,7 +1101,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>선택한 연산을 퓨전 그룹에서 빼기</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
@@ -1087,7 +1136,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>클러스터 불러오기(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Load Cluster</source>
         <translation>클러스터 불러오기</translation>
     </message>
@@ -1182,18 +1231,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>언어(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&amp;Run</source>
         <translation>실행(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+47"/>
+        <location line="+4"/>
+        <location line="+48"/>
         <source>&amp;Baselines</source>
         <translation>베이스라인(&amp;B)</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-31"/>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
@@ -1218,7 +1267,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>기본 도구 모음</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Baselines</source>
         <translation>베이스라인</translation>
     </message>
@@ -1243,7 +1292,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1286,6 +1335,114 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+16"/>
         <source>The language changes when graphplace starts again.</source>
         <translation>언어 변경은 graphplace를 다시 시작하면 적용됩니다.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+31"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1%2 %</source>
+        <comment>signed percentage</comment>
+        <translation>%1%2 %</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Profile Local GPUs…</source>
+        <translation>로컬 GPU 프로파일링(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Measure on &amp;GPUs</source>
+        <translation>GPU에서 측정(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Load Calibration &amp;Table…</source>
+        <translation>보정 테이블 불러오기(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Use measured op times (a calibration table) instead of the roofline estimate</source>
+        <translation>루프라인 추정 대신 측정된 연산 시간(보정 테이블)을 사용</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lear Calibration Table</source>
+        <translation>보정 테이블 지우기(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Estimate every op&apos;s time with the roofline model again</source>
+        <translation>모든 연산 시간을 다시 루프라인 모델로 추정</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Cluster</source>
+        <translation>클러스터(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
+        <translation>이 컴퓨터의 GPU를 측정하여 클러스터 파일과 보정 테이블을 만듭니다</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Run the current plan on the local GPUs and show the measured timeline below the simulated one (Shift+F5)</source>
+        <translation>현재 배치를 로컬 GPU에서 실행하고 측정된 타임라인을 시뮬레이션 타임라인 아래에 표시 (Shift+F5)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Measured on %1 %2 (%3)</source>
+        <translation>%1에서 측정 %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no per-kernel timeline with this timer</source>
+        <translation>이 타이머로는 커널별 타임라인이 없음</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulated %1</source>
+        <translation>시뮬레이션 %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>simulated %1, measured %2 on %3 (%4)</source>
+        <translation>시뮬레이션 %1, %3에서 측정 %2 (%4)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>calibrated by %1 (%n op time(s) from it)</source>
+        <translation>
+            <numerusform>%1(으)로 보정됨 (연산 시간 %n개)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Load Calibration Table</source>
+        <translation>보정 테이블 불러오기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calibration tables (*.json);;All files (*)</source>
+        <translation>보정 테이블 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Calibration table %1 loaded</source>
+        <translation>보정 테이블 %1 불러옴</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Now using the profiled cluster %1</source>
+        <translation>이제 프로파일링한 클러스터 %1 사용 중</translation>
     </message>
 </context>
 <context>
@@ -1721,6 +1878,99 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ProfileDialog</name>
+    <message>
+        <location filename="../app/desktop/profile_dialog.cpp" line="+51"/>
+        <source>Profile Local GPUs</source>
+        <translation>로컬 GPU 프로파일링</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measures this machine&apos;s GPUs (matrix products, convolutions, memory bandwidth, launch overhead, transfers between each pair) and makes a cluster file with a calibration table from them. The GPUs should be otherwise idle.</source>
+        <translation>이 컴퓨터의 GPU(행렬 곱, 합성곱, 메모리 대역폭, 실행 오버헤드, 각 GPU 쌍 사이의 전송)를 측정하여 클러스터 파일과 보정 테이블을 만듭니다. 측정하는 동안 GPU는 다른 작업 없이 유휴 상태여야 합니다.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Quick (fewer sizes and repetitions, about 10 s per GPU)</source>
+        <translation>빠르게(&amp;Q) (크기와 반복 횟수를 줄여 GPU당 약 10초)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Progress appears here, one line per step.</source>
+        <translation>진행 상황이 여기에 단계마다 한 줄씩 표시됩니다.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;Start</source>
+        <translation>시작(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save Cluster…</source>
+        <translation>클러스터 저장(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write the cluster file and its calibration table next to it, and use them</source>
+        <translation>클러스터 파일과 그 옆에 보정 테이블을 쓰고 사용합니다</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Profiling…</source>
+        <translation>프로파일링 중…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Done in %1 s. Save the cluster to use it.</source>
+        <translation>%1초 만에 완료했습니다. 사용하려면 클러스터를 저장하세요.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancelled.</source>
+        <translation>취소됨.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The profile failed.</source>
+        <translation>프로파일링에 실패했습니다.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cancelling…</source>
+        <translation>취소하는 중…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Save Cluster</source>
+        <translation>클러스터 저장</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster files (*.json)</source>
+        <translation>클러스터 파일 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Nothing to save: run the profile first.</source>
+        <translation>저장할 내용이 없습니다. 먼저 프로파일링을 실행하세요.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Saved %1.</source>
+        <translation>%1 저장됨.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved %1 and %2.</source>
+        <translation>%1 및 %2 저장됨.</translation>
+    </message>
+</context>
+<context>
     <name>gp::RewardPlot</name>
     <message>
         <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
@@ -1785,7 +2035,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>스텝 %1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+197"/>
         <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
         <translation>&lt;b&gt;텐서 %1&lt;/b&gt;&lt;br&gt;%2, %3 → %4&lt;br&gt;시작: %5&lt;br&gt;지속 시간: %6</translation>
     </message>

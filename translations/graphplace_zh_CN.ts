@@ -262,12 +262,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+132"/>
+        <location filename="../app/desktop/document.cpp" line="+139"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
@@ -277,12 +277,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+52"/>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
     <message numerus="yes">
-        <location line="+52"/>
+        <location line="+51"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n 个移动的算子已离开其融合组：不同设备上的算子不能融合。</numerusform>
@@ -481,6 +481,55 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>
             <numerusform>另有 %n 个融合组被解散：其剩余算子无法作为一个内核运行。</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="+35"/>
+        <source>Current plan, calibrated with %1</source>
+        <translation>当前方案，已用 %1 校准</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Current plan, without calibration</source>
+        <translation>当前方案，未校准</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="+13"/>
+        <source>The plan is already running on the GPUs.</source>
+        <translation>该方案已在 GPU 上运行。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Measuring on GPUs…</source>
+        <translation>正在 GPU 上测量…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measure on GPUs cancelled</source>
+        <translation>已取消在 GPU 上测量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measure on GPUs failed: %1</source>
+        <translation>在 GPU 上测量失败：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The plan changed while it ran on the GPUs: the measurement was dropped.</source>
+        <translation>方案在 GPU 上运行期间已更改：测量结果已丢弃。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::GpuAvailability</name>
+    <message>
+        <location filename="../app/desktop/gpu_availability.cpp" line="+37"/>
+        <source>no NVIDIA GPU found</source>
+        <translation>未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+4"/>
+        <source>Looking for GPUs…</source>
+        <translation>正在查找 GPU…</translation>
     </message>
 </context>
 <context>
@@ -868,7 +917,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+86"/>
+        <location filename="../app/desktop/main_window.cpp" line="+93"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -898,12 +947,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+171"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+41"/>
+        <location line="+42"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
@@ -947,7 +996,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>方案已修改，尚未测量（F5）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>laying out…</source>
         <translation>正在布局…</translation>
     </message>
@@ -962,12 +1011,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：请先打开模型，再打开集群文件</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+41"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+43"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -1052,7 +1101,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>将所选算子移出其融合组</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1087,7 +1136,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>加载集群(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Load Cluster</source>
         <translation>加载集群</translation>
     </message>
@@ -1182,18 +1231,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+47"/>
+        <location line="+4"/>
+        <location line="+48"/>
         <source>&amp;Baselines</source>
         <translation>基线(&amp;B)</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-31"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1218,7 +1267,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Baselines</source>
         <translation>基线</translation>
     </message>
@@ -1243,7 +1292,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1286,6 +1335,114 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+16"/>
         <source>The language changes when graphplace starts again.</source>
         <translation>语言将在 graphplace 重新启动后生效。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+31"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1%2 %</source>
+        <comment>signed percentage</comment>
+        <translation>%1%2 %</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Profile Local GPUs…</source>
+        <translation>分析本机 GPU(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Measure on &amp;GPUs</source>
+        <translation>在 GPU 上测量(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Load Calibration &amp;Table…</source>
+        <translation>加载校准表(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Use measured op times (a calibration table) instead of the roofline estimate</source>
+        <translation>使用实测的算子时间（校准表）代替 Roofline 估算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lear Calibration Table</source>
+        <translation>清除校准表(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Estimate every op&apos;s time with the roofline model again</source>
+        <translation>重新用 Roofline 模型估算每个算子的时间</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Cluster</source>
+        <translation>集群(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
+        <translation>测量本机的 GPU，并生成集群文件及校准表</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Run the current plan on the local GPUs and show the measured timeline below the simulated one (Shift+F5)</source>
+        <translation>在本机 GPU 上运行当前方案，并在模拟时间线下方显示实测时间线 (Shift+F5)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Measured on %1 %2 (%3)</source>
+        <translation>在 %1 上实测 %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no per-kernel timeline with this timer</source>
+        <translation>此计时器不提供逐内核时间线</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulated %1</source>
+        <translation>模拟 %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>simulated %1, measured %2 on %3 (%4)</source>
+        <translation>模拟 %1，在 %3 上实测 %2 (%4)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>calibrated by %1 (%n op time(s) from it)</source>
+        <translation>
+            <numerusform>已用 %1 校准（其中 %n 个算子时间）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Load Calibration Table</source>
+        <translation>加载校准表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calibration tables (*.json);;All files (*)</source>
+        <translation>校准表 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Calibration table %1 loaded</source>
+        <translation>已加载校准表 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Now using the profiled cluster %1</source>
+        <translation>现在使用分析得到的集群 %1</translation>
     </message>
 </context>
 <context>
@@ -1721,6 +1878,99 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ProfileDialog</name>
+    <message>
+        <location filename="../app/desktop/profile_dialog.cpp" line="+51"/>
+        <source>Profile Local GPUs</source>
+        <translation>分析本机 GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measures this machine&apos;s GPUs (matrix products, convolutions, memory bandwidth, launch overhead, transfers between each pair) and makes a cluster file with a calibration table from them. The GPUs should be otherwise idle.</source>
+        <translation>测量本机的 GPU（矩阵乘法、卷积、显存带宽、启动开销、每对 GPU 之间的传输），并据此生成集群文件及校准表。测量期间 GPU 应保持空闲。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Quick (fewer sizes and repetitions, about 10 s per GPU)</source>
+        <translation>快速(&amp;Q)（较少的尺寸与重复次数，每个 GPU 约 10 秒）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Progress appears here, one line per step.</source>
+        <translation>进度显示在这里，每步一行。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save Cluster…</source>
+        <translation>保存集群(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write the cluster file and its calibration table next to it, and use them</source>
+        <translation>写入集群文件并在其旁边写入校准表，然后使用它们</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Profiling…</source>
+        <translation>正在分析…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Done in %1 s. Save the cluster to use it.</source>
+        <translation>用时 %1 秒完成。保存集群即可使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The profile failed.</source>
+        <translation>分析失败。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Save Cluster</source>
+        <translation>保存集群</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cluster files (*.json)</source>
+        <translation>集群文件 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Nothing to save: run the profile first.</source>
+        <translation>没有可保存的内容：请先运行分析。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saved %1 and %2.</source>
+        <translation>已保存 %1 和 %2。</translation>
+    </message>
+</context>
+<context>
     <name>gp::RewardPlot</name>
     <message>
         <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
@@ -1785,7 +2035,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>单步 %1</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+197"/>
         <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
         <translation>&lt;b&gt;张量 %1&lt;/b&gt;&lt;br&gt;%2，从 %3 到 %4&lt;br&gt;开始：%5&lt;br&gt;时长：%6</translation>
     </message>

@@ -6,6 +6,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
+#include "cli/cli_calibration.h"
 #include "cli/cli_bench_optimize.h"
 #include "cli/cli_bench_tasks.h"
 #include "cli/cli_optimize_options.h"
@@ -68,14 +69,16 @@ std::vector<PlacementResult> runAll(const CostModel& cost, const std::vector<std
 
 int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--method", "--out"});
+  opts.insert({"--cluster", "--method", "--out", "--calibration"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (a.positional.size() != 1) throw std::invalid_argument("baseline needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
+  const CalibrationOption calibration = calibrationFrom(a);
+  warnIfNoKindMatches(calibration, c, std::cerr);
   Graph g = loadModel(spec, lo);
-  CostModel cost(g, c);
+  CostModel cost(g, c, {}, calibration.table());
   std::vector<PlacementResult> rs = runAll(cost, methodsFrom(a.value("--method").value_or("all")));
   const int best = bestOf(rs);
   if (auto outPath = a.value("--out")) {
@@ -86,6 +89,7 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
   if (a.has("--json")) {
     ordered_json j{{"model", spec}, {"cluster", c.name()}, {"lower_bound_ms", bound * 1e3}};
+    j["calibration"] = calibrationJson(calibration, cost);
     auto& results = j["results"] = ordered_json::array();
     for (const auto& r : rs) results.push_back(resultJson(r));
     j["best"] = best >= 0 ? ordered_json(rs[best].method) : ordered_json(nullptr);
@@ -96,6 +100,7 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   std::snprintf(line, sizeof line, "%s on %s: %d ops, lower bound %.3f ms\n", spec.c_str(), c.name().c_str(),
                 g.numOps(), bound * 1e3);
   out << line;
+  if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
   for (size_t i = 0; i < rs.size(); ++i) {
     const auto& r = rs[i];
     std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  %-10s placer %.3f s\n",
@@ -108,7 +113,7 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
 
 int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--models"});
+  opts.insert({"--cluster", "--models", "--calibration"});
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
   Args a = parseArgs(argv, opts, {"--json", "--optimize", "--tasks-table", "--no-update"});
   if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
@@ -118,15 +123,19 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   else
     for (const auto& z : zooModels()) models.push_back("zoo:" + z.name);
   if (a.has("--optimize") && a.has("--tasks-table")) throw std::invalid_argument("bench takes --optimize or --tasks-table, not both");
+  // bench --optimize and --tasks-table read --calibration from `a` themselves
   if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);
   if (a.has("--tasks-table")) return runBenchTasks(a, models, c, out);
   for (const auto& name : optimizeOptionNames())
     if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize or --tasks-table");
   if (a.has("--no-update")) throw std::invalid_argument("--no-update is an option of bench --optimize");
   const LoadOptions lo = loadOptionsFrom(a);
+  const CalibrationOption calibration = calibrationFrom(a);
+  warnIfNoKindMatches(calibration, c, std::cerr);
   const auto methods = placementMethods();
   ordered_json all = ordered_json::array();
   char line[512];
+  long long calibrated = 0, allOpTimes = 0;
   if (!a.has("--json")) {
     std::snprintf(line, sizeof line, "%-22s %9s", ("cluster " + c.name()).c_str(), "bound ms");
     out << line;
@@ -138,12 +147,18 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   }
   for (const auto& spec : models) {
     Graph g = loadModel(spec, lo);
-    CostModel cost(g, c);
+    CostModel cost(g, c, {}, calibration.table());
+    calibrated += cost.numCalibrated();
+    allOpTimes += opTimes(cost);
     std::vector<PlacementResult> rs = runAll(cost, methods);
     const int best = bestOf(rs);
     const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
     if (a.has("--json")) {
       ordered_json j{{"model", spec}, {"ops", g.numOps()}, {"lower_bound_ms", bound * 1e3}};
+      if (calibration.used()) {
+        j["calibrated_op_times"] = cost.numCalibrated();
+        j["op_times"] = opTimes(cost);
+      }
       auto& results = j["results"] = ordered_json::array();
       for (const auto& r : rs) results.push_back(resultJson(r));
       j["best"] = best >= 0 ? ordered_json(rs[best].method) : ordered_json(nullptr);
@@ -165,8 +180,13 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
     }
     out << "\n" << std::flush;
   }
-  if (a.has("--json")) out << dump(ordered_json{{"cluster", c.name()}, {"models", all}}) << "\n";
-  else out << "step time in ms and its ratio to the lower bound; * best feasible; OOM: over a device's memory\n";
+  if (a.has("--json")) {
+    out << dump(ordered_json{{"cluster", c.name()}, {"calibration", calibrationFileJson(calibration)}, {"models", all}})
+        << "\n";
+    return 0;
+  }
+  out << "step time in ms and its ratio to the lower bound; * best feasible; OOM: over a device's memory\n";
+  if (calibration.used()) out << "calibration: " << calibrationText(calibration, calibrated, allOpTimes) << "\n";
   return 0;
 }
 

@@ -1,9 +1,11 @@
 #include "cli/cli_bench_optimize.h"
 
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_baseline.h"
+#include "cli/cli_calibration.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
@@ -24,6 +26,9 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
   const OptimizeOptions base = optimizeOptionsFrom(a);
   const bool json = a.has("--json");
   const LoadOptions lo = loadOptionsFrom(a);
+  const CalibrationOption calibration = calibrationFrom(a);
+  warnIfNoKindMatches(calibration, cluster, std::cerr);
+  long long calibrated = 0, allOpTimes = 0;
   char line[512];
   if (!json) {
     std::snprintf(line, sizeof line, "%-20s %6s %9s %9s %21s %10s %6s %8s %8s %6s %7s\n",
@@ -37,7 +42,9 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
   int nBest = 0, nExpert = 0;
   for (const std::string& spec : models) {
     Graph g = loadModel(spec, lo);
-    CostModel cost(g, cluster);
+    CostModel cost(g, cluster, {}, calibration.table());
+    calibrated += cost.numCalibrated();
+    allOpTimes += opTimes(cost);
     const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
     const int best = bestOf(bs);
     const PlacementResult* expert = nullptr;
@@ -68,6 +75,10 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
                      {"seconds", r.seconds},
                      {"stop_reason", r.stopReason}};
     if (!r.note.empty()) row["note"] = r.note;
+    if (calibration.used()) {
+      row["calibrated_op_times"] = cost.numCalibrated();
+      row["op_times"] = opTimes(cost);
+    }
     if (json) {
       rows.push_back(std::move(row));
     } else {
@@ -84,6 +95,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
   if (json) {
     out << dump(ordered_json{{"cluster", cluster.name()},
                              {"policy", base.policy},
+                             {"calibration", calibrationFileJson(calibration)},
                              {"models", rows},
                              {"mean_gain_vs_best_percent", meanBest},
                              {"mean_gain_vs_expert_percent", meanExpert}})
@@ -95,6 +107,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
                 "saved, positive = optimized is faster\n",
                 meanBest, nBest, meanExpert, nExpert);
   out << line;
+  if (calibration.used()) out << "calibration: " << calibrationText(calibration, calibrated, allOpTimes) << "\n";
   return 0;
 }
 

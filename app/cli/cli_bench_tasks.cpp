@@ -2,9 +2,11 @@
 
 #include <climits>
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_baseline.h"
+#include "cli/cli_calibration.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
@@ -61,6 +63,9 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
   if (base.budgetSeconds <= 0 && !a.has("--iterations")) base.budgetSeconds = 20;
   const bool json = a.has("--json");
   const LoadOptions lo = loadOptionsFrom(a);
+  const CalibrationOption calibration = calibrationFrom(a);
+  warnIfNoKindMatches(calibration, cluster, std::cerr);
+  long long calibrated = 0, allOpTimes = 0;
   char line[512];
   if (!json) {
     std::snprintf(line, sizeof line, "%-18s %6s %8s", ("cluster " + cluster.name()).c_str(), "ops", "bound");
@@ -77,7 +82,9 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
   int n = 0, nSingle = 0, nExpert = 0, jointBest = 0, done = 0;
   for (const std::string& spec : models) {
     Graph g = loadModel(spec, lo);
-    CostModel cost(g, cluster);
+    CostModel cost(g, cluster, {}, calibration.table());
+    calibrated += cost.numCalibrated();
+    allOpTimes += opTimes(cost);
     Simulator sim(cost);
     const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
     const int best = bestOf(bs);
@@ -128,6 +135,10 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
       row["joint_vs_expert_percent"] = ms[2] > 0 ? ordered_json(vsExpert) : ordered_json(nullptr);
       row["joint_is_best"] = best8;
       if (!stage.notes.empty()) row["note"] = stage.notes.front();
+      if (calibration.used()) {
+        row["calibrated_op_times"] = cost.numCalibrated();
+        row["op_times"] = opTimes(cost);
+      }
       rows.push_back(std::move(row));
     } else {
       std::snprintf(line, sizeof line, "%-18s %6d %8.2f", spec.c_str(), g.numOps(), boundOf.lowerBound * 1e3);
@@ -154,6 +165,7 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
     out << dump(ordered_json{{"cluster", cluster.name()},
                              {"policy", base.policy},
                              {"budget_seconds_per_task", base.budgetSeconds},
+                             {"calibration", calibrationFileJson(calibration)},
                              {"models", rows},
                              {"mean_joint_vs_separate_percent", sumSep / k},
                              {"mean_joint_vs_single_percent", sumSingle / kSingle},
@@ -168,6 +180,7 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
                 "device), %.1f%% than expert (%d); the best row for %d of %d models\n",
                 sumSep / k, n, sumSingle / kSingle, nSingle, sumExpert / kExpert, nExpert, jointBest, done);
   out << line;
+  if (calibration.used()) out << "calibration: " << calibrationText(calibration, calibrated, allOpTimes) << "\n";
   return 0;
 }
 

@@ -8,10 +8,11 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/cli_calibration.h"
+#include "cli/cli_fuse_option.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
-#include "fusion/fuser.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/chrome_trace.h"
@@ -22,7 +23,7 @@ namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse"});
+  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
   auto clusterSpec = a.value("--cluster");
@@ -35,6 +36,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
     }() + ") or a --placement file");
   const int repeat = a.intValue("--repeat", 1);
   const LoadOptions loadOptions = loadOptionsFrom(a);
+  const CalibrationOption calibration = calibrationFrom(a);
   const std::string& spec = a.positional[0];
   Graph g = loadModel(spec, loadOptions);
   const ModelIdentity identity{spec, modelSha256(spec, loadOptions), g.numOps()};
@@ -54,21 +56,10 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
       mapDevices(plan, *cluster, chosen, *placementPath);
     cluster = std::move(chosen);
   }
-  // --fuse default: the compilers' default elementwise-chain fusion on the plan's devices;
-  // --fuse none: no fusion groups; else the plan's own groups, checked against the rules
-  const std::string fuse = a.value("--fuse").value_or("plan");
-  if (fuse == "default") {
-    plan.fusionGroup = defaultFusion(g, plan.device);
-    planName += " + default fusion";
-  } else if (fuse == "none") {
-    plan.fusionGroup.clear();
-  } else if (fuse != "plan") {
-    throw std::invalid_argument("--fuse wants default, none or plan, got '" + fuse + "'");
-  } else if (std::string why = fusionProblem(g, plan); !why.empty()) {
-    throw std::invalid_argument(planName + ": " + why);
-  }
+  planName += applyFuseOption(g, plan, a.value("--fuse").value_or("plan"), planName);
   const Cluster& c = *cluster;
-  CostModel cost(g, c);
+  warnIfNoKindMatches(calibration, c, std::cerr);
+  CostModel cost(g, c, {}, calibration.table());
   Simulator sim(cost);
   Measurement m;
   double total = 0;
@@ -88,6 +79,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
     j.update(nlohmann::ordered_json::parse(measurementToJson(c, m)));
     j["sim_ms"] = simMs;
     j["repeat"] = repeat;
+    j["calibration"] = calibrationJson(calibration, cost);
     out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
@@ -97,6 +89,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   out << "model        " << spec << " on " << c.name() << " (" << planName << ")\n"
       << line;
   if (!m.problem.empty()) out << "problem      " << m.problem << "\n";
+  if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
   out << "sent         " << m.commBytes << " bytes between devices\n";
   std::snprintf(line, sizeof line, "simulation   %.2f ms per step (mean of %d)\n", simMs, repeat);
   out << line;

@@ -4,11 +4,13 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
+#include "cli/cli_calibration.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
@@ -28,7 +30,7 @@ using nlohmann::ordered_json;
 int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  opts.insert({"--cluster", "--out", "--trace", "--start"});
+  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration"});
   Args a = parseArgs(argv, opts, {"--json", "--no-update"});
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
@@ -36,8 +38,10 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   OptimizeOptions o = optimizeOptionsFrom(a);
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
+  const CalibrationOption calibration = calibrationFrom(a);
+  warnIfNoKindMatches(calibration, c, std::cerr);
   Graph g = loadModel(spec, lo);
-  CostModel cost(g, c);
+  CostModel cost(g, c, {}, calibration.table());
   const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
   const int bestBaseline = bestOf(baselines);
   // --start baseline (the default): refine the best baseline's plan (never worse than it);
@@ -64,7 +68,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
     std::snprintf(line, sizeof line, "%s on %s: %d ops, policy %s, tasks %s, seed %llu\n", spec.c_str(),
                   c.name().c_str(), g.numOps(), o.policy.c_str(), toString(o.tasks).c_str(),
                   static_cast<unsigned long long>(o.seed));
-    out << line << "  iter  mean reward  best reward   best step ms  entropy  elapsed s\n" << std::flush;
+    out << line;
+    if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
+    out << "  iter  mean reward  best reward   best step ms  entropy  elapsed s\n" << std::flush;
   }
   const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
   InterruptScope interrupt;
@@ -91,6 +97,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"tasks", toString(o.tasks)},
                    {"fuse", o.tasks.fusion ? "optimized" : o.fuse},
                    {"seed", o.seed},
+                   {"calibration", calibrationJson(calibration, cost)},
                    {"step_time_ms", m.stepTime * 1e3},
                    {"lower_bound_ms", m.lowerBound * 1e3},
                    {"ratio", m.ratio()},

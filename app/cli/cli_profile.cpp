@@ -1,17 +1,23 @@
 // graphplace-cli profile: measures the local GPUs through the CUDA plugin (core/profile) and
-// writes a cluster file (and optionally a calibration table) built from the measurements.
+// writes a cluster file (and optionally a calibration table) built from the measurements; with
+// --model, the calibration table also gets the model's ops timed on each profiled device kind.
 // Progress goes to stdout (stderr with --json, which prints the report on stdout).
 #include "cli/cli_profile.h"
 
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cluster/cluster.h"
+#include "cost/cost_model.h"
 #include "graph/error.h"
+#include "io/model_loader.h"
+#include "profile/model_calibration.h"
 #include "profile/profile_output.h"
 #include "profile/profile_plugin.h"
 
@@ -29,19 +35,35 @@ void checkWritable(const std::string& path, const char* option) {
     throw Error(path, "folder " + dir.string() + " does not exist");
 }
 
-ProfileTimer parseTimer(const std::string& s) {
+}  // namespace
+
+ProfileTimer parseProfileTimer(const std::string& s) {
   if (s == "auto") return ProfileTimer::Auto;
   if (s == "cupti") return ProfileTimer::Cupti;
   if (s == "events") return ProfileTimer::Events;
   throw std::invalid_argument("--timer wants auto, cupti or events, got '" + s + "'");
 }
 
-}  // namespace
+std::vector<int> parseGpuNumbers(const std::string& text, const std::string& option) {
+  std::vector<int> out;
+  for (const std::string& d : splitList(text)) {
+    size_t used = 0;
+    int v = -1;
+    try {
+      v = std::stoi(d, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != d.size() || v < 0) throw std::invalid_argument(option + " wants GPU numbers like 0,1, got '" + d + "'");
+    out.push_back(v);
+  }
+  return out;
+}
 
 int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
-  Args a =
-      parseArgs(argv, {"--out", "--calibration", "--report", "--name", "--devices", "--timer", "--max-peer-exponent"},
-                {"--quick", "--json"});
+  auto opts = modelOptions();
+  opts.insert({"--out", "--calibration", "--report", "--name", "--devices", "--timer", "--max-peer-exponent", "--model"});
+  Args a = parseArgs(argv, opts, {"--quick", "--json"});
   if (!a.positional.empty()) throw std::invalid_argument("profile takes no positional arguments");
   const std::string outPath = a.value("--out").value_or("");
   if (outPath.empty()) throw std::invalid_argument("profile needs --out CLUSTER.json");
@@ -55,41 +77,59 @@ int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
 
   ProfileOptions o;
   o.quick = a.has("--quick");
-  o.timer = parseTimer(a.value("--timer").value_or("auto"));
-  for (const std::string& d : splitList(a.value("--devices").value_or(""))) {
-    size_t used = 0;
-    int v = -1;
-    try {
-      v = std::stoi(d, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != d.size() || v < 0) throw std::invalid_argument("--devices wants GPU numbers like 0,1, got '" + d + "'");
-    o.devices.push_back(v);
-  }
+  o.timer = parseProfileTimer(a.value("--timer").value_or("auto"));
+  o.devices = parseGpuNumbers(a.value("--devices").value_or(""), "--devices");
   o.maxPeerExponent = a.intValue("--max-peer-exponent", -1);
   if (a.has("--max-peer-exponent") && (o.maxPeerExponent < 1 || o.maxPeerExponent > 34))
     throw std::invalid_argument("--max-peer-exponent wants 1..34");
 
+  // --model: the model is loaded (and so checked) before the GPUs are measured
+  const std::string modelSpec = a.value("--model").value_or("");
+  if (a.has("--model") && modelSpec.empty()) throw std::invalid_argument("--model needs a MODEL (a file or zoo:NAME)");
+  if (!a.has("--model"))
+    for (const std::string& option : modelOptions())
+      if (a.has(option)) throw std::invalid_argument(option + " is a model option: it goes with --model MODEL");
+  if (a.has("--model") && calPath.empty())
+    throw std::invalid_argument("profile --model needs --calibration TABLE.json (the model's op times are written there)");
+  std::optional<Graph> model;
+  if (!modelSpec.empty()) model = loadModel(modelSpec, loadOptionsFrom(a));
+
   const bool json = a.has("--json");
   std::ostream& progress = json ? std::cerr : out;
+  const ProfileProgressFn say = [&](const std::string& line) { progress << line << "\n" << std::flush; };
   InterruptScope interrupt;
-  ProfileResult r = runProfile(
-      o, [&](const std::string& line) { progress << line << "\n"
-                                                 << std::flush; }, interrupt.flag());
+  ProfileResult r = runProfile(o, say, interrupt.flag());
 
   const ProfileSummary s = summarizeProfile(r);
   const std::string clusterText = profileClusterJson(r, s, name);
   const Cluster check = parseClusterJson(clusterText, outPath);  // what we write must load
-  writeTextFileAtomically(outPath, clusterText);
+  size_t modelEntries = 0;
+  std::string calText;  // the files are written once everything is measured
   if (!calPath.empty()) {
-    const CalibrationTable cal = profileCalibration(r, s);
-    writeTextFileAtomically(calPath, profileCalibrationJson(r, cal));
+    CalibrationTable cal = profileCalibration(r, s);
+    if (model) {  // each distinct op of the model, timed on each profiled device kind
+      const CostModel cost(*model, check);
+      std::vector<int> ordinals;
+      for (const DeviceProfile& d : r.devices) ordinals.push_back(d.gpu.ordinal);
+      KernelTimingOptions timing;
+      timing.timer = o.timer;
+      if (o.quick) timing.repetitions = 10;
+      const CalibrationTable ops = calibrateModel(cost, ordinals, timing, say, interrupt.flag());
+      for (const CalibrationTable::Entry& e : ops.entries()) cal.add(e);
+      modelEntries = ops.size();
+    }
+    calText = profileCalibrationJson(r, cal);
   }
+  writeTextFileAtomically(outPath, clusterText);
+  if (!calPath.empty()) writeTextFileAtomically(calPath, calText);
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(profileReportJson(r, s));
   j["cluster_file"] = outPath;
   j["cluster_name"] = check.name();
   if (!calPath.empty()) j["calibration_file"] = calPath;
+  if (model) {
+    j["model"] = modelSpec;
+    j["model_entries"] = modelEntries;
+  }
   const std::string report = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (!reportPath.empty()) writeTextFileAtomically(reportPath, report);
   if (json) {
@@ -98,7 +138,9 @@ int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
   }
   out << "\n" << profileSummaryText(r, s);
   out << "wrote " << outPath << " (cluster '" << check.name() << "', " << check.numDevices() << " device(s))\n";
-  if (!calPath.empty()) out << "wrote " << calPath << " (calibration table)\n";
+  if (!calPath.empty())
+    out << "wrote " << calPath << " (calibration table"
+        << (model ? ", " + std::to_string(modelEntries) + " entries for the ops of " + modelSpec : std::string()) << ")\n";
   if (!reportPath.empty()) out << "wrote " << reportPath << " (measurements, JSON)\n";
   return 0;
 }

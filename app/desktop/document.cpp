@@ -42,11 +42,16 @@ Document::Document(QObject* parent) : QObject(parent) {
   pool_.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
   progressTimer_.setInterval(100);
   connect(&progressTimer_, &QTimer::timeout, this, &Document::pollProgress);
+  // A real measurement shows one plan: any edit (undo, redo, optimizer) makes it stale.
+  connect(this, &Document::planChanged, this, [this] {
+    if (gpuResult_ && gpuPlan_ != plan_) clearGpuMeasurement();
+  });
 }
 
 Document::~Document() {
   if (baselineJob_) baselineJob_->cancel = true;
   if (optimizeRun_) optimizeRun_->cancel = true;
+  if (gpuJob_) gpuJob_->cancel = true;
 }
 
 QStringList Document::deviceNames() const {
@@ -94,6 +99,8 @@ void Document::failOpen(const QString& message) {
 
 void Document::pollProgress() {
   if (optimizeRun_) pollOptimizer(false);
+  if (gpuJob_ && !baselineJob_ && !optimizeRun_)
+    if (const QString line = gpuJob_->currentText(); !line.isEmpty()) Q_EMIT progress(-1, line);
   if (!baselineJob_) return;
   int total = baselineJob_->total.load();
   if (total <= 0) return;
@@ -132,8 +139,9 @@ void Document::open(const OpenRequest& request) {
   const int task = beginTask(tr("Opening %1…").arg(request.model));
   const uint64_t seq = ++openSeq_;
   startJob(
-      this, &pool_, [model = request.model, options, cluster, clusterLabel] {
-        return OpenResult{loadWorkspace(model, options, cluster, clusterLabel)};
+      this, &pool_,
+      [model = request.model, options, cluster, clusterLabel, cal = calibration_, calLabel = calibrationLabel_] {
+        return OpenResult{loadWorkspace(model, options, cluster, clusterLabel, cal, calLabel)};
       },
       [this, seq, request, task](JobResult<OpenResult> r) {
         if (seq != openSeq_) {  // a newer open superseded this one
@@ -175,6 +183,8 @@ void Document::finishOpen(const OpenRequest& request) {
 void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
   ws_ = std::move(ws);
   ++generation_;
+  clearGpuMeasurement();  // measured with another graph, cluster or cost model
+  if (gpuJob_) gpuJob_->cancel = true;
   if (baselineJob_) baselineJob_->cancel = true;
   if (optimizeRun_) {  // its plans index the old workspace: stopped, its result dropped
     optimizeRun_->cancel = true;
@@ -195,6 +205,11 @@ bool Document::setCluster(const QString& presetOrPath) {
     pendingCluster_ = presetOrPath;
     return true;
   }
+  switchCluster(std::move(c), presetOrPath);
+  return true;
+}
+
+void Document::switchCluster(std::shared_ptr<const Cluster> c, const QString& presetOrPath) {
   // Keep each op on the device of the same name where the new cluster has one, else wrap around.
   const Cluster& old = *ws_->cluster;
   std::vector<int32_t> remap(static_cast<size_t>(old.numDevices()));
@@ -204,7 +219,10 @@ bool Document::setCluster(const QString& presetOrPath) {
   }
   for (int32_t& d : plan_.device)
     if (d >= 0 && static_cast<size_t>(d) < remap.size()) d = remap[static_cast<size_t>(d)];
-  installWorkspace(withCluster(*ws_, std::move(c), presetOrPath));
+  Workspace base = *ws_;  // the document's calibration table (useProfiledCluster may bring a new one)
+  base.calibration = calibration_;
+  base.calibrationLabel = calibrationLabel_;
+  installWorkspace(withCluster(base, std::move(c), presetOrPath));
   // Plans and step times of the old cluster do not compare with the new one's.
   undo_.clear();
   history_.clear();
@@ -212,7 +230,6 @@ bool Document::setCluster(const QString& presetOrPath) {
   Q_EMIT clusterChanged();
   Q_EMIT planChanged();
   measure(tr("Previous plan, on %1").arg(presetOrPath), QStringLiteral("initial"));
-  return true;
 }
 
 // ---------------------------------------------------------------- selection and edits
@@ -446,6 +463,7 @@ void Document::runBaselines(const QStringList& methods) {
 
 void Document::cancel() {
   if (baselineJob_) baselineJob_->cancel = true;
+  if (gpuJob_) gpuJob_->cancel = true;
   cancelOptimize();
 }
 

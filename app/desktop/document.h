@@ -10,6 +10,8 @@
 //   doc.fuseOps({5, 6});          // undoable, re-measured; refused -> warning(why), "" returned otherwise
 //   doc.measure();                                               // async -> measured()
 //   doc.optimize(options);   // async -> iterationReported()..., optimizeFinished(); see optimize_document.cpp
+//   doc.loadCalibration("cal.json");   // every cost model gets the table; see calibration_document.cpp
+//   doc.measureOnGpus();     // async -> gpuMeasurementChanged(); see gpu_document.cpp
 #pragma once
 #include <QObject>
 #include <QStringList>
@@ -24,6 +26,7 @@
 #include "background_job.h"
 #include "optimize_run.h"
 #include "panels/history_model.h"
+#include "profile/gpu_measure.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
 #include "workspace.h"
@@ -64,7 +67,8 @@ class Document : public QObject {
   const std::vector<OpId>& selection() const { return selection_; }
   bool isBusy() const { return !tasks_.empty(); }
   QString busyText() const { return tasks_.empty() ? QString() : tasks_.back().second; }
-  bool canCancel() const { return baselineJob_ != nullptr || optimizeRun_ != nullptr; }  // baselines, optimizer
+  // baselines, optimizer, Measure on GPUs
+  bool canCancel() const { return baselineJob_ != nullptr || optimizeRun_ != nullptr || gpuJob_ != nullptr; }
   bool isOptimizing() const { return optimizeRun_ != nullptr; }
   // What the last optimize() handed the optimizer (its start plan and threads filled in).
   const OptimizeOptions& lastOptimizeOptions() const { return lastOptimizeOptions_; }
@@ -106,6 +110,35 @@ class Document : public QObject {
   void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
   bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop
 
+  // ---- calibration: measured op times every cost model of the document uses ----
+  // The document holds at most one table; it stays through cluster switches and opens. Loading
+  // or clearing it rebuilds the cost model, restarts the history (step times of two cost models
+  // do not compare; the undo stack stays: the plans still fit) and re-measures. Sync; false +
+  // failed(one line) on error, with what was open unchanged. With no model open it is kept
+  // for the next open().
+  bool hasCalibration() const { return calibration_ != nullptr; }
+  std::shared_ptr<const CalibrationTable> calibration() const { return calibration_; }
+  QString calibrationLabel() const { return calibrationLabel_; }  // the table's file path
+  bool loadCalibration(const QString& path);
+  void clearCalibration();
+  // Cluster ▸ Profile Local GPUs…: switches to the profiled cluster file together with its
+  // calibration table (empty path: none), both loaded before anything changes. Not undoable,
+  // like every cluster switch (setCluster).
+  bool useProfiledCluster(const QString& clusterPath, const QString& calibrationPath);
+
+  // ---- Measure on GPUs: the current plan run on the local GPUs, beside the simulation ----
+  // Runs measureOnGpus (profile/gpu_measure.h) in the background; its progress lines go out
+  // through progress(), cancel() stops it. Success -> setGpuMeasurement; errors -> failed(one
+  // line); cancelled -> warning. A result of a plan edited meanwhile is dropped.
+  void measureOnGpus(const GpuMeasureOptions& options = {});
+  bool isMeasuringOnGpus() const { return gpuJob_ != nullptr; }
+  bool hasGpuMeasurement() const { return gpuResult_.has_value(); }
+  const GpuMeasureResult& gpuMeasurement() const { return *gpuResult_; }  // hasGpuMeasurement() only
+  // Shows `r` as the current plan's real measurement (until the plan, the cluster or the
+  // calibration changes: then it is cleared, as it no longer matches).
+  void setGpuMeasurement(GpuMeasureResult r);
+  void clearGpuMeasurement();
+
   // Used by the undo commands only.
   void setPlanDevices(const std::vector<OpId>& ops, const std::vector<int32_t>& devices);
   void replacePlan(const Plan& plan);
@@ -126,6 +159,8 @@ class Document : public QObject {
   void optimizeStarted();
   void iterationReported(const gp::OptimizeProgress& progress);  // improvedBest set when it improved
   void optimizeFinished(bool applied);  // applied: the result is in history and is the current plan
+  void calibrationChanged();      // the calibration table was loaded or cleared (cost model rebuilt)
+  void gpuMeasurementChanged();   // a real measurement arrived or was cleared (hasGpuMeasurement)
 
  private:
   struct PendingHistory {
@@ -133,6 +168,10 @@ class Document : public QObject {
     QString label, kind;
   };
   void installWorkspace(std::shared_ptr<const Workspace> ws);
+  // Switches to cluster `c` keeping each op on the device of the same name (setCluster).
+  void switchCluster(std::shared_ptr<const Cluster> c, const QString& label);
+  // After calibration_ changed: a workspace with it, a new history, a measurement.
+  void applyCalibration(const QString& historyLabel);
   int beginTask(const QString& text);  // returns the task's id for endTask
   void endTask(int id);
   void failOpen(const QString& message);
@@ -169,6 +208,11 @@ class Document : public QObject {
   Plan optimizeStartPlan_;                    // the plan it started from
   OptimizeOptions lastOptimizeOptions_;
   std::optional<Plan> liveBest_;              // reported best plan not shown yet
+  std::shared_ptr<const CalibrationTable> calibration_;  // what every workspace is built with
+  QString calibrationLabel_;
+  std::shared_ptr<JobControl> gpuJob_;        // Measure on GPUs, null when none runs
+  std::optional<GpuMeasureResult> gpuResult_;
+  Plan gpuPlan_;                              // the plan gpuResult_ measured
   QElapsedTimer liveShown_;                   // since a best plan was last shown
   QTimer progressTimer_;
 };

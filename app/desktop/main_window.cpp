@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "exporter.h"
+#include "gpu_availability.h"
 #include "file_kind.h"
 #include "graph/graph_search_bar.h"
 #include "graph/graph_view.h"
@@ -24,8 +25,10 @@
 #include "panels/history_panel.h"
 #include "panels/op_inspector.h"
 #include "optimize_popup.h"
+#include "profile_dialog.h"
 #include "plan_edits.h"
 #include "reward/reward_plot.h"
+#include "timeline/timeline_compare.h"
 #include "timeline/timeline_view.h"
 
 namespace gp {
@@ -82,10 +85,14 @@ void MainWindow::createViews() {
   clusterPanel_->setPresets(presets);
   legend_ = new DeviceLegend(this);
   historyPanel_ = new HistoryPanel(doc_->history(), this);
-  timeline_ = new TimelineView(this);
+  timelineCompare_ = new TimelineCompare(this);
+  timelineCompare_->setObjectName(QStringLiteral("timelineCompare"));
+  timeline_ = timelineCompare_->simulatedView();
+  gpu_ = new GpuAvailability(this);
+  connect(gpu_, &GpuAvailability::probed, this, &MainWindow::updateGpuActions);
   QDockWidget* clusterDock = makeDock(tr("Cluster"), QStringLiteral("clusterDock"), clusterPanel_, Qt::RightDockWidgetArea);
   QDockWidget* legendDock = makeDock(tr("Devices"), QStringLiteral("devicesDock"), legend_, Qt::RightDockWidgetArea);
-  QDockWidget* timelineDock = makeDock(tr("Timeline"), QStringLiteral("timelineDock"), timeline_, Qt::BottomDockWidgetArea);
+  QDockWidget* timelineDock = makeDock(tr("Timeline"), QStringLiteral("timelineDock"), timelineCompare_, Qt::BottomDockWidgetArea);
   QDockWidget* historyDock = makeDock(tr("History"), QStringLiteral("historyDock"), historyPanel_, Qt::BottomDockWidgetArea);
   rewardPlot_ = new RewardPlot(this);
   QDockWidget* rewardDock = makeDock(tr("Reward"), QStringLiteral("rewardDock"), rewardPlot_, Qt::RightDockWidgetArea);
@@ -108,7 +115,8 @@ void MainWindow::createViews() {
 
   // Views -> document.
   connect(graphView_, &GraphView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
-  connect(timeline_, &TimelineView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
+  connect(timelineCompare_, &TimelineCompare::selectionChanged, doc_,
+          [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
   connect(graphView_, &GraphView::assignRequested, doc_,
           [this](const std::vector<OpId>& ops, int device) { doc_->assignDevices(ops, device); });
   connect(legend_, &DeviceLegend::assignRequested, doc_,
@@ -170,11 +178,17 @@ void MainWindow::connectDocument() {
   connect(doc_, &Document::measured, this, &MainWindow::onMeasured);
   connect(doc_, &Document::selectionChanged, this, [this](const std::vector<OpId>& ops) {
     graphView_->setSelectedOps(ops);
-    timeline_->setSelectedOps(ops);
+    timelineCompare_->setSelectedOps(ops);
     inspector_->setSelection(ops);
     updateActions();
   });
   connect(doc_, &Document::failed, this, &MainWindow::showError);
+  connect(doc_, &Document::gpuMeasurementChanged, this, &MainWindow::onGpuMeasurementChanged);
+  connect(doc_, &Document::calibrationChanged, this, [this] {
+    onPlanChanged();  // the op costs of the graph's colours come from the new cost model
+    updateTitle();
+    updateActions();
+  });
   connect(doc_, &Document::warning, this, &MainWindow::showWarning);
   connect(doc_, &Document::busyChanged, this, [this](bool busy) {
     busyLabel_->setVisible(busy);
@@ -253,6 +267,7 @@ void MainWindow::onClusterChanged() {
   graphView_->setMeasurement(Measurement{});
   // Keys 1-9 and the Edit ▸ Assign menu follow the cluster's devices.
   assignMenu_->clear();
+  updateGpuActions();  // a plan on more devices may need more GPUs
   for (int d = 0; d < names.size(); ++d) {
     QAction* a = assignMenu_->addAction(tr("To %1").arg(names[d]));
     a->setObjectName(QStringLiteral("actionAssign%1").arg(d));
@@ -281,7 +296,8 @@ void MainWindow::onMeasured() {
   const Measurement& m = doc_->measurement();
   graphView_->setMeasurement(m);
   timeline_->setData(doc_->sharedGraph(), *doc_->cluster(), m);
-  timeline_->setSelectedOps(doc_->selection());
+  timelineCompare_->syncAxes();  // one time axis with the measured step, when one is shown
+  timelineCompare_->setSelectedOps(doc_->selection());
   clusterPanel_->setMeasurement(m);
   updateMetrics();
 }
@@ -329,6 +345,8 @@ void MainWindow::updateMetrics() {
     if (!m.feasible) text += QStringLiteral("  ·  ") + tr("infeasible: %1").arg(QString::fromStdString(m.problem));
     if (!doc_->measurementIsCurrent()) text += QStringLiteral("  ·  ") + tr("plan edited, not measured (F5)");
   }
+  if (const QString gpu = gpuMetricsText(); !gpu.isEmpty()) text += QStringLiteral("  ·  ") + gpu;
+  if (const QString cal = calibrationMetricsText(); !cal.isEmpty()) text += QStringLiteral("  ·  ") + cal;
   if (!layoutDone_) text += QStringLiteral("  ·  ") + tr("laying out…");
   metricsLabel_->setText(text);
 }
@@ -388,8 +406,11 @@ QString MainWindow::exportTo(ExportKind kind, const QString& path) {
                           QSizeF(std::max(800, graphView_->width() * 2), std::max(600, graphView_->height() * 2)), path);
       break;
     case ExportKind::TimelineImage:
-      error = exportImage([this](QPainter* p, const QRectF& r) { timeline_->renderTo(p, r); },
-                          QSizeF(std::max(1200, timeline_->width() * 2), std::max(400, timeline_->height() * 2)), path);
+      // with the measured step below the simulated one when it is shown
+      error = exportImage([this](QPainter* p, const QRectF& r) { timelineCompare_->renderTo(p, r); },
+                          QSizeF(std::max(1200, timelineCompare_->width() * 2),
+                                 std::max(400, timelineCompare_->height() * 2)),
+                          path);
       break;
     case ExportKind::RewardPlotImage:
       error =
@@ -427,6 +448,11 @@ void MainWindow::saveSettings() {
   QSettings s;
   s.setValue(QStringLiteral("window/geometry"), saveGeometry());
   s.setValue(QStringLiteral("window/state"), saveState());
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  gpu_->probe();  // once, in the background: the GPU actions' state (see GpuAvailability)
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

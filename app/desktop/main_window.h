@@ -2,6 +2,12 @@
 // right (the reward plot tabbed with the cluster); the timeline and history docked below; menus, toolbar and a status bar with the current metrics and
 // background progress. It observes one Document and turns user actions into Document calls.
 // Dock layout, window geometry, recent files and the language persist in QSettings.
+//
+// Real GPUs (main_window_gpu.cpp): Cluster ▸ Profile Local GPUs… (ProfileDialog), Load / Clear
+// Calibration Table…, and Run ▸ Measure on GPUs, whose result the timeline dock shows below the
+// simulated step (TimelineCompare). Both GPU actions stay disabled, with the reason as their
+// tooltip, where this build or machine cannot run them (GpuAvailability: probed in the
+// background right after the window is first shown).
 #pragma once
 #include <QMainWindow>
 #include <QPointer>
@@ -19,6 +25,9 @@ class QToolButton;
 namespace gp {
 
 class ClusterPanel;
+class GpuAvailability;
+class ProfileDialog;
+class TimelineCompare;
 class DeviceLegend;
 class GraphSearchBar;
 class GraphView;
@@ -38,7 +47,12 @@ class MainWindow : public QMainWindow {
 
   Document* document() const { return doc_; }
   GraphView* graphView() const { return graphView_; }
-  TimelineView* timelineView() const { return timeline_; }
+  TimelineView* timelineView() const { return timeline_; }  // the simulated step
+  TimelineCompare* timelineCompare() const { return timelineCompare_; }  // it and the measured one
+  GpuAvailability* gpuAvailability() const { return gpu_; }
+  // Cluster ▸ Profile Local GPUs…: opens (or raises) the dialog; null if none was opened.
+  ProfileDialog* openProfileDialog();
+  ProfileDialog* profileDialog() const;
   ClusterPanel* clusterPanel() const { return clusterPanel_; }
   DeviceLegend* deviceLegend() const { return legend_; }
   HistoryPanel* historyPanel() const { return historyPanel_; }
@@ -58,6 +72,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
 
@@ -67,6 +82,13 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createToolBar();
   void createStatusBar();
+  void createGpuActions();    // main_window_gpu.cpp
+  void addClusterMenu();      // main_window_gpu.cpp
+  void updateGpuActions();    // enabled state and tooltips of the GPU actions
+  void onGpuMeasurementChanged();
+  QString gpuMetricsText() const;  // the status bar's "simulated … measured …" part
+  QString calibrationMetricsText() const;
+  void chooseCalibration();
   void connectDocument();
   void restoreSettings();
   void saveSettings();
@@ -94,6 +116,9 @@ class MainWindow : public QMainWindow {
   GraphView* graphView_ = nullptr;
   GraphSearchBar* searchBar_ = nullptr;
   TimelineView* timeline_ = nullptr;
+  TimelineCompare* timelineCompare_ = nullptr;
+  GpuAvailability* gpu_ = nullptr;
+  QPointer<ProfileDialog> profileDialog_;
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;
@@ -113,6 +138,8 @@ class MainWindow : public QMainWindow {
   QAction *allBaselinesAct_ = nullptr, *cancelAct_ = nullptr, *fitAct_ = nullptr;
   QAction *optimizeAct_ = nullptr, *stopOptimizeAct_ = nullptr;
   QAction *setPriorityAct_ = nullptr, *fuseAct_ = nullptr, *unfuseAct_ = nullptr;
+  QAction *loadClusterAct_ = nullptr, *profileAct_ = nullptr, *measureGpuAct_ = nullptr;
+  QAction *loadCalibrationAct_ = nullptr, *clearCalibrationAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
   QString lastError_;
   bool layoutDone_ = true;

@@ -23,6 +23,8 @@
 #include "optimize_popup.h"
 #include "panels/op_inspector.h"
 #include "placement/placer.h"
+#include "profile_dialog.h"
+#include "timeline/timeline_compare.h"
 #include "timeline/timeline_view.h"
 #include "zoo/zoo.h"
 
@@ -64,7 +66,7 @@ void MainWindow::createActions() {
   fitAct_ = makeAction(this, tr("Zoom to &Fit"), QStringLiteral("actionZoomToFit"), QKeySequence(Qt::CTRL | Qt::Key_0));
   connect(fitAct_, &QAction::triggered, this, [this] {
     graphView_->zoomToFit();
-    timeline_->zoomToFit();
+    timelineCompare_->zoomToFit();
   });
   optimizeAct_ =
       makeAction(this, tr("&Optimize"), QStringLiteral("actionOptimize"), QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -90,6 +92,7 @@ void MainWindow::createActions() {
   connect(unfuseAct_, &QAction::triggered, doc_, [this] { doc_->unfuseOps(doc_->selection()); });
   graphView_->setSelectionActions({setPriorityAct_, fuseAct_, unfuseAct_});
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
+  createGpuActions();
 }
 
 void MainWindow::createMenus() {
@@ -112,6 +115,8 @@ void MainWindow::createMenus() {
     if (!path.isEmpty()) openFile(path);
   });
   QAction* loadCluster = file->addAction(tr("Load &Cluster…"));
+  loadCluster->setObjectName(QStringLiteral("actionLoadCluster"));
+  loadClusterAct_ = loadCluster;
   connect(loadCluster, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load Cluster"), {}, tr("Cluster files (*.json);;All files (*)"));
     if (!path.isEmpty()) doc_->setCluster(path);
@@ -174,9 +179,13 @@ void MainWindow::createMenus() {
     connect(a, &QAction::triggered, this, [this, code = code] { chooseLanguage(code); });
   }
 
+  addClusterMenu();
+
   // Run
   QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->setToolTipsVisible(true);  // Measure on GPUs says why it is disabled
   run->addAction(measureAct_);
+  run->addAction(measureGpuAct_);
   QMenu* baselines = run->addMenu(tr("&Baselines"));
   baselines->addAction(allBaselinesAct_);
   baselines->addSeparator();
@@ -220,6 +229,7 @@ void MainWindow::createToolBar() {
   }
   tb->addSeparator();
   tb->addAction(measureAct_);
+  tb->addAction(measureGpuAct_);
   auto* baselineButton = new QToolButton(tb);
   baselineButton->setText(tr("Baselines"));
   baselineButton->setPopupMode(QToolButton::InstantPopup);
@@ -280,6 +290,7 @@ void MainWindow::updateActions() {
   unfuseAct_->setEnabled(editable && anyFused);
   inspector_->setEditable(editable);
   colorMode_->setEnabled(model);
+  updateGpuActions();
 }
 
 void MainWindow::rebuildRecentMenu() {

@@ -36,6 +36,15 @@ PeakType peakTypeOf(DType t) {
   }
 }
 
+bool DeviceSpec::listsEfficiency() const {
+  for (int c = 0; c < kNumOpClasses; ++c) {
+    if (classEfficiency[c] > 0) return true;
+    for (double e : typedEfficiency[c])
+      if (e > 0) return true;
+  }
+  return false;
+}
+
 int Cluster::findDevice(std::string_view name) const {
   for (int d = 0; d < numDevices(); ++d)
     if (devices_[d].name == name) return d;
@@ -128,6 +137,17 @@ std::string Cluster::toJson() const {
     k["memory_bandwidth_GBps"] = d->memBandwidth / kGiga;
     k["memory_GiB"] = static_cast<double>(d->memCapacity) / kGiB;
     k["launch_overhead_us"] = d->launchOverhead / kMicro;
+    if (d->listsEfficiency()) {
+      ordered_json eff = ordered_json::object();
+      for (int c = 0; c < kNumOpClasses; ++c) {
+        const std::string cls(opClassName(OpClass(c)));
+        if (d->classEfficiency[c] > 0) eff[cls] = d->classEfficiency[c];
+        for (int p = 0; p < kNumPeakTypes; ++p)
+          if (d->typedEfficiency[c][p] > 0)
+            eff[cls + "." + std::string(peakTypeName(PeakType(p)))] = d->typedEfficiency[c][p];
+      }
+      k["efficiency"] = eff;
+    }
     kinds[kind] = k;
   }
   j["device_kinds"] = kinds;

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cost/op_class.h"
 #include "graph/dtype.h"
 
 namespace gp {
@@ -40,8 +41,20 @@ struct DeviceSpec {
   int64_t memCapacity = 0;                   // bytes
   double launchOverhead = 0;                 // seconds per kernel
   int node = 0;                              // index of its vertex in the topology
+  // Fraction of the peak that compute-bound kernels of a class reach on this kind, as listed in
+  // device_kinds.K.efficiency: per class ("MatMul") and per class and arithmetic type
+  // ("MatMul.f16"); 0 = not listed (the cost model then uses CostParams' default).
+  std::array<double, kNumOpClasses> classEfficiency{};
+  std::array<std::array<double, kNumPeakTypes>, kNumOpClasses> typedEfficiency{};
 
   double peakFlops(DType t) const { return peak[static_cast<int>(peakTypeOf(t))]; }
+  // The listed efficiency of class c for dtype t: "Class.type" if listed, else "Class", else 0.
+  double efficiency(OpClass c, DType t) const {
+    const auto ci = static_cast<size_t>(c);
+    const double typed = typedEfficiency[ci][static_cast<size_t>(peakTypeOf(t))];
+    return typed > 0 ? typed : classEfficiency[ci];
+  }
+  bool listsEfficiency() const;  // any class listed
 };
 
 struct Channel {         // one direction of a physical link

@@ -100,7 +100,7 @@ class ClusterParser {
       std::string where = "device_kinds['" + it.key() + "']";
       if (!it->is_object()) fail(where, "must be an object");
       const json& k = *it;
-      checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us"});
+      checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us", "efficiency"});
       DeviceSpec d;
       d.kind = it.key();
       const json& peaks = member(k, "peak_TFLOPS", where, json::value_t::object);
@@ -121,7 +121,45 @@ class ClusterParser {
       d.memBandwidth = num(k, "memory_bandwidth_GBps", where) * kGiga;
       d.memCapacity = std::llround(num(k, "memory_GiB", where) * kGiB);
       d.launchOverhead = num(k, "launch_overhead_us", where, true) * kMicro;
+      if (k.contains("efficiency")) parseEfficiency(member(k, "efficiency", where, json::value_t::object), where, d);
       kinds_.emplace(d.kind, d);
+    }
+  }
+
+  // "efficiency": {"MatMul": 0.8, "MatMul.f16": 0.65, "Conv": 0.55}: op class names of
+  // opClassName(), optionally ".type" with a peak_TFLOPS type; each a fraction in (0, 1].
+  void parseEfficiency(const json& eff, const std::string& kindWhere, DeviceSpec& d) const {
+    const std::string where = kindWhere + ".efficiency";
+    for (auto it = eff.begin(); it != eff.end(); ++it) {
+      const std::string& key = it.key();
+      const size_t dot = key.find('.');
+      const std::string clsName = key.substr(0, dot);
+      int c = 0;
+      while (c < kNumOpClasses && opClassName(OpClass(c)) != clsName) ++c;
+      if (c == kNumOpClasses) {
+        std::string names;
+        for (int i = 0; i < kNumOpClasses; ++i) {
+          if (i) names += ' ';
+          names += opClassName(OpClass(i));
+        }
+        fail(where, "unknown op class '" + clsName + "' (" + names + ", optionally .f32 .f16 ...)");
+      }
+      int t = -1;
+      if (dot != std::string::npos) {
+        const std::string typeName = key.substr(dot + 1);
+        t = 0;
+        while (t < kNumPeakTypes && peakTypeName(PeakType(t)) != typeName) ++t;
+        if (t == kNumPeakTypes)
+          fail(where, "unknown type '" + typeName + "' in '" + key + "' (f64 f32 f16 bf16 f8 int8)");
+      }
+      if (!it->is_number()) fail(where, "field '" + key + "' must be a number");
+      const double v = it->get<double>();
+      if (!std::isfinite(v) || !(v > 0) || v > 1)
+        fail(where, "field '" + key + "' must be in (0, 1], got " + it->dump());
+      if (t < 0)
+        d.classEfficiency[static_cast<size_t>(c)] = v;
+      else
+        d.typedEfficiency[static_cast<size_t>(c)][static_cast<size_t>(t)] = v;
     }
   }
 

@@ -67,7 +67,7 @@ DType CostModel::opDType(OpId op) const {
 }
 
 double CostModel::roofline(double flops, double bytes, OpClass cls, DType dtype, const DeviceSpec& d) const {
-  const double compute = flops > 0 ? flops / (d.peakFlops(dtype) * params_.efficiencyOf(cls)) : 0.0;
+  const double compute = flops > 0 ? flops / (d.peakFlops(dtype) * efficiencyOn(cls, dtype, d)) : 0.0;
   const double memory = bytes > 0 ? bytes / d.memBandwidth : 0.0;
   return d.launchOverhead + std::max(compute, memory);
 }

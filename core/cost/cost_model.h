@@ -1,9 +1,11 @@
 // CostModel: how long an op runs on a device and a tensor takes between two devices.
 //
-// Op time (roofline): launchOverhead + max(FLOPs / (peak(dtype) * efficiency(class)),
+// Op time (roofline): launchOverhead + max(FLOPs / (peak(dtype) * efficiency(class, dtype)),
 // (bytesRead + bytesWritten) / memBandwidth), unless a CalibrationTable has a measured time
-// for the op's signature on that device kind, which then replaces the whole formula. An
-// op's dtype is that of its first output (else first input; Unknown counts as f32).
+// for the op's signature on that device kind, which then replaces the whole formula. The
+// efficiency is the device kind's own (cluster file: device_kinds.K.efficiency, "Class.type"
+// before "Class"; the profiler writes measured ones) where the cluster lists one, else
+// CostParams'. An op's dtype is that of its first output (else first input; Unknown = f32).
 // Metadata-only ops (Reshape, Identity, Const, Shape, ...: isMetadataOp) take 0 s.
 // Transfer time: routeLatency + bytes / routeBandwidth along the cluster's route.
 //
@@ -22,7 +24,8 @@
 
 namespace gp {
 
-// Fraction of a device's peak FLOP/s that kernels of each class reach when compute-bound.
+// Fraction of a device's peak FLOP/s that kernels of each class reach when compute-bound:
+// the defaults for device kinds whose cluster entry lists no efficiency for the class.
 struct CostParams {
   std::array<double, kNumOpClasses> efficiency = {
       0.70,  // MatMul: large GEMMs in cuBLAS reach 70-90% of peak
@@ -59,6 +62,10 @@ class CostModel {
     return calibrated_[static_cast<size_t>(op) * numKinds_ + kindOf_[device]] != 0;
   }
   int numCalibrated() const { return numCalibrated_; }  // (op, device kind) pairs
+  int numDeviceKinds() const { return numKinds_; }       // distinct kinds: numOps x this = all pairs
+  // The fraction of peak the roofline uses for class c at dtype t on `device`: the device kind's
+  // listed efficiency (DeviceSpec::efficiency), else params().efficiencyOf(c).
+  double efficiency(OpClass c, DType t, int device) const { return efficiencyOn(c, t, cluster_->device(device)); }
 
   const Cluster& cluster() const { return *cluster_; }
   const Graph& graph() const { return *g_; }
@@ -66,6 +73,10 @@ class CostModel {
 
  private:
   double roofline(double flops, double bytes, OpClass cls, DType dtype, const DeviceSpec& d) const;
+  double efficiencyOn(OpClass c, DType t, const DeviceSpec& d) const {
+    const double listed = d.efficiency(c, t);
+    return listed > 0 ? listed : params_.efficiencyOf(c);
+  }
 
   const Graph* g_;
   const Cluster* cluster_;

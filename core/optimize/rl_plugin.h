@@ -28,7 +28,7 @@ inline constexpr uint64_t rlPluginAbi() {
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
-         (uint64_t{sizeof(PretrainReport)} << 8);
+         (uint64_t{sizeof(PretrainReport)} << 8) ^ (uint64_t{sizeof(DeviceSpec)} << 16);
 }
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,

@@ -49,6 +49,27 @@ std::string percent(double fraction) {
   return fmt("%.0f%%", fraction * 100);
 }
 
+// A measured efficiency as the cluster file takes it: in (0, 1], 4 significant digits.
+double fileEfficiency(double e) {
+  return std::min(1.0, sig4(e));
+}
+
+// device_kinds.K.efficiency: MatMul and Conv, the f32 measurement under the class name (the
+// fallback for unlisted types) and each other measured type as "Class.type".
+ordered_json efficiencyJson(const KindSummary& k) {
+  ordered_json eff = ordered_json::object();
+  const auto f32 = static_cast<size_t>(PeakType::F32);
+  for (auto [cls, perType] :
+       {std::pair{OpClass::MatMul, &k.matmulEfficiency}, std::pair{OpClass::Conv, &k.convEfficiency}}) {
+    const std::string name(opClassName(cls));
+    if (auto e = (*perType)[f32]; e && *e > 0) eff[name] = fileEfficiency(*e);
+    for (int t = 0; t < kNumPeakTypes; ++t)
+      if (auto e = (*perType)[t]; e && *e > 0 && t != static_cast<int>(f32))
+        eff[name + "." + std::string(peakTypeName(PeakType(t)))] = fileEfficiency(*e);
+  }
+  return eff;
+}
+
 }  // namespace
 
 ProfileSummary summarizeProfile(const ProfileResult& r) {
@@ -115,6 +136,8 @@ ProfileSummary summarizeProfile(const ProfileResult& r) {
         if (b.opClass != OpClass::Conv || !r.devices[d].measured || !(peak > 0) || !(throughput(b) > 0)) continue;
         std::optional<double>& slot = b.dtype == DType::F32 ? convF32 : convOther;
         slot = std::max(slot.value_or(0), throughput(b) / peak);
+        std::optional<double>& typed = k.convEfficiency[static_cast<size_t>(peakTypeOf(b.dtype))];
+        typed = std::max(typed.value_or(0), throughput(b) / peak);
       }
     k.efficiency[static_cast<size_t>(OpClass::Conv)] = convF32 ? convF32 : convOther;
     for (OpClass c : {OpClass::Elementwise, OpClass::Reduction}) {
@@ -161,8 +184,10 @@ std::string profileClusterJson(const ProfileResult& r, const ProfileSummary& s, 
       std::to_string(r.devices.size()) + " GPU(s). Peaks: " +
       "SMs x max SM clock x FLOP per clock of the architecture (the best measured GEMM where the "
       "architecture is unknown); memory bandwidth: device-to-device copy, bytes read + written; "
-      "launch overhead: start-to-start of back-to-back empty kernels; links: latency + "
-      "bytes/bandwidth fitted to peer copies of 2^0.. bytes (slower direction's bandwidth, mean latency).";
+      "launch overhead: start-to-start of back-to-back empty kernels; efficiency: best measured GEMM / "
+      "convolution FLOP/s over the peak, per type (\"MatMul\" = f32; classes not listed keep the cost "
+      "model's defaults); links: latency + bytes/bandwidth fitted to peer copies of 2^0.. bytes (slower "
+      "direction's bandwidth, mean latency).";
   j["description"] = desc;
   ordered_json sources = ordered_json::array();
   sources.push_back("graphplace-cli profile, CUDA driver " + r.driverVersion + ", runtime " + r.runtimeVersion +
@@ -191,6 +216,8 @@ std::string profileClusterJson(const ProfileResult& r, const ProfileSummary& s, 
                      {"memory_bandwidth_GBps", sig4(k.memBandwidth / kGiga)},
                      {"memory_GiB", sig(static_cast<double>(k.memoryBytes) / kGiB, 6)},
                      {"launch_overhead_us", sig4(k.launchOverhead / kMicro)}};
+    ordered_json eff = efficiencyJson(k);
+    if (!eff.empty()) kinds[k.kind]["efficiency"] = eff;
   }
   j["device_kinds"] = kinds;
   ordered_json devs = ordered_json::array();

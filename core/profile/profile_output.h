@@ -27,6 +27,7 @@ struct KindSummary {
   // not measured or not meaningful (memory-bound classes: see bandwidthFraction)
   std::array<std::optional<double>, kNumOpClasses> efficiency{};
   std::array<std::optional<double>, kNumPeakTypes> matmulEfficiency{};  // per type
+  std::array<std::optional<double>, kNumPeakTypes> convEfficiency{};    // best conv / peak, per type
   // achieved bytes/s / memBandwidth of the memory-bound classes (Elementwise, Reduction)
   std::array<std::optional<double>, kNumOpClasses> bandwidthFraction{};
   double memBandwidth = 0;    // bytes/s (median over the kind's measured devices)
@@ -52,7 +53,12 @@ struct ProfileSummary {
 ProfileSummary summarizeProfile(const ProfileResult& r);
 
 // Device names are gpu<ordinal>; one link per GPU pair (kind "P2P" with peer access, else
-// "via-host"); description and sources say how each number was measured.
+// "via-host"); description and sources say how each number was measured. Each kind's
+// `efficiency` lists the measured compute-bound classes: "MatMul" (f32 GEMM; the fallback for
+// every type without its own key), "MatMul.<type>" for the other measured GEMM types, "Conv" /
+// "Conv.<type>" likewise; each clamped to (0, 1] (a GEMM may beat a table peak by a few %).
+// Memory-bound classes (Elementwise, Reduction) get none: their bandwidth fraction is not a
+// FLOP efficiency, and the roofline's memory term already uses the measured bandwidth.
 std::string profileClusterJson(const ProfileResult& r, const ProfileSummary& s, const std::string& name);
 
 // One entry per calibrated benchmark and device kind (median over the kind's devices).

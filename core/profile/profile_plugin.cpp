@@ -23,6 +23,8 @@ struct Loaded {
   ProfileRunFn run = nullptr;
   ProfileListFn list = nullptr;
   ProfileTraceFn trace = nullptr;
+  ProfileExecuteFn execute = nullptr;
+  ProfileTimeKernelsFn timeKernels = nullptr;
   std::string error;
 };
 
@@ -45,11 +47,15 @@ Loaded loadFile(const std::string& file) {
     p.run = reinterpret_cast<ProfileRunFn>(::dlsym(handle, kProfileRunSymbol));
     p.list = reinterpret_cast<ProfileListFn>(::dlsym(handle, kProfileListSymbol));
     p.trace = reinterpret_cast<ProfileTraceFn>(::dlsym(handle, kProfileTraceSymbol));
-    if (!p.run || !p.list || !p.trace)
-      p.error = "the GPU profiler plugin " + file + " has no " +
-                (!p.run    ? kProfileRunSymbol
-                 : !p.list ? kProfileListSymbol
-                           : kProfileTraceSymbol);
+    p.execute = reinterpret_cast<ProfileExecuteFn>(::dlsym(handle, kProfileExecuteSymbol));
+    p.timeKernels = reinterpret_cast<ProfileTimeKernelsFn>(::dlsym(handle, kProfileTimeKernelsSymbol));
+    const char* missing = !p.run           ? kProfileRunSymbol
+                          : !p.list        ? kProfileListSymbol
+                          : !p.trace       ? kProfileTraceSymbol
+                          : !p.execute     ? kProfileExecuteSymbol
+                          : !p.timeKernels ? kProfileTimeKernelsSymbol
+                                           : nullptr;
+    if (missing) p.error = "the GPU profiler plugin " + file + " has no " + missing;
   }
   cache.emplace(file, p);
   return p;
@@ -103,6 +109,29 @@ std::vector<ActivityRecord> traceSample(int device) {
   const Loaded p = loadPlugin();
   std::vector<ActivityRecord> out;
   p.trace(device, out);
+  return out;
+}
+
+GpuRunResult executeOnGpus(const GpuProgram& program, const GpuRunOptions& options, const ProfileProgressFn& progress,
+                           const std::atomic<bool>* cancel) {
+  if (options.warmupSteps < 0 || options.steps < 1)
+    throw Error("measure", "needs at least 1 measured step and no negative warm-up");
+  for (int d : options.ordinals)
+    if (d < 0) throw Error("measure", "device ordinals are >= 0, got " + std::to_string(d));
+  const Loaded p = loadPlugin();
+  GpuRunResult r;
+  p.execute(program, options, progress, cancel, r);
+  return r;
+}
+
+std::vector<double> timeKernels(const std::vector<GpuKernel>& kernels, const KernelTimingOptions& options,
+                                const ProfileProgressFn& progress, const std::atomic<bool>* cancel) {
+  if (options.ordinal < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(options.ordinal));
+  if (options.repetitions < 1) throw Error("profile", "needs at least 1 repetition per kernel");
+  const Loaded p = loadPlugin();
+  std::vector<double> out;
+  p.timeKernels(kernels, options, progress, cancel, out);
+  if (out.size() != kernels.size()) throw Error("profile", "the GPU profiler plugin timed a different number of kernels");
   return out;
 }
 

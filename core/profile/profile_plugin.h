@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "profile/activity.h"
+#include "profile/gpu_program.h"
+#include "profile/gpu_run.h"
 #include "profile/profile_result.h"
 
 namespace gp {
@@ -22,6 +24,16 @@ using ProfileRunFn = void (*)(const ProfileOptions& options, const ProfileProgre
                               const std::atomic<bool>* cancel, ProfileResult& out);
 using ProfileListFn = void (*)(std::vector<GpuInfo>& out);
 using ProfileTraceFn = void (*)(int device, std::vector<ActivityRecord>& out);
+// The executor (profile/cuda/executor): runs `program` warmupSteps + steps times.
+using ProfileExecuteFn = void (*)(const GpuProgram& program, const GpuRunOptions& options,
+                                  const ProfileProgressFn& progress, const std::atomic<bool>* cancel,
+                                  GpuRunResult& out);
+// Times each kernel alone on one GPU (profile --model): out[i] = seconds of kernels[i].
+using ProfileTimeKernelsFn = void (*)(const std::vector<GpuKernel>& kernels, const KernelTimingOptions& options,
+                                      const ProfileProgressFn& progress, const std::atomic<bool>* cancel,
+                                      std::vector<double>& out);
+inline constexpr const char* kProfileExecuteSymbol = "gp_profile_execute";
+inline constexpr const char* kProfileTimeKernelsSymbol = "gp_profile_time_kernels";
 inline constexpr const char* kProfileRunSymbol = "gp_profile_run";
 inline constexpr const char* kProfileListSymbol = "gp_profile_list_gpus";
 inline constexpr const char* kProfileTraceSymbol = "gp_profile_trace_sample";
@@ -31,10 +43,13 @@ inline constexpr const char* kProfilePluginFile = "libgp_profile.so";
 inline constexpr const char* kProfileAbiSymbol = "gp_profile_abi";
 using ProfileAbiFn = uint64_t (*)();
 inline constexpr uint64_t profilePluginAbi() {
-  constexpr uint64_t kVersion = 1;
+  constexpr uint64_t kVersion = 2;
   return (kVersion << 56) ^ (uint64_t{sizeof(ProfileOptions)} << 44) ^ (uint64_t{sizeof(ProfileResult)} << 32) ^
          (uint64_t{sizeof(DeviceProfile)} << 24) ^ (uint64_t{sizeof(KernelBench)} << 16) ^
-         (uint64_t{sizeof(GpuInfo)} << 8) ^ uint64_t { sizeof(PeerProfile) } ^ (uint64_t{sizeof(ActivityRecord)} << 40);
+         (uint64_t{sizeof(GpuInfo)} << 8) ^ uint64_t { sizeof(PeerProfile) } ^ (uint64_t{sizeof(ActivityRecord)} << 40) ^
+         (uint64_t{sizeof(GpuProgram)} << 48) ^ (uint64_t{sizeof(GpuKernel)} << 36) ^ (uint64_t{sizeof(GpuLaunch)} << 28) ^
+         (uint64_t{sizeof(GpuRunOptions)} << 20) ^ (uint64_t{sizeof(GpuRunResult)} << 12) ^
+         (uint64_t{sizeof(KernelTimingOptions)} << 4);
 }
 
 // The message when this build has no plugin.
@@ -59,5 +74,11 @@ std::vector<GpuInfo> listGpus();
 // external id 1: a data fill and a 512^3 f32 GEMM; 2: a 1 MiB memset; 3: a 1 MiB device copy;
 // 4 (when there is a second GPU): a 1 MiB peer copy to the next GPU. Needs CUPTI (no fallback).
 std::vector<ActivityRecord> traceSample(int device);
+
+// The executor and the kernel timer (see the Fn types above). Errors as runProfile's.
+GpuRunResult executeOnGpus(const GpuProgram& program, const GpuRunOptions& options,
+                           const ProfileProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+std::vector<double> timeKernels(const std::vector<GpuKernel>& kernels, const KernelTimingOptions& options,
+                                const ProfileProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace gp

@@ -1,22 +1,54 @@
 #include "sim/lower_bound.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace gp {
+namespace {
+
+// The dtype the simulator charges a fused kernel at when `op` is its op with the most FLOPs
+// (Simulator::taskDuration): its first output's, f32 without outputs or when unknown.
+DType kernelDType(const Graph& g, OpId op) {
+  const auto outs = g.outputs(op);
+  const DType dt = outs.empty() ? DType::F32 : g.dtype(outs[0]);
+  return dt == DType::Unknown ? DType::F32 : dt;
+}
+
+}  // namespace
 
 double lowerBound(const CostModel& cost) { return lowerBound(cost, {}); }
 
 double lowerBound(const CostModel& cost, const std::vector<int32_t>& fusionGroup) {
   const Graph& g = cost.graph();
   const Cluster& c = cost.cluster();
+  const int nd = c.numDevices();
+  // Per fusion group and device: the highest FLOP rate any op of the group could set for the
+  // kernel it leads. Groups are ids in [0, ops) in a valid plan; other ids are remapped.
+  int32_t maxGroup = -1;
+  for (int32_t grp : fusionGroup) maxGroup = std::max(maxGroup, grp);
+  std::unordered_map<int32_t, size_t> sparse;
+  auto slotOf = [&](int32_t grp) -> size_t {
+    if (maxGroup < g.numOps()) return static_cast<size_t>(grp);
+    return sparse.try_emplace(grp, sparse.size()).first->second;
+  };
+  const size_t groups = static_cast<size_t>(std::min(maxGroup + 1, g.numOps()));
+  std::vector<double> rate(groups * static_cast<size_t>(nd), 0.0);
+  for (OpId op = 0; op < static_cast<OpId>(fusionGroup.size()); ++op) {
+    if (fusionGroup[op] < 0) continue;
+    const size_t base = slotOf(fusionGroup[op]) * static_cast<size_t>(nd);
+    const DType dt = kernelDType(g, op);
+    const OpClass cls = cost.opClass(op);
+    for (int d = 0; d < nd; ++d)
+      rate[base + d] = std::max(rate[base + d], c.device(d).peakFlops(dt) * cost.efficiency(cls, dt, d));
+  }
   auto fastest = [&](OpId op) {
     if (fusionGroup.empty() || fusionGroup[op] < 0) return cost.fastestOpTime(op);
-    double best = -1;
-    for (int d = 0; d < c.numDevices(); ++d) {
-      const double t = cost.fusedTime(g.flops(op), 0, cost.opClass(op), cost.opDType(op), d) - c.device(d).launchOverhead;
-      if (best < 0 || t < best) best = t;
-    }
+    const double flops = g.flops(op);
+    if (!(flops > 0)) return 0.0;
+    const size_t base = slotOf(fusionGroup[op]) * static_cast<size_t>(nd);
+    double best = cost.fastestOpTime(op);
+    for (int d = 0; d < nd; ++d) best = std::min(best, flops / rate[base + d]);
     return std::max(0.0, best);
   };
   std::vector<double> finish(static_cast<size_t>(g.numOps()), 0.0);
@@ -29,7 +61,7 @@ double lowerBound(const CostModel& cost, const std::vector<int32_t>& fusionGroup
     finish[op] = start + t;
     path = std::max(path, finish[op]);
   }
-  return std::max(work / std::max(1, cost.cluster().numDevices()), path);
+  return std::max(work / std::max(1, nd), path);
 }
 
 }  // namespace gp

@@ -123,7 +123,8 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
   }
   detailWidth_ = detail;
   labelSlot_.assign(m->items().size(), -1);
-  labelWidth_ = std::ceil(std::min(320.0, 24 + nameWidth + (detail > 0 ? 10 + detail : 0) + 10));
+  naturalLabelWidth_ = std::ceil(std::min(320.0, 24 + nameWidth + (detail > 0 ? 10 + detail : 0) + 10));
+  labelWidth_ = std::max(naturalLabelWidth_, minLabelWidth_);
 }
 
 double TimelinePainter::rowHeight(int row) const {
@@ -273,7 +274,10 @@ const QStaticText& TimelinePainter::tickLabel(double t, double step, const QStri
   TickLabel& l = tickCache_[tickNext_];
   tickNext_ = (tickNext_ + 1) % tickCache_.size();
   l.t = t, l.step = step;
-  l.text = QStaticText(QString(text));  // a deep copy: `text` may point into a stack buffer
+  // A deep copy: `text` points into the caller's stack buffer, and copying such a QString
+  // (fromRawData) would share that buffer, which QStaticText reads again when it re-lays the
+  // text out (a scaled painter: image export).
+  l.text = QStaticText(QString(text.constData(), text.size()));
   l.text.setTextFormat(Qt::PlainText);
   l.text.prepare(QTransform(), smallFont_);
   return l.text;

@@ -17,6 +17,7 @@
 #include <QRectF>
 #include <QStaticText>
 #include <QString>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -48,6 +49,12 @@ class TimelinePainter {
   void setModel(const TimelineModel* m, const QFont& font, const QString& stepLabel);
 
   double labelWidth() const { return labelWidth_; }
+  // The label column is at least this wide (two timelines stacked line their time axes up).
+  void setMinLabelWidth(double w) {
+    minLabelWidth_ = w;
+    labelWidth_ = std::max(naturalLabelWidth_, minLabelWidth_);
+  }
+  double naturalLabelWidth() const { return naturalLabelWidth_; }  // what the rows' labels need
   double contentHeight() const { return contentHeight_; }                     // rows, without the axis
   double rowTop(int row) const { return rowTop_[static_cast<size_t>(row)]; }  // content coordinates
   double rowHeight(int row) const;
@@ -95,6 +102,7 @@ class TimelinePainter {
   Pens pens_;
   std::vector<double> rowTop_;
   double contentHeight_ = 0, labelWidth_ = 80, detailWidth_ = 0;
+  double naturalLabelWidth_ = 80, minLabelWidth_ = 0;
 };
 
 }  // namespace gp

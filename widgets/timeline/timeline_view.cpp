@@ -87,7 +87,19 @@ QSize TimelineView::minimumSizeHint() const {
 // ---- view window ----
 
 double TimelineView::fitEnd() const {
-  return model_.endTime() > 0 ? model_.endTime() * 1.02 : 1e-3;
+  const double end = std::max(model_.endTime(), extent_);
+  return end > 0 ? end * 1.02 : 1e-3;
+}
+
+void TimelineView::setTimeExtent(double seconds) {
+  extent_ = std::isfinite(seconds) && seconds > 0 ? seconds : 0;
+  clampView();
+  update();
+}
+
+void TimelineView::setMinLabelWidth(double width) {
+  painter_.setMinLabelWidth(std::max(0.0, width));
+  update();
 }
 
 double TimelineView::maxScrollY() const {
@@ -123,6 +135,10 @@ void TimelineView::clampView() {
   t0_ = start, t1_ = start + span;
   scrollY_ = std::clamp(scrollY_, 0.0, maxScrollY());
   syncScrollBar();
+  if (t0_ != shownT0_ || t1_ != shownT1_) {
+    shownT0_ = t0_, shownT1_ = t1_;
+    Q_EMIT visibleTimeRangeChanged(t0_, t1_);
+  }
 }
 
 void TimelineView::zoomToFit() {

@@ -9,7 +9,8 @@
 // double-click, F, Home or 0 zoom to fit; + / - zoom, Left / Right pan. Hovering a bar shows a
 // tooltip. Clicking a kernel selects its op (the whole group for a fused kernel), clicking a
 // transfer selects the op that produced the tensor; Shift/Ctrl-click toggles; clicking empty
-// space (or Escape) clears. Each of these emits selectionChanged.
+// space (or Escape) clears. Each of these emits selectionChanged. Every change of the visible
+// time window emits visibleTimeRangeChanged (TimelineCompare keeps two views on one axis).
 #pragma once
 #include <QRectF>
 #include <QWidget>
@@ -43,6 +44,13 @@ class TimelineView : public QWidget {
   void zoomToFit();
   // Shows [start, end] seconds (clamped to a sensible window around the step).
   void setVisibleTimeRange(double start, double end);
+  // Two timelines on one time axis (TimelineCompare): fitting shows at least [0, seconds]
+  // (0: the timeline's own end), and the row labels take at least `width` pixels.
+  void setTimeExtent(double seconds);
+  void setMinLabelWidth(double width);
+  double naturalLabelWidth() const { return painter_.naturalLabelWidth(); }
+  double endTime() const { return model_.endTime(); }  // the last event's end (or the step time)
+  double stepTime() const { return model_.stepTime(); }
 
   int rowCount() const;
   QString rowName(int row) const;
@@ -62,6 +70,8 @@ class TimelineView : public QWidget {
  Q_SIGNALS:
   // The user clicked a bar (its op / ops) or empty space (empty).
   void selectionChanged(const std::vector<gp::OpId>& ops);
+  // The visible time window moved or zoomed (by the user or a call), in seconds.
+  void visibleTimeRangeChanged(double start, double end);
 
  protected:
   bool event(QEvent* e) override;
@@ -99,6 +109,8 @@ class TimelineView : public QWidget {
   TimelineModel model_;
   TimelinePainter painter_;
   double t0_ = 0, t1_ = 1e-3, scrollY_ = 0;
+  double extent_ = 0;                     // setTimeExtent
+  double shownT0_ = -1, shownT1_ = -1;    // the window last announced (visibleTimeRangeChanged)
   std::vector<OpId> selected_;         // sorted, unique
   std::vector<uint8_t> itemSelected_;  // per item
   std::vector<int32_t> selectedItems_;

@@ -42,8 +42,9 @@ struct State {
   bool registered = false, running = false;
 };
 
+// Never destroyed: CUPTI may still hand over buffers while the process exits.
 State& state() {
-  static State s;
+  static State& s = *new State;
   return s;
 }
 
@@ -217,6 +218,12 @@ uint64_t CuptiCollector::droppedRecords() {
   State& s = state();
   std::lock_guard lock(s.mutex);
   return s.dropped;
+}
+
+uint64_t CuptiCollector::incompleteRecords() {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.incomplete;
 }
 
 void CuptiCollector::apiTracing(bool on) {

@@ -30,6 +30,8 @@ class CuptiCollector {
   // external ids joined in. Call after synchronizing the work you want to see.
   static std::vector<ActivityRecord> take();
   static uint64_t droppedRecords();
+  // Records CUPTI delivered without a start or end (left out of take()).
+  static uint64_t incompleteRecords();
   // Runtime/driver API tracing (needed for external ids, but it adds host time to every call):
   // off around batches that do not tag their work. On after start().
   static void apiTracing(bool on);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "graph/error.h"
+#include "profile/cuda/conv_runner.h"
 #include "profile/cuda/cuda_errors.h"
 #include "profile/cuda/kernels.h"
 #include "profile/link_fit.h"
@@ -21,27 +22,6 @@ struct DeviceBuffer {
   T* as() const {
     return static_cast<T*>(p);
   }
-};
-
-// cuDNN descriptors, destroyed in reverse order.
-struct ConvDescriptors {
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
-  cudnnFilterDescriptor_t w = nullptr;
-  cudnnConvolutionDescriptor_t conv = nullptr;
-  ConvDescriptors() {
-    checkCudnn(cudnnCreateTensorDescriptor(&x), "cudnnCreateTensorDescriptor");
-    checkCudnn(cudnnCreateTensorDescriptor(&y), "cudnnCreateTensorDescriptor");
-    checkCudnn(cudnnCreateFilterDescriptor(&w), "cudnnCreateFilterDescriptor");
-    checkCudnn(cudnnCreateConvolutionDescriptor(&conv), "cudnnCreateConvolutionDescriptor");
-  }
-  ~ConvDescriptors() {
-    cudnnDestroyConvolutionDescriptor(conv);
-    cudnnDestroyFilterDescriptor(w);
-    cudnnDestroyTensorDescriptor(y);
-    cudnnDestroyTensorDescriptor(x);
-  }
-  ConvDescriptors(const ConvDescriptors&) = delete;
-  ConvDescriptors& operator=(const ConvDescriptors&) = delete;
 };
 
 std::string fmt(const char* f, double v) {
@@ -117,42 +97,19 @@ void benchGemm(DeviceContext& c, const BenchEnv& env, DType t, int n, DeviceProf
 
 // NHWC 3x3 convolution, stride 1, same padding (a ResNet-50 layer), as the zoo's Conv2D.
 void benchConv(DeviceContext& c, const BenchEnv& env, DType t, int batch, int hw, int channels, DeviceProfile& out) {
-  ConvDescriptors d;
-  const cudnnDataType_t dt = t == DType::F16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
   const int k = channels, r = 3;
-  checkCudnn(cudnnSetTensor4dDescriptor(d.x, CUDNN_TENSOR_NHWC, dt, batch, channels, hw, hw), "conv input");
-  checkCudnn(cudnnSetFilter4dDescriptor(d.w, dt, CUDNN_TENSOR_NHWC, k, channels, r, r), "conv filter");
-  checkCudnn(cudnnSetConvolution2dDescriptor(d.conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
-             "conv descriptor");
-  // f32 without TF32 (as the GEMMs); f16 on tensor cores
-  checkCudnn(cudnnSetConvolutionMathType(d.conv, t == DType::F16 ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH), "conv math");
-  int on = 0, oc = 0, oh = 0, ow = 0;
-  checkCudnn(cudnnGetConvolution2dForwardOutputDim(d.conv, d.x, d.w, &on, &oc, &oh, &ow), "conv output");
-  checkCudnn(cudnnSetTensor4dDescriptor(d.y, CUDNN_TENSOR_NHWC, dt, on, oc, oh, ow), "conv output");
-  const size_t elt = static_cast<size_t>(dtypeSize(t));
-  const size_t xn = static_cast<size_t>(batch) * hw * hw * channels, wn = static_cast<size_t>(k) * channels * r * r,
-               yn = static_cast<size_t>(on) * oc * oh * ow;
-  DeviceBuffer x(xn * elt), w(wn * elt), y(yn * elt);
+  const ConvShape shape{t, batch, hw, hw, channels, k, r, r, 1, 1};
+  const ConvRunner conv(c.dnn, shape, size_t{1} << 30);  // algorithm search first, as cuDNN advises
+  const ConvDims& d = conv.dims();
+  const size_t elt = static_cast<size_t>(d.elementBytes);
+  const auto xn = static_cast<size_t>(d.inputElems), wn = static_cast<size_t>(d.filterElems),
+             yn = static_cast<size_t>(d.outputElems);
+  DeviceBuffer x(xn * elt), w(wn * elt), y(yn * elt), ws(conv.workspaceBytes());
   const KernelContext kc{c.stream, c.blas};
   fillRandom(kc, x.p, xn, t, 3);
   fillRandom(kc, w.p, wn, t, 4);
   checkCuda(cudaStreamSynchronize(c.stream), "conv data");
-  cudnnConvolutionFwdAlgoPerf_t perf[8];
-  int got = 0;
-  checkCudnn(cudnnFindConvolutionForwardAlgorithm(c.dnn, d.x, d.w, d.conv, d.y, 8, &got, perf),
-             "cudnnFindConvolutionForwardAlgorithm");
-  const cudnnConvolutionFwdAlgoPerf_t* best = nullptr;
-  for (int i = 0; i < got && !best; ++i)
-    if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= (size_t{1} << 30)) best = &perf[i];
-  if (!best) fail("cuDNN found no convolution algorithm for " + std::string(dtypeName(t)));
-  DeviceBuffer ws(best->memory);
-  const float alpha = 1.0f, beta = 0.0f;
-  const cudnnConvolutionFwdAlgo_t algo = best->algo;
-  const size_t wsBytes = best->memory;
-  auto launch = [&] {
-    checkCudnn(cudnnConvolutionForward(c.dnn, &alpha, d.x, x.p, d.w, w.p, d.conv, algo, ws.p, wsBytes, &beta, d.y, y.p),
-               "cudnnConvolutionForward");
-  };
+  auto launch = [&] { conv.run(c.dnn, x.p, w.p, y.p, ws.p); };
   const bool quick = env.options.quick;
   BatchTiming bt = env.timer.timeFor(c.stream, quick ? 0.02 : 0.05, quick ? 5 : 10, 200, launch);
   const double flops = 2.0 * static_cast<double>(yn) * channels * r * r;

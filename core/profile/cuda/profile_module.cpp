@@ -1,16 +1,22 @@
 // Entry points of the GPU profiler plugin (libgp_profile.so). core/profile/profile_plugin.cpp
 // dlopen()s it on the first profile, so programs that never profile never load the CUDA
 // libraries. Order of a run: device discovery, CUPTI (or CUDA events), per device the compute
-// benchmarks (quick: one device per kind), then every ordered GPU pair's peer copies.
+// benchmarks (quick: one device per kind), then every ordered GPU pair's peer copies. The
+// executor (executor.h) and the kernel timing of `profile --model` (kernel_timing.h) are two
+// more entries; each entry's signature is checked against profile_plugin.h's function types.
 #include <unistd.h>
 
 #include <chrono>
 #include <map>
 #include <memory>
+#include <type_traits>
 
 #include "graph/error.h"
 #include "profile/cuda/cuda_errors.h"
 #include "profile/cuda/cupti_collector.h"
+#include "profile/cuda/executor.h"
+#include "profile/cuda/gpu_session.h"
+#include "profile/cuda/kernel_timing.h"
 #include "profile/cuda/kernels.h"
 #include "profile/cuda/microbench.h"
 #include "profile/gpu_peaks.h"
@@ -18,33 +24,6 @@
 
 namespace gp::prof {
 namespace {
-
-std::vector<GpuInfo> discoverGpus() {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) fail(noDeviceMessage(e));
-  if (count == 0) fail(noDeviceMessage(cudaErrorNoDevice));
-  std::vector<GpuInfo> gpus;
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp p{};
-    checkCuda(cudaGetDeviceProperties(&p, d), "cudaGetDeviceProperties");
-    GpuInfo g;
-    g.ordinal = d;
-    g.name = p.name;
-    g.ccMajor = p.major;
-    g.ccMinor = p.minor;
-    g.multiprocessors = p.multiProcessorCount;
-    g.memoryBytes = static_cast<int64_t>(p.totalGlobalMem);
-    g.memBusWidthBits = p.memoryBusWidth;
-    int khz = 0;
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, d) == cudaSuccess) g.smClockHz = khz * 1e3;
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, d) == cudaSuccess) g.memClockHz = khz * 1e3;
-    char bus[32] = {};
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) == cudaSuccess) g.pciBusId = bus;
-    gpus.push_back(std::move(g));
-  }
-  return gpus;
-}
 
 std::string hostName() {
   char buf[256] = {};
@@ -75,8 +54,7 @@ void run(const ProfileOptions& o, const ProfileProgressFn& progress, const std::
     gpus = all;
   } else {
     for (int d : o.devices) {
-      if (d < 0 || d >= static_cast<int>(all.size()))
-        fail("there is no GPU " + std::to_string(d) + " (" + std::to_string(all.size()) + " found)");
+      checkOrdinal(d, static_cast<int>(all.size()));
       for (const GpuInfo& g : gpus)
         if (g.ordinal == d) fail("GPU " + std::to_string(d) + " is listed twice");
       gpus.push_back(all[d]);
@@ -93,28 +71,14 @@ void run(const ProfileOptions& o, const ProfileProgressFn& progress, const std::
   std::vector<std::unique_ptr<DeviceContext>> ctx;
   for (const GpuInfo& g : gpus) ctx.push_back(std::make_unique<DeviceContext>(g.ordinal));
 
-  bool cupti = false;
-  if (o.timer != ProfileTimer::Events) {
-    const std::string why = CuptiCollector::start();
-    if (why.empty()) {
-      cupti = true;
-    } else if (o.timer == ProfileTimer::Cupti) {
-      fail(why);
-    } else {
-      out.timerNote = why;
-      say("warning: " + why + "; timing with CUDA events instead");
-    }
+  const CuptiSession cupti(o.timer);
+  if (!cupti.note().empty()) {
+    out.timerNote = cupti.note();
+    say("warning: " + cupti.note() + "; timing with CUDA events instead");
   }
-  out.timer = cupti ? "cupti" : "cuda-events";
-  BenchTimer timer(cupti);
+  out.timer = cupti.timerName();
+  BenchTimer timer(cupti.on());
   const BenchEnv env{o, timer, say, checkCancel};
-
-  struct StopCupti {
-    bool on;
-    ~StopCupti() {
-      if (on) CuptiCollector::stop();
-    }
-  } stopCupti{cupti};
 
   std::map<std::string, bool> kindMeasured;
   for (size_t i = 0; i < gpus.size(); ++i) {
@@ -149,16 +113,19 @@ void run(const ProfileOptions& o, const ProfileProgressFn& progress, const std::
 
 void traceSample(int device, std::vector<ActivityRecord>& out) {
   const std::vector<GpuInfo> gpus = discoverGpus();
-  if (device >= static_cast<int>(gpus.size()))
-    fail("there is no GPU " + std::to_string(device) + " (" + std::to_string(gpus.size()) + " found)");
+  checkOrdinal(device, static_cast<int>(gpus.size()));
   DeviceContext c(device);
-  if (const std::string why = CuptiCollector::start(); !why.empty()) fail(why);
-  struct Stop {
-    ~Stop() { CuptiCollector::stop(); }
-  } stop;
+  const CuptiSession cupti(ProfileTimer::Cupti);
   constexpr int n = 512;
   constexpr size_t mib = size_t{1} << 20;
-  void *a = nullptr, *b = nullptr, *cm = nullptr, *peer = nullptr;
+  struct Buffers {  // freed on every path (cudaFree finds each buffer's device itself: UVA)
+    void *a = nullptr, *b = nullptr, *cm = nullptr, *peer = nullptr;
+    ~Buffers() {
+      for (void* p : {a, b, cm, peer})
+        if (p) cudaFree(p);
+    }
+  } buf;
+  void *&a = buf.a, *&b = buf.b, *&cm = buf.cm, *&peer = buf.peer;
   checkCuda(cudaMalloc(&a, n * n * 4), "cudaMalloc");
   checkCuda(cudaMalloc(&b, n * n * 4), "cudaMalloc");
   checkCuda(cudaMalloc(&cm, n * n * 4), "cudaMalloc");
@@ -190,10 +157,6 @@ void traceSample(int device, std::vector<ActivityRecord>& out) {
   }
   checkCuda(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize");
   out = CuptiCollector::take();
-  cudaFree(a);
-  cudaFree(b);
-  cudaFree(cm);
-  if (peer) cudaFree(peer);
 }
 
 }  // namespace
@@ -215,3 +178,23 @@ extern "C" void gp_profile_run(const gp::ProfileOptions& options, const gp::Prof
                                const std::atomic<bool>* cancel, gp::ProfileResult& out) {
   gp::prof::run(options, progress, cancel, out);
 }
+
+extern "C" void gp_profile_execute(const gp::GpuProgram& program, const gp::GpuRunOptions& options,
+                                   const gp::ProfileProgressFn& progress, const std::atomic<bool>* cancel,
+                                   gp::GpuRunResult& out) {
+  gp::prof::executeProgram(program, options, progress, cancel, out);
+}
+
+extern "C" void gp_profile_time_kernels(const std::vector<gp::GpuKernel>& kernels,
+                                        const gp::KernelTimingOptions& options, const gp::ProfileProgressFn& progress,
+                                        const std::atomic<bool>* cancel, std::vector<double>& out) {
+  gp::prof::timeKernelList(kernels, options, progress, cancel, out);
+}
+
+// The loader casts dlsym()'s results to these types: the definitions above must match them.
+static_assert(std::is_same_v<decltype(&gp_profile_run), gp::ProfileRunFn>);
+static_assert(std::is_same_v<decltype(&gp_profile_list_gpus), gp::ProfileListFn>);
+static_assert(std::is_same_v<decltype(&gp_profile_trace_sample), gp::ProfileTraceFn>);
+static_assert(std::is_same_v<decltype(&gp_profile_execute), gp::ProfileExecuteFn>);
+static_assert(std::is_same_v<decltype(&gp_profile_time_kernels), gp::ProfileTimeKernelsFn>);
+static_assert(std::is_same_v<decltype(&gp_profile_abi), gp::ProfileAbiFn>);

@@ -258,3 +258,65 @@ TEST(Cluster, MalformedJsonFailsWithOneLine) {
     EXPECT_EQ(m.rfind("c.json: ", 0), 0u) << m;
   }
 }
+
+namespace {
+
+// tinyJson() with `efficiency` (a JSON value) in kind G.
+std::string withEfficiency(const std::string& efficiency) {
+  std::string t = tinyJson();
+  const std::string anchor = R"("launch_overhead_us": 5})";
+  t.replace(t.find(anchor), anchor.size(), R"("launch_overhead_us": 5, "efficiency": )" + efficiency + "}");
+  return t;
+}
+
+}  // namespace
+
+TEST(Cluster, KindEfficienciesParseAndRoundTrip) {
+  Cluster c = parseClusterJson(withEfficiency(R"({"MatMul": 0.82, "MatMul.f16": 0.66, "Conv.bf16": 0.5, "Other": 1})"),
+                               "c.json");
+  const DeviceSpec& d = c.device(1);  // every device of the kind gets them
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::MatMul, DType::F32), 0.82);
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::MatMul, DType::F16), 0.66);      // its own type first
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::MatMul, DType::BF16), 0.82);     // else the class
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::MatMul, DType::F64), 0.82);
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::Conv, DType::BF16), 0.5);
+  EXPECT_EQ(d.efficiency(OpClass::Conv, DType::F32), 0.0);  // not listed: the cost model's default
+  EXPECT_EQ(d.efficiency(OpClass::Elementwise, DType::F32), 0.0);
+  EXPECT_DOUBLE_EQ(d.efficiency(OpClass::Other, DType::I8), 1.0);  // 1 is allowed
+  EXPECT_TRUE(d.listsEfficiency());
+
+  const std::string json = c.toJson();
+  EXPECT_NE(json.find(R"("MatMul.f16": 0.66)"), std::string::npos) << json;
+  Cluster b = parseClusterJson(json, "roundtrip");
+  for (int d2 = 0; d2 < c.numDevices(); ++d2) {
+    EXPECT_EQ(b.device(d2).classEfficiency, c.device(d2).classEfficiency);
+    EXPECT_EQ(b.device(d2).typedEfficiency, c.device(d2).typedEfficiency);
+  }
+  EXPECT_EQ(b.toJson(), json);
+
+  // a cluster without them writes none
+  Cluster plain = parseClusterJson(tinyJson(), "c.json");
+  EXPECT_FALSE(plain.device(0).listsEfficiency());
+  EXPECT_EQ(plain.toJson().find("efficiency"), std::string::npos);
+  EXPECT_EQ(loadCluster("4xP100-PCIe").toJson().find("efficiency"), std::string::npos);
+}
+
+TEST(Cluster, BadKindEfficiencyFailsWithOneLine) {
+  const std::string where = "c.json: device_kinds['G'].efficiency: ";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"Matmul": 0.8})", where + "unknown op class 'Matmul' (MatMul Conv Elementwise"},
+      {R"({"MatMul.f17": 0.8})", where + "unknown type 'f17' in 'MatMul.f17' (f64 f32 f16 bf16 f8 int8)"},
+      {R"({"MatMul.": 0.8})", where + "unknown type '' in 'MatMul.'"},
+      {R"({"MatMul": "0.8"})", where + "field 'MatMul' must be a number"},
+      {R"({"Conv": true})", where + "field 'Conv' must be a number"},
+      {R"({"MatMul": 1.5})", where + "field 'MatMul' must be in (0, 1], got 1.5"},
+      {R"({"MatMul.f16": 0})", where + "field 'MatMul.f16' must be in (0, 1], got 0"},
+      {R"({"Conv": -0.2})", where + "field 'Conv' must be in (0, 1], got -0.2"},
+      {"0.7", "c.json: device_kinds['G']: field 'efficiency' must be an object"},
+  };
+  for (const auto& [eff, expected] : cases) {
+    const std::string m = errorOf(withEfficiency(eff));
+    EXPECT_EQ(m.rfind(expected, 0), 0u) << "expected '" << expected << "' at the start of: " << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+}

@@ -5,18 +5,21 @@
 #include "cost/cost_model.h"
 #include "graph/error.h"
 #include "graph/graph_builder.h"
+#include "sim/lower_bound.h"
+#include "sim/simulator.h"
 
 using namespace gp;
 
 namespace {
 
 // Two device kinds: "G" (10 TFLOP/s f32, 100 f16, 1000 GB/s, 5 us launch) and "S" (half of
-// everything, 2 us launch), devices gpu0 (G) and gpu1 (S) joined through a switch.
-Cluster twoKinds() {
+// everything, 2 us launch), devices gpu0 (G) and gpu1 (S) joined through a switch. `gExtra`
+// adds fields to kind G (", \"efficiency\": {...}").
+Cluster twoKinds(const std::string& gExtra = "") {
   return parseClusterJson(R"({"name": "two",
     "device_kinds": {
       "G": {"peak_TFLOPS": {"f32": 10, "f16": 100}, "memory_bandwidth_GBps": 1000,
-            "memory_GiB": 8, "launch_overhead_us": 5},
+            "memory_GiB": 8, "launch_overhead_us": 5)" + gExtra + R"(},
       "S": {"peak_TFLOPS": {"f32": 5, "f16": 50}, "memory_bandwidth_GBps": 500,
             "memory_GiB": 8, "launch_overhead_us": 2}},
     "devices": [{"name": "gpu0", "kind": "G"}, {"name": "gpu1", "kind": "S"}],
@@ -165,6 +168,85 @@ TEST(Cost, CalibrationFileErrors) {
           .find("array of integers or null"),
       std::string::npos);
   EXPECT_THROW(CalibrationTable::load("/nonexistent/cal.json"), Error);
+}
+
+// A device kind's own efficiencies (cluster file) replace CostParams' for that kind only:
+// "Class.type" before "Class", other classes and kinds keep the defaults.
+TEST(Cost, KindEfficiencyReplacesTheDefault) {
+  Fixture f = graph();
+  Cluster c = twoKinds(R"(, "efficiency": {"MatMul": 0.9, "MatMul.f16": 0.5, "Elementwise": 0.01})");
+  CostModel cm(f.g, c);
+  const double flops = 2.0 * 1024 * 1024 * 1024;
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.9));  // 0.7 without the listing
+  EXPECT_DOUBLE_EQ(cm.opTime(f.half, 0), 5e-6 + flops / (100e12 * 0.5));   // the f16 entry
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + flops / (5e12 * 0.7));   // kind S lists none
+  // Relu at 1% of 10 TFLOP/s: 1M FLOPs take 10 us, more than its 8.4 us of memory traffic.
+  EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 0), 5e-6 + (1 << 20) / (10e12 * 0.01));
+  EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 1), 2e-6 + 2 * kMiB4 / 500e9);
+  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::MatMul, DType::F64, 0), 0.9);  // no "MatMul.f64": the class
+  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::Conv, DType::F32, 0), 0.6);    // unlisted class: default
+  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::MatMul, DType::F16, 1), 0.7);
+  EXPECT_DOUBLE_EQ(cm.fusedTime(1e12, 0, OpClass::MatMul, DType::F16, 0), 5e-6 + 1e12 / (100e12 * 0.5));
+  // CostParams still set the default for kinds without a listing, never override one.
+  CostParams p;
+  p.efficiency[static_cast<size_t>(OpClass::MatMul)] = 1.0;
+  CostModel cp(f.g, c, p);
+  EXPECT_DOUBLE_EQ(cp.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.9));
+  EXPECT_DOUBLE_EQ(cp.opTime(f.matmul, 1), 2e-6 + flops / 5e12);
+  // The simulated step of the single-device plan is the sum of its ops' times, and the bound
+  // uses the same efficiencies (never above the step).
+  Simulator sim(cm);
+  for (int dev : {0, 1}) {
+    Measurement m = sim.run(Plan::singleDevice(f.g.numOps(), dev));
+    ASSERT_TRUE(m.feasible) << m.problem;
+    double sum = 0;
+    for (OpId op = 0; op < f.g.numOps(); ++op) sum += cm.opTime(op, dev);
+    EXPECT_NEAR(m.stepTime, sum, 1e-12);
+    EXPECT_LE(m.lowerBound, m.stepTime);
+  }
+  EXPECT_DOUBLE_EQ(lowerBound(cm), sim.run(Plan::singleDevice(f.g.numOps())).lowerBound);
+}
+
+// The fused bound allows for a kernel charged at the rate of its heaviest op, which may be far
+// above a lighter op's own (a slow Elementwise fused into a fast MatMul), and for a calibrated
+// op alone in its group (the simulator charges it its measured time). mm -> relu -> relu2.
+TEST(Cost, LowerBoundStaysBelowFusedAndCalibratedSteps) {
+  GraphBuilder b("mmrelu");
+  TensorId a = b.addGraphInput({"a", {1024, 1024}});
+  TensorId w = b.addParameter({"w", {1024, 1024}});
+  OpId mm = b.addOp({.name = "mm", .type = "MatMul", .inputs = {a, w}, .outputs = {{"y", {1024, 1024}}}, .flops = 2e9});
+  OpId relu = b.addOp(
+      {.name = "relu", .type = "Relu", .inputs = {b.output(mm)}, .outputs = {{"r", {1024, 1024}}}, .flops = 1e9});
+  b.addOp({.name = "relu2", .type = "Relu", .inputs = {b.output(relu)}, .outputs = {{"r2", {1024, 1024}}}, .flops = 1});
+  Graph g = std::move(b).build("mmrelu");
+  const double relu2 = 5e-6 + 2 * kMiB4 / 1000e9;  // memory-bound on G
+
+  Cluster c = twoKinds(R"(, "efficiency": {"MatMul": 1, "Elementwise": 0.01})");
+  CostModel cm(g, c);
+  Simulator sim(cm);
+  // mm + relu as one kernel on G: 3e9 FLOPs at 10 TFLOP/s x 1.0 = 300 us (memory 12.6 us) + 5 us
+  Measurement fused = sim.run(Plan{{0, 0, 0}, {}, {0, 0, -1}});
+  ASSERT_TRUE(fused.feasible) << fused.problem;
+  EXPECT_NEAR(fused.stepTime, 5e-6 + 3e9 / 10e12 + relu2, 1e-12);
+  // bound: mm 200 us + relu at its group's best rate (the MatMul's) 100 us + relu2; counting
+  // relu at its own rate would give 200 + min(10 ms on G, 400 us on S) + relu2 > the step
+  EXPECT_NEAR(fused.lowerBound, 3e9 / 10e12 + relu2, 1e-12);
+  EXPECT_LE(fused.lowerBound, fused.stepTime);
+
+  Cluster plain = twoKinds();
+  CalibrationTable t;
+  const std::vector<std::vector<int64_t>> shapes{{1024, 1024}, {1024, 1024}};
+  t.add("MatMul", shapes, DType::F32, "G", 1e-6);
+  CostModel cal(g, plain, {}, &t);
+  Simulator csim(cal);
+  // mm alone in group 0 runs as itself (1 us measured), relu + relu2 as one Elementwise kernel:
+  // 5 us + (1e9 + 1) / (10 TFLOP/s x 0.5)
+  Measurement m = csim.run(Plan{{0, 0, 0}, {}, {0, 1, 1}});
+  ASSERT_TRUE(m.feasible) << m.problem;
+  EXPECT_NEAR(m.stepTime, 1e-6 + 5e-6 + (1e9 + 1) / 5e12, 1e-12);
+  // mm counts its measured 1 us, not its 200 us of arithmetic (which would exceed the step)
+  EXPECT_NEAR(m.lowerBound, 1e-6 + (1e9 + 1) / 5e12, 1e-12);
+  EXPECT_LE(m.lowerBound, m.stepTime);
 }
 
 TEST(Cost, TransferAlongMultiHopRoute) {

@@ -14,89 +14,16 @@
 #include "graph/error.h"
 #include "graph/graph_builder.h"
 #include "sim/simulator.h"
+#include "synthetic_profile.h"
 
 using namespace gp;
 
 namespace {
 
-constexpr double kLatency = 2e-6, kBandwidth = 400e9;  // the synthetic NVLink
-
-KernelBench bench(std::string op, OpClass cls, DType t, std::vector<std::vector<int64_t>> shapes, double flops,
-                  double bytes, double kernelSeconds, double launch = 3e-6) {
-  KernelBench k;
-  k.label = op + " " + std::string(dtypeName(t));
-  k.opType = std::move(op);
-  k.opClass = cls;
-  k.dtype = t;
-  k.inputShapes = std::move(shapes);
-  k.flops = flops;
-  k.bytes = bytes;
-  k.kernelSeconds = kernelSeconds;
-  k.seconds = kernelSeconds + launch;
-  k.repetitions = 10;
-  k.kernelsPerRepetition = 1;
-  return k;
-}
-
-DeviceProfile h100(int ordinal, double gemmF32Seconds) {
-  DeviceProfile p;
-  p.gpu.ordinal = ordinal;
-  p.gpu.name = "NVIDIA H100 80GB HBM3";
-  p.gpu.ccMajor = 9;
-  p.gpu.ccMinor = 0;
-  p.gpu.multiprocessors = 132;
-  p.gpu.smClockHz = 1.98e9;
-  p.gpu.memoryBytes = 85'520'809'984;
-  p.measured = true;
-  const double n = 4096, gemm = 2 * n * n * n;
-  p.kernels.push_back(
-      bench("MatMul", OpClass::MatMul, DType::F32, {{4096, 4096}, {4096, 4096}}, gemm, 3 * n * n * 4, gemmF32Seconds));
-  p.kernels.push_back(
-      bench("MatMul", OpClass::MatMul, DType::F16, {{4096, 4096}, {4096, 4096}}, gemm, 3 * n * n * 2, gemm / 700e12));
-  p.kernels.push_back(bench("MatMul", OpClass::MatMul, DType::F16, {{1024, 1024}, {1024, 1024}}, gemm / 64,
-                            3 * n * n * 2 / 16, gemm / 64 / 300e12));
-  const double conv = 2.0 * 32 * 14 * 14 * 256 * 256 * 9;
-  p.kernels.push_back(
-      bench("Conv2D", OpClass::Conv, DType::F32, {{32, 14, 14, 256}, {3, 3, 256, 256}}, conv, 1e7, conv / 40e12));
-  p.kernels.push_back(bench("Add", OpClass::Elementwise, DType::F32, {{1 << 26}, {1 << 26}}, 1 << 26, 12.0 * (1 << 26),
-                            12.0 * (1 << 26) / 2.7e12));
-  p.kernels.push_back(
-      bench("Sum", OpClass::Reduction, DType::F32, {{1 << 26}}, 1 << 26, 4.0 * (1 << 26), 4.0 * (1 << 26) / 2.4e12));
-  KernelBench copy =
-      bench("Copy", OpClass::DataMovement, DType::U8, {{1 << 30}}, 0, 2.0 * (1 << 30), 2.0 * (1 << 30) / 3e12);
-  copy.calibrate = false;
-  p.kernels.push_back(copy);
-  p.memBandwidth = 3e12;
-  p.launchOverhead = 2.5e-6;
-  p.emptyKernelSeconds = 1.2e-6;
-  return p;
-}
-
-PeerProfile peer(int src, int dst, uint32_t seed) {
-  PeerProfile p;
-  p.src = src;
-  p.dst = dst;
-  p.peerAccess = true;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-0.01, 0.01);
-  for (int e = 0; e <= 29; ++e) {
-    const int64_t bytes = int64_t{1} << e;
-    p.samples.push_back({bytes, (kLatency + static_cast<double>(bytes) / kBandwidth) * (1 + u(rng))});
-  }
-  return p;
-}
-
-ProfileResult twoH100s() {
-  ProfileResult r;
-  r.timer = "cupti";
-  r.driverVersion = "13.0";
-  r.runtimeVersion = "13.0";
-  r.hostName = "testhost";
-  r.devices = {h100(0, 2 * 4096.0 * 4096 * 4096 / 50e12), h100(1, 2 * 4096.0 * 4096 * 4096 / 54e12)};
-  r.peers = {peer(0, 1, 1), peer(1, 0, 2)};
-  r.wallSeconds = 12.5;
-  return r;
-}
+constexpr double kLatency = gptest::kSyntheticLatency, kBandwidth = gptest::kSyntheticBandwidth;
+using gptest::bench;
+using gptest::h100;
+using gptest::twoH100s;
 
 std::string tempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("gp_profile_" + std::to_string(::getpid()) + "_" + name)).string();
@@ -266,4 +193,63 @@ TEST(ProfileOutput, MissingMeasurementsAreClearErrors) {
   oneWay.peers.pop_back();
   EXPECT_EQ(summarizeProfile(oneWay).links.size(), 1u);
   EXPECT_THROW(writeTextFileAtomically("/nonexistent-dir/x.json", "{}"), Error);
+}
+
+// The measured GEMM / conv efficiencies go into device_kinds.K.efficiency (MatMul = f32, the
+// other GEMM types as "MatMul.f16", Conv), load back, and set a MatMul op's simulated time:
+// FLOPs / the measured best FLOP/s instead of FLOPs / (peak x the 0.7 default).
+TEST(ProfileOutput, ClusterFileCarriesTheMeasuredEfficiencies) {
+  const ProfileResult r = twoH100s();
+  const ProfileSummary s = summarizeProfile(r);
+  const KindSummary& k = s.kinds[0];
+  const auto f32 = static_cast<size_t>(PeakType::F32), f16 = static_cast<size_t>(PeakType::F16);
+  const std::string text = profileClusterJson(r, s, "measured");
+  const auto j = nlohmann::ordered_json::parse(text);
+  const auto& eff = j["device_kinds"]["H100-80GB-HBM3"]["efficiency"];
+  std::vector<std::string> keys;
+  for (auto it = eff.begin(); it != eff.end(); ++it) keys.push_back(it.key());
+  // no Elementwise / Reduction: their bandwidth fractions are not FLOP efficiencies
+  EXPECT_EQ(keys, (std::vector<std::string>{"MatMul", "MatMul.f16", "Conv"}));
+
+  const Cluster c = parseClusterJson(text, "measured.json");
+  const DeviceSpec& d = c.device(1);
+  EXPECT_NEAR(d.efficiency(OpClass::MatMul, DType::F32), 54e12 / k.peak[f32], 1e-3);
+  EXPECT_NEAR(d.efficiency(OpClass::MatMul, DType::F16), 700e12 / k.peak[f16], 1e-3);
+  EXPECT_NEAR(d.efficiency(OpClass::Conv, DType::F32), 40e12 / k.peak[f32], 1e-3);
+  EXPECT_EQ(d.efficiency(OpClass::Elementwise, DType::F32), 0.0);
+
+  // one uncalibrated 4096^3 f32 MatMul on gpu0: launch + FLOPs / 54 TFLOP/s (compute-bound:
+  // 2.5 ms against 67 us of memory traffic), within the files' 4 significant digits
+  const double gemm = 2 * 4096.0 * 4096 * 4096;
+  GraphBuilder b("mm");
+  TensorId x = b.addGraphInput({"x", {4096, 4096}});
+  TensorId w = b.addParameter({"w", {4096, 4096}});
+  b.addOp({.name = "mm", .type = "MatMul", .inputs = {x, w}, .outputs = {{"y", {4096, 4096}}}, .flops = gemm});
+  Graph g = std::move(b).build("mm");
+  CostModel cost(g, c);
+  Simulator sim(cost);
+  const Measurement m = sim.run(Plan::singleDevice(1));
+  ASSERT_TRUE(m.feasible) << m.problem;
+  const double measured = 2.5e-6 + gemm / 54e12;
+  EXPECT_NEAR(m.stepTime, measured, 2e-3 * measured);
+  EXPECT_LE(m.lowerBound, m.stepTime);
+  // without the efficiencies the default 0.7 of the 66.9 TFLOP/s peak: 17% slower
+  auto stripped = j;
+  stripped["device_kinds"]["H100-80GB-HBM3"].erase("efficiency");
+  const Cluster plain = parseClusterJson(stripped.dump(), "plain.json");
+  CostModel plainCost(g, plain);
+  const double byDefault = 2.5e-6 + gemm / (plain.device(0).peakFlops(DType::F32) * 0.7);
+  EXPECT_NEAR(plainCost.opTime(0, 0), byDefault, 1e-12);
+  EXPECT_GT(byDefault / m.stepTime, 1.1);
+}
+
+TEST(ProfileOutput, EfficiencyAbovePeakIsClampedToOne) {
+  ProfileResult r = twoH100s();
+  for (auto& dev : r.devices)
+    for (auto& kb : dev.kernels)
+      if (kb.opClass == OpClass::MatMul && kb.dtype == DType::F32) kb.kernelSeconds = kb.flops / 70e12;  // > 66.9 peak
+  const ProfileSummary s = summarizeProfile(r);
+  EXPECT_GT(*s.kinds[0].efficiency[static_cast<size_t>(OpClass::MatMul)], 1.0);  // the report keeps the raw figure
+  const Cluster c = parseClusterJson(profileClusterJson(r, s, "fast"), "fast.json");
+  EXPECT_DOUBLE_EQ(c.device(0).efficiency(OpClass::MatMul, DType::F32), 1.0);
 }
