@@ -179,6 +179,7 @@ class Document : public QObject {
   void startMeasure(const PendingHistory& pending, bool quiet = false);
   bool refuseWhileOptimizing();        // true (and a warning) while the optimizer runs
   QString refuse(const QString& message);  // warning(message), returns it
+  void warnDissolved(int dissolved);       // warning() when leaving ops dissolved whole groups
   void pushPlanEdit(const Plan& after, const QString& text);  // one undo step, re-measured
   void pollOptimizer(bool finishing);  // UI timer: the worker's reports -> signals, live best plan
   void finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r);

@@ -74,6 +74,7 @@ QString Document::fuseOps(const std::vector<OpId>& selected) {
   if (!r.problem.empty())
     return refuse(tr("Cannot fuse %n ops: %1.", nullptr, n).arg(QString::fromStdString(r.problem)));
   pushPlanEdit(r.plan, tr("Fuse %n ops", nullptr, n));
+  warnDissolved(r.dissolved);
   return {};
 }
 
@@ -87,10 +88,14 @@ QString Document::unfuseOps(const std::vector<OpId>& selected) {
   if (fused == 0) return refuse(tr("Cannot unfuse: none of the selected ops is fused."));
   const planedit::LeaveResult r = planedit::withoutFusion(*ws_->graph, plan_, ops);
   pushPlanEdit(r.plan, tr("Unfuse %n ops", nullptr, fused));
-  if (r.dissolved > 0)
-    Q_EMIT warning(tr("%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.",
-                      nullptr, r.dissolved));
+  warnDissolved(r.dissolved);
   return {};
+}
+
+void Document::warnDissolved(int dissolved) {
+  if (dissolved > 0)
+    Q_EMIT warning(tr("%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.",
+                      nullptr, dissolved));
 }
 
 }  // namespace gp

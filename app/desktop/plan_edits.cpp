@@ -119,7 +119,9 @@ LeaveResult withoutFusion(const Graph& g, const Plan& plan, const std::vector<Op
 
 FuseResult fused(const Graph& g, const Plan& plan, const std::vector<OpId>& ops) {
   FuseResult r;
-  r.plan = withoutFusion(g, plan, ops).plan;
+  LeaveResult left = withoutFusion(g, plan, ops);
+  r.plan = std::move(left.plan);
+  r.dissolved = left.dissolved;
   const int32_t n = g.numOps();
   std::vector<int32_t>& fg = r.plan.fusionGroup;
   if (fg.size() != static_cast<size_t>(n)) fg.assign(static_cast<size_t>(n), -1);

@@ -42,6 +42,7 @@ struct FuseResult {
   Plan plan;            // the plan with `ops` as one group (only meaningful when problem is "")
   int32_t group = -1;   // the new group's id
   std::string problem;  // why the rules refuse it (fusionProblem, the new group named "the new group"), or ""
+  int dissolved = 0;    // other groups dissolved as a whole when the ops left them (LeaveResult)
 };
 // `ops` (two or more) leave their groups (as withoutFusion) and become one new group, checked
 // with fusionProblem on the whole resulting plan.

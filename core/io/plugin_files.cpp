@@ -1,7 +1,11 @@
 #include "io/plugin_files.h"
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 namespace gp {
 
@@ -30,6 +34,36 @@ std::string firstExisting(const PluginFiles& c, std::string& tried) {
     tried += (tried.empty() ? "" : ", ") + file;
   }
   return {};
+}
+
+OpenedPlugin openPlugin(const std::string& file, const std::string& what, const char* abiSymbol, uint64_t abi,
+                        const std::vector<const char*>& names, const std::string& loadHint) {
+  static std::mutex mutex;
+  static std::map<std::string, OpenedPlugin> cache;
+  std::lock_guard lock(mutex);
+  if (auto it = cache.find(file); it != cache.end()) return it->second;
+  OpenedPlugin p;
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  using AbiFn = uint64_t (*)();
+  if (!handle) {
+    const char* err = ::dlerror();
+    p.error = "cannot load " + what + " " + file + ": " + (err ? err : "unknown error") +
+              (loadHint.empty() ? "" : " " + loadHint);
+  } else if (auto fn = reinterpret_cast<AbiFn>(::dlsym(handle, abiSymbol)); !fn || fn() != abi) {
+    p.error = what + " " + file + " was built from another version of graphplace; rebuild it";
+  } else {
+    for (const char* name : names) {
+      void* sym = ::dlsym(handle, name);
+      if (!sym) {
+        p.error = what + " " + file + " has no " + name;
+        p.symbols.clear();
+        break;
+      }
+      p.symbols.push_back(sym);
+    }
+  }
+  cache.emplace(file, p);
+  return p;
 }
 
 }  // namespace gp

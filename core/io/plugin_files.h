@@ -1,7 +1,9 @@
-// Where an on-demand plugin (libgp_rl.so, libgp_profile.so) may be, in the order its loader
-// tries them: the file named by an environment variable (then only that one), the build tree's
-// copy, beside the program, and ../lib/graphplace from the program's folder (installed).
+// On-demand plugins (libgp_rl.so, libgp_profile.so, libgp_torchscript.so): where one may be, in
+// the order its loader tries them — the file named by an environment variable (then only that
+// one), the build tree's copy, beside the program, and ../lib/graphplace from the program's
+// folder (installed) — and opening one: dlopen(), the ABI check, the entry points.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,5 +19,17 @@ PluginFiles pluginFiles(const char* envVar, const char* buildPath, const char* f
 
 // The first of `c.files` that exists, or "" (then `tried` lists every file looked for).
 std::string firstExisting(const PluginFiles& c, std::string& tried);
+
+struct OpenedPlugin {
+  std::vector<void*> symbols;  // the address of each requested name, in order (all set when error is "")
+  std::string error;           // one line, or ""
+};
+
+// dlopen()s `file` and checks that it was built from these headers (its `abiSymbol`, a
+// uint64_t (*)(), returns `abi`), then looks up `names`. Once per file for the life of the
+// process (dlopen'ed libraries stay loaded): later calls return the first result. `what` names
+// the plugin in errors ("the optimizer plugin"); `loadHint` follows a dlopen failure's message.
+OpenedPlugin openPlugin(const std::string& file, const std::string& what, const char* abiSymbol, uint64_t abi,
+                        const std::vector<const char*>& names, const std::string& loadHint = "");
 
 }  // namespace gp

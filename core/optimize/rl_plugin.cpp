@@ -1,11 +1,7 @@
 #include "optimize/rl_plugin.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include "graph/error.h"
@@ -26,31 +22,20 @@ struct Loaded {
   std::string error;
 };
 
-// One load attempt per file for the life of the process (dlopen'ed libraries stay loaded).
 Loaded loadFile(const std::string& file) {
-  static std::mutex mutex;
-  static std::map<std::string, Loaded> cache;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(file); it != cache.end()) return it->second;
-  Loaded p;
   // LibTorch's OpenMP threads spin between parallel regions by default; on a machine shared
   // with other work (a desktop running the app, a build) the spinning thread steals the core
   // the other needs and an iteration takes 10-20x longer. libgomp reads this once, when it is
   // loaded, which is with the plugin (unless the user chose a policy).
   ::setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
-  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* err = ::dlerror();
-    p.error = "cannot load the optimizer plugin " + file + ": " + (err ? err : "unknown error");
-  } else if (auto abi = reinterpret_cast<RlAbiFn>(::dlsym(handle, kRlAbiSymbol)); !abi || abi() != rlPluginAbi()) {
-    p.error = "the optimizer plugin " + file + " was built from another version of graphplace; rebuild it";
-  } else {
-    p.optimize = reinterpret_cast<RlOptimizeFn>(::dlsym(handle, kRlOptimizeSymbol));
-    p.pretrain = reinterpret_cast<RlPretrainFn>(::dlsym(handle, kRlPretrainSymbol));
-    if (!p.optimize || !p.pretrain)
-      p.error = "the optimizer plugin " + file + " has no " + (p.optimize ? kRlPretrainSymbol : kRlOptimizeSymbol);
+  const OpenedPlugin o =
+      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol});
+  Loaded p;
+  p.error = o.error;
+  if (o.error.empty()) {
+    p.optimize = reinterpret_cast<RlOptimizeFn>(o.symbols[0]);
+    p.pretrain = reinterpret_cast<RlPretrainFn>(o.symbols[1]);
   }
-  cache.emplace(file, p);
   return p;
 }
 

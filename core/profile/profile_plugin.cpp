@@ -1,11 +1,7 @@
 #include "profile/profile_plugin.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <mutex>
 
 #include "graph/error.h"
 #include "io/plugin_files.h"
@@ -28,36 +24,20 @@ struct Loaded {
   std::string error;
 };
 
-// One load attempt per file for the life of the process (dlopen'ed libraries stay loaded).
 Loaded loadFile(const std::string& file) {
-  static std::mutex mutex;
-  static std::map<std::string, Loaded> cache;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(file); it != cache.end()) return it->second;
+  const OpenedPlugin o = openPlugin(
+      file, "the GPU profiler plugin", kProfileAbiSymbol, profilePluginAbi(),
+      {kProfileRunSymbol, kProfileListSymbol, kProfileTraceSymbol, kProfileExecuteSymbol, kProfileTimeKernelsSymbol},
+      "(are the CUDA libraries, cuDNN included, on the library path?)");
   Loaded p;
-  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* err = ::dlerror();
-    p.error = "cannot load the GPU profiler plugin " + file + ": " + (err ? err : "unknown error") +
-              " (are the CUDA libraries, cuDNN included, on the library path?)";
-  } else if (auto abi = reinterpret_cast<ProfileAbiFn>(::dlsym(handle, kProfileAbiSymbol));
-             !abi || abi() != profilePluginAbi()) {
-    p.error = "the GPU profiler plugin " + file + " was built from another version of graphplace; rebuild it";
-  } else {
-    p.run = reinterpret_cast<ProfileRunFn>(::dlsym(handle, kProfileRunSymbol));
-    p.list = reinterpret_cast<ProfileListFn>(::dlsym(handle, kProfileListSymbol));
-    p.trace = reinterpret_cast<ProfileTraceFn>(::dlsym(handle, kProfileTraceSymbol));
-    p.execute = reinterpret_cast<ProfileExecuteFn>(::dlsym(handle, kProfileExecuteSymbol));
-    p.timeKernels = reinterpret_cast<ProfileTimeKernelsFn>(::dlsym(handle, kProfileTimeKernelsSymbol));
-    const char* missing = !p.run           ? kProfileRunSymbol
-                          : !p.list        ? kProfileListSymbol
-                          : !p.trace       ? kProfileTraceSymbol
-                          : !p.execute     ? kProfileExecuteSymbol
-                          : !p.timeKernels ? kProfileTimeKernelsSymbol
-                                           : nullptr;
-    if (missing) p.error = "the GPU profiler plugin " + file + " has no " + missing;
+  p.error = o.error;
+  if (o.error.empty()) {
+    p.run = reinterpret_cast<ProfileRunFn>(o.symbols[0]);
+    p.list = reinterpret_cast<ProfileListFn>(o.symbols[1]);
+    p.trace = reinterpret_cast<ProfileTraceFn>(o.symbols[2]);
+    p.execute = reinterpret_cast<ProfileExecuteFn>(o.symbols[3]);
+    p.timeKernels = reinterpret_cast<ProfileTimeKernelsFn>(o.symbols[4]);
   }
-  cache.emplace(file, p);
   return p;
 }
 

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -158,6 +159,44 @@ class PlanEditTest : public QObject {
     QTest::keyClick(inspector->prioritySpin(), Qt::Key_Return);
     QCOMPARE(doc.plan().priority[static_cast<size_t>(opNamed(doc, "out"))], 7);
     QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Set priority of out to 7"));
+  }
+
+  // a -> b -> c -> d and a -> d fused as one kernel; then b and c fuse on their own: what is
+  // left of the first group ({a, d}, still connected) would run before and after {b, c} (a cycle
+  // between kernels), so it dissolves, and the user is told so as unfuse tells it.
+  void fuseThatDissolvesAnotherGroupWarns() {
+    const QString dot = dir_.filePath(QStringLiteral("diamond.dot"));
+    QFile f(dot);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"(digraph diamond {
+      a [op=Relu, flops="1e6", bytes="4194304"];
+      b [op=Add, flops="1e6", bytes="4194304"];
+      c [op=Mul, flops="1e6", bytes="4194304"];
+      d [op=Sigmoid, flops="1e6", bytes="4194304"];
+      a -> b -> c -> d; a -> d;
+    })");
+    f.close();
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    doc.open(OpenRequest{dot, GraphMode::Default, QStringLiteral("4xP100-PCIe"), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    const OpId a = opNamed(doc, "a"), b = opNamed(doc, "b"), c = opNamed(doc, "c"), d = opNamed(doc, "d");
+    QCOMPARE(doc.fuseOps({a, b, c, d}), QString());
+    QVERIFY(groupOf(doc.plan(), a) >= 0);
+    QSignalSpy warned(&doc, &Document::warning);
+    QCOMPARE(doc.fuseOps({b, c}), QString());
+    const Plan p = doc.plan();
+    QVERIFY(groupOf(p, b) >= 0);
+    QCOMPARE(groupOf(p, c), groupOf(p, b));
+    QCOMPARE(groupOf(p, a), -1);
+    QCOMPARE(groupOf(p, d), -1);
+    QCOMPARE(fusionProblem(*doc.graph(), p), std::string());
+    QCOMPARE(warned.count(), 1);
+    QCOMPARE(warned.at(0).at(0).toString(),
+             QStringLiteral("1 fusion group dissolved as well: what was left of it could not run as one kernel."));
+    QVERIFY(waitIdle(w));
   }
 
   void fuseRefuseUnfuse() {
