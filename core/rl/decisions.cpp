@@ -17,7 +17,19 @@ PlanBuilder::PlanBuilder(const Graph& g, const GraphFeatures& f, const OptimizeO
     throw Error("optimize", "--fuse plan keeps the start plan's fusion groups, so placement cannot be optimized too");
   const Plan* start = o.startPlan ? &*o.startPlan : nullptr;
   fixedUnits_.assign(static_cast<size_t>(f.numUnits), 0);
+  fixedDevice_.assign(static_cast<size_t>(f.numOps), 0);
   if (start) {
+    if (start->device.size() != static_cast<size_t>(f.numOps))
+      throw Error("optimize", "the start plan places " + std::to_string(start->device.size()) + " ops, the graph has " +
+                                  std::to_string(f.numOps));
+    if (!tasks_.placement) {
+      for (OpId op = 0; op < f.numOps; ++op)
+        if (start->device[op] < 0 || start->device[op] >= numDevices_)
+          throw Error("optimize", "the start plan puts op '" + g.opName(op) + "' on device " +
+                                      std::to_string(start->device[op]) + ", placement is fixed and the cluster has " +
+                                      std::to_string(numDevices_) + " devices");
+      fixedDevice_ = start->device;  // op by op: a colocation group the start splits stays split
+    }
     fixedUnits_ = unitsOf(*start);
     fixedPriority_ = start->priority;
     if (fuse_ == "plan") fixedFusion_ = start->fusionGroup;
@@ -51,7 +63,9 @@ Decisions PlanBuilder::initial() const {
 }
 
 Plan PlanBuilder::build(const Decisions& d) const {
-  Plan p = planFromUnits(f_, tasks_.placement ? d.units : fixedUnits_);
+  Plan p;
+  if (tasks_.placement) p = planFromUnits(f_, d.units);
+  else p.device = fixedDevice_;
   if (tasks_.schedule) {
     const int64_t stride = static_cast<int64_t>(f_.numOps) + 1;
     p.priority.resize(static_cast<size_t>(f_.numOps));

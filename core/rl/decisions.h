@@ -12,6 +12,14 @@
 // A task that is not optimized keeps a fixed value: the start plan's devices (every op on
 // device 0 without one), its priorities (FIFO without them), and for fusion OptimizeOptions::fuse
 // ("none", "default": defaultFusion on each plan's devices, "plan": the start plan's groups).
+//
+// Placement fixed: the start plan's devices are kept op by op, exactly as given, even where they
+// split a colocation group (a placement unit) over two devices — the user fixed them, and the
+// simulator runs such plans (colocation is a placement constraint the policy keeps, not a rule of
+// the plan). Decisions::units is then ignored; each unit's entry holds its first op's device (what
+// the policy's device residuals read). A start device outside the cluster is a gp::Error. With
+// placement optimized, a start plan's devices only seed the units (each takes its first op's
+// device, clamped to the cluster), so every candidate keeps colocation.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -50,7 +58,10 @@ class PlanBuilder {
 
   // Ops whose fusion level matters (fusionRole != Never), 1/0 per op.
   const std::vector<uint8_t>& fusible() const { return fusible_; }
+  // Per unit: its first op's device in `plan`, clamped to the cluster.
   std::vector<int32_t> unitsOf(const Plan& plan) const;
+  // Per op: the device of every plan built while placement is not a task.
+  const std::vector<int32_t>& fixedDevices() const { return fixedDevice_; }
   const OptimizeTasks& tasks() const { return tasks_; }
 
  private:
@@ -60,7 +71,8 @@ class PlanBuilder {
   std::string fuse_;
   int32_t numDevices_;
   std::vector<int32_t> base_;                      // per op, in [1, ops]
-  std::vector<int32_t> fixedUnits_;                // placement not a task
+  std::vector<int32_t> fixedUnits_;                // the start's units (initial decisions)
+  std::vector<int32_t> fixedDevice_;               // placement not a task: per op, the start's
   std::vector<int32_t> fixedPriority_;             // schedule not a task
   std::vector<int32_t> fixedFusion_;               // fuse == "plan"
   std::vector<uint8_t> fusible_;

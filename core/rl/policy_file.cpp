@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cluster/cluster.h"
+#include "fusion/fuser.h"
 #include "graph/error.h"
 
 namespace gp::rl {
@@ -158,10 +159,21 @@ LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices)
       if (d < 0 || d >= devices)
         throw Error(path, "the checkpoint's plan uses device " + std::to_string(d) + ", the cluster has " +
                               std::to_string(devices));
+    for (int32_t group : s.session.best.fusionGroup)
+      if (group < -1 || group >= ops)
+        throw Error(path, "the checkpoint's plan has fusion group " + std::to_string(group) + ", groups are -1 to " +
+                              std::to_string(ops - 1));
     archive.read("optimizer", s.optimizerState);
   } catch (const c10::Error& e) {
     throw Error(path, std::string("cannot read the optimizer checkpoint: ") + e.what_without_backtrace());
   }
+  return s;
+}
+
+LoadedSession loadSession(const std::string& path, const Graph& g, int64_t devices) {
+  LoadedSession s = loadSession(path, g.numOps(), devices);
+  if (const std::string why = fusionProblem(g, s.session.best); !why.empty())
+    throw Error(path, "the checkpoint's plan breaks the fusion rules: " + why);
   return s;
 }
 

@@ -13,12 +13,14 @@
 //   "session_device"    int32 [ops]   the best plan's devices
 //   "session_priority"  int32 [ops or 0]  its priorities
 //   "session_fusion"    int32 [ops or 0]  its fusion groups (optional: older sessions lack it)
+//                                     in [-1, ops); they must keep the fusion rules (fuser.h)
 //   "session_history"   float64 [iterations]  best step time per iteration (seconds)
 //   "optimizer"         archive       Adam's state
 #pragma once
 #include <string>
 #include <vector>
 
+#include "graph/graph.h"
 #include "rl/gdp_policy.h"
 #include "sim/plan.h"
 
@@ -40,12 +42,19 @@ struct Session {
 void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
                  const std::string& path);
 // Reads a session file for a graph of `ops` ops on `devices` devices (gp::Error otherwise):
-// the policy (as loadCheckpoint), the session and Adam's state for loadOptimizerState.
+// the policy (as loadCheckpoint), the session and Adam's state for loadOptimizerState. Checks
+// the plan's shape: ops devices in [0, devices), priorities for no op or every op, fusion groups
+// for no op or every op with ids in [-1, ops).
 struct LoadedSession {
   GdpPolicy policy{nullptr};
   Session session;
   torch::serialize::InputArchive optimizerState;
 };
 LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices);
+// The same for graph `g`, and the plan's fusion groups must keep the fusion rules
+// (fusionProblem: one device, at most one heavy op, no cycle, ...): a hand-edited or stale
+// session is a one-line gp::Error(path, ...) instead of a plan that never fits or deadlocks.
+// What `optimize --resume` uses.
+LoadedSession loadSession(const std::string& path, const Graph& g, int64_t devices);
 
 }  // namespace gp::rl

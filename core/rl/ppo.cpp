@@ -97,7 +97,8 @@ struct PpoTrainer::State {
     if (best.units.empty() || best.units == featureUnits) return;
     featureUnits = best.units;
     std::vector<int64_t> dev(static_cast<size_t>(features.numOps));
-    for (int32_t op = 0; op < features.numOps; ++op) dev[op] = best.units[features.unitOf[op]];
+    for (int32_t op = 0; op < features.numOps; ++op)  // placement fixed: the devices op by op
+      dev[op] = tasks().placement ? best.units[features.unitOf[op]] : builder->fixedDevices()[op];
     torch::Tensor oneHot = torch::one_hot(torch::tensor(dev, torch::kInt64), kMaxDevices).to(torch::kFloat32);
     torch::Tensor x = input.x.clone();
     x.slice(1, currentDeviceColumn(), currentDeviceColumn() + kMaxDevices).copy_(oneHot);
@@ -467,7 +468,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   std::vector<double> history;  // of the resumed session and this run
   int done = 0;
   if (!o.resume.empty()) {
-    LoadedSession session = loadSession(o.resume, s.features.numOps, s.numDevices);
+    LoadedSession session = loadSession(o.resume, s.cost.graph(), s.numDevices);
     s.optimizer->load(session.optimizerState);
     done = session.session.iterations;
     history = session.session.history;

@@ -39,7 +39,7 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   const bool isDefault = o.policy == "default" || o.policy.empty();
   if (!o.resume.empty()) {
     // the session's policy and best plan; its optimizer state is restored by the trainer
-    LoadedSession session = loadSession(o.resume, cost.graph().numOps(), cost.cluster().numDevices());
+    LoadedSession session = loadSession(o.resume, cost.graph(), cost.cluster().numDevices());
     o.startPlan = session.session.best;
     file = o.resume;
     note = "resumed after iteration " + std::to_string(session.session.iterations) + " from " + o.resume;
