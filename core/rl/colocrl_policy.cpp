@@ -226,7 +226,7 @@ std::optional<ColocDecode> ColocRlPolicyImpl::decode(const ColocInput& in, int64
   const bool hooks = abandon != nullptr && torch::GradMode::is_enabled();
   for (int64_t t = 0; t < C; ++t) {
     if (stop && stop()) {  // the partial graph is freed on a reaped thread, off the cancel latency
-      reapLater(std::thread([abandoned = std::move(logitsPerStep)]() {}));
+      destroyLater(std::move(logitsPerStep));
       return std::nullopt;
     }
     const torch::Tensor input = torch::cat({deviceEmbed_->forward(prev), enc[t].unsqueeze(0).expand({K, -1})}, 1);

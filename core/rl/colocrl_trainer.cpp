@@ -30,7 +30,7 @@ std::vector<int32_t> toVector(const torch::Tensor& t) {
 // On a stop, the decode's autograd graph (about 13 ms to free at 256 chunks) is freed on a
 // reaped helper thread, off the cancel latency.
 void discard(std::optional<ColocDecode>& dec) {
-  if (dec) reapLater(std::thread([abandoned = std::move(*dec)]() {}));
+  if (dec) destroyLater(std::move(*dec));
   dec.reset();
 }
 
