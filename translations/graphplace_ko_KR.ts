@@ -517,6 +517,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>The plan changed while it ran on the GPUs: the measurement was dropped.</source>
         <translation>GPU에서 실행되는 동안 배치가 바뀌어 측정 결과를 버렸습니다.</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="16"/>
+        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
+        <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="31"/>
+        <source>The optimizer is running: stop it to measure on the GPUs.</source>
+        <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="43"/>
+        <source>%1: the table has no entries, so it calibrates nothing</source>
+        <translation>%1: 테이블에 항목이 없어 아무것도 보정하지 않습니다</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="45"/>
+        <source>%1: its device kinds (%2) include none of cluster %3&apos;s (%4), so it calibrates nothing</source>
+        <translation>%1: 장치 종류(%2) 중 클러스터 %3의 장치 종류(%4)와 일치하는 것이 없어 아무것도 보정하지 않습니다</translation>
+    </message>
 </context>
 <context>
     <name>gp::GpuAvailability</name>
@@ -1443,6 +1463,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+11"/>
         <source>Now using the profiled cluster %1</source>
         <translation>이제 프로파일링한 클러스터 %1 사용 중</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_actions.cpp" line="280"/>
+        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
+        <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="86"/>
+        <source>The plan is running on the GPUs: profile them once it has finished.</source>
+        <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="99"/>
+        <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
+        <translation>GPU를 프로파일링하는 중입니다. 프로파일링이 끝난 뒤에 GPU에서 측정하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="100"/>
+        <source>The optimizer is running: stop it to measure on the GPUs.</source>
+        <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
     </message>
 </context>
 <context>

@@ -517,6 +517,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>The plan changed while it ran on the GPUs: the measurement was dropped.</source>
         <translation>方案在 GPU 上运行期间已更改：测量结果已丢弃。</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="16"/>
+        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
+        <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/gpu_document.cpp" line="31"/>
+        <source>The optimizer is running: stop it to measure on the GPUs.</source>
+        <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="43"/>
+        <source>%1: the table has no entries, so it calibrates nothing</source>
+        <translation>%1：该表没有条目，因此不校准任何内容</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/calibration_document.cpp" line="45"/>
+        <source>%1: its device kinds (%2) include none of cluster %3&apos;s (%4), so it calibrates nothing</source>
+        <translation>%1：其设备类型（%2）与集群 %3 的设备类型（%4）均不相符，因此不校准任何内容</translation>
+    </message>
 </context>
 <context>
     <name>gp::GpuAvailability</name>
@@ -1443,6 +1463,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+11"/>
         <source>Now using the profiled cluster %1</source>
         <translation>现在使用分析得到的集群 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_actions.cpp" line="280"/>
+        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
+        <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="86"/>
+        <source>The plan is running on the GPUs: profile them once it has finished.</source>
+        <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="99"/>
+        <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
+        <translation>正在分析 GPU：请在分析完成后再在 GPU 上测量。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="100"/>
+        <source>The optimizer is running: stop it to measure on the GPUs.</source>
+        <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,15 @@ int Args::intValue(const std::string& name, int fallback) const {
   return static_cast<int>(x);
 }
 
+int Args::countValue(const std::string& name, int fallback) const {
+  auto v = value(name);
+  if (!v) return fallback;
+  int64_t x = 0;
+  if (!parseInt64(*v, x) || x < 0 || x > 1'000'000)
+    throw std::invalid_argument(name + " needs a whole number 0 or more, got '" + *v + "'");
+  return static_cast<int>(x);
+}
+
 Args parseArgs(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
                const std::set<std::string>& switchOptions) {
   Args a;

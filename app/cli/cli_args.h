@@ -17,6 +17,8 @@ struct Args {
   std::optional<std::string> value(const std::string& name) const;
   // Integer option, validated (throws std::invalid_argument with a clear message).
   int intValue(const std::string& name, int fallback) const;
+  // The same, but 0 is allowed (counts such as warm-up steps).
+  int countValue(const std::string& name, int fallback) const;
 };
 
 // `valueOptions`: options that take a value; `switchOptions`: options without one. Anything

@@ -35,6 +35,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
       return names;
     }() + ") or a --placement file");
   const int repeat = a.intValue("--repeat", 1);
+  const std::string fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
   const LoadOptions loadOptions = loadOptionsFrom(a);
   const CalibrationOption calibration = calibrationFrom(a);
   const std::string& spec = a.positional[0];
@@ -56,7 +57,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
       mapDevices(plan, *cluster, chosen, *placementPath);
     cluster = std::move(chosen);
   }
-  planName += applyFuseOption(g, plan, a.value("--fuse").value_or("plan"), planName);
+  planName += applyFuseOption(g, plan, fuse, planName);
   const Cluster& c = *cluster;
   warnIfNoKindMatches(calibration, c, std::cerr);
   CostModel cost(g, c, {}, calibration.table());

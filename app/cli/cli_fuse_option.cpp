@@ -6,6 +6,12 @@
 
 namespace gp::cli {
 
+std::string checkFuseOption(const std::string& fuse) {
+  if (fuse != "default" && fuse != "none" && fuse != "plan")
+    throw std::invalid_argument("--fuse wants default, none or plan, got '" + fuse + "'");
+  return fuse;
+}
+
 std::string applyFuseOption(const Graph& g, Plan& plan, const std::string& fuse, const std::string& planName) {
   if (fuse == "none") {
     plan.fusionGroup.clear();
@@ -15,7 +21,7 @@ std::string applyFuseOption(const Graph& g, Plan& plan, const std::string& fuse,
     plan.fusionGroup = defaultFusion(g, plan.device);
     return " + default fusion";
   }
-  if (fuse != "plan") throw std::invalid_argument("--fuse wants default, none or plan, got '" + fuse + "'");
+  checkFuseOption(fuse);
   if (const std::string why = fusionProblem(g, plan); !why.empty()) throw std::invalid_argument(planName + ": " + why);
   return "";
 }

@@ -9,6 +9,9 @@
 
 namespace gp::cli {
 
+// `fuse` when it is default, none or plan, else std::invalid_argument (check it before slow work).
+std::string checkFuseOption(const std::string& fuse);
+
 // Sets plan.fusionGroup as `fuse` says; returns what to add to the plan's name ("" or
 // " + default fusion").
 std::string applyFuseOption(const Graph& g, Plan& plan, const std::string& fuse, const std::string& planName);

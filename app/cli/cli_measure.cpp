@@ -35,17 +35,13 @@ struct Options {
 Options measureOptionsFrom(const Args& a) {
   Options o;
   o.gpu.steps = a.intValue("--steps", o.gpu.steps);
-  if (o.gpu.steps < 1) throw std::invalid_argument("--steps wants at least 1 measured step");
-  o.gpu.warmupSteps = a.intValue("--warmup", o.gpu.warmupSteps);
-  if (o.gpu.warmupSteps < 0) throw std::invalid_argument("--warmup wants 0 or more steps");
+  o.gpu.warmupSteps = a.countValue("--warmup", o.gpu.warmupSteps);
   if (a.has("--gpus")) {
     o.gpu.ordinals = parseGpuNumbers(a.value("--gpus").value_or(""), "--gpus");
     if (o.gpu.ordinals.empty()) throw std::invalid_argument("--gpus wants GPU numbers like 0,1");
   }
   o.gpu.timer = parseProfileTimer(a.value("--timer").value_or("auto"));
-  o.fuse = a.value("--fuse").value_or("plan");
-  if (o.fuse != "plan" && o.fuse != "none" && o.fuse != "default")
-    throw std::invalid_argument("--fuse wants default, none or plan, got '" + o.fuse + "'");
+  o.fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
   return o;
 }
 
@@ -66,11 +62,11 @@ int runMeasure(const std::vector<std::string>& argv, std::ostream& out) {
   const Options o = measureOptionsFrom(a);
   const CalibrationOption calibration = calibrationFrom(a);
   const Cluster c = clusterFrom(a, nullptr);
+  // Before anything slow (loading the model, a placer): can this machine run on GPUs at all?
+  if (std::string why = gpuMeasureUnavailable(1); !why.empty()) throw Error("measure", why);
   const std::string& spec = a.positional[0];
   const LoadOptions lo = loadOptionsFrom(a);
   const Graph g = loadModel(spec, lo);
-  // Before anything slow (a placer): can this machine run on GPUs at all?
-  if (std::string why = gpuMeasureUnavailable(1); !why.empty()) throw Error("measure", why);
 
   warnIfNoKindMatches(calibration, c, std::cerr);
   const CostModel cost(g, c, {}, calibration.table());
@@ -103,9 +99,7 @@ int runMeasure(const std::vector<std::string>& argv, std::ostream& out) {
     else
       writeChromeTrace(g, c, real, *trace);
   }
-  std::vector<int32_t> used;
-  for (int32_t d = 0; d < c.numDevices(); ++d)
-    if (std::find(plan.device.begin(), plan.device.end(), d) != plan.device.end()) used.push_back(d);
+  const std::vector<int32_t>& used = r.devicesUsed;
 
   if (json) {
     if (!traceNote.empty()) std::cerr << "graphplace-cli: warning: " << traceNote << "\n";

@@ -4,6 +4,7 @@
 // Progress goes to stdout (stderr with --json, which prints the report on stdout).
 #include "cli/cli_profile.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -46,6 +47,8 @@ ProfileTimer parseProfileTimer(const std::string& s) {
 
 std::vector<int> parseGpuNumbers(const std::string& text, const std::string& option) {
   std::vector<int> out;
+  if (!text.empty() && (text.front() == ',' || text.back() == ',' || text.find(",,") != std::string::npos))
+    throw std::invalid_argument(option + " wants GPU numbers like 0,1, got '" + text + "'");
   for (const std::string& d : splitList(text)) {
     size_t used = 0;
     int v = -1;
@@ -55,6 +58,8 @@ std::vector<int> parseGpuNumbers(const std::string& text, const std::string& opt
       used = 0;
     }
     if (used != d.size() || v < 0) throw std::invalid_argument(option + " wants GPU numbers like 0,1, got '" + d + "'");
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw std::invalid_argument(option + " lists GPU " + d + " twice");
     out.push_back(v);
   }
   return out;
@@ -72,6 +77,15 @@ int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
   if (a.has("--calibration")) checkWritable(calPath, "--calibration");
   const std::string reportPath = a.value("--report").value_or("");
   if (a.has("--report")) checkWritable(reportPath, "--report");
+  {  // one file each: a long profile must not end with one output overwriting another
+    auto same = [](const std::string& x, const std::string& y) {
+      std::error_code ec;
+      return !x.empty() && !y.empty() &&
+             std::filesystem::weakly_canonical(x, ec) == std::filesystem::weakly_canonical(y, ec);
+    };
+    if (same(outPath, calPath) || same(outPath, reportPath) || same(calPath, reportPath))
+      throw std::invalid_argument("--out, --calibration and --report need three different files");
+  }
   std::string name = a.value("--name").value_or(std::filesystem::path(outPath).stem().string());
   if (name.empty()) name = "profiled";
 

@@ -1,12 +1,50 @@
 // Document: the calibration table (measured op times) every cost model of the document is built
 // with, and the switch to a profiled cluster together with its table (Cluster ▸ Profile Local
 // GPUs…). Loading checks everything before anything changes; a new table rebuilds the workspace's
-// cost model, restarts the history and re-measures the current plan.
+// cost model, restarts the history and re-measures the current plan. A profile that calibrated
+// nothing keeps the table the document holds (the profiled cluster is one more cluster switch).
+// A table none of whose device kinds the cluster has is said to calibrate nothing (warning()).
 #include <QFileInfo>
+#include <QStringList>
+#include <set>
+#include <string>
 
 #include "document.h"
 
 namespace gp {
+
+namespace {
+
+// "a, b, c, d, …": at most four of them.
+QString joined(const std::set<std::string>& items) {
+  QStringList out;
+  for (const std::string& s : items) {
+    if (out.size() == 4) {
+      out << QStringLiteral("…");
+      break;
+    }
+    out << QString::fromStdString(s);
+  }
+  return out.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+void Document::warnIfCalibratesNothing() {
+  if (!ws_ || !ws_->calibration) return;
+  std::set<std::string> tableKinds, clusterKinds;
+  for (const CalibrationTable::Entry& e : ws_->calibration->entries()) tableKinds.insert(e.deviceKind);
+  const Cluster& c = *ws_->cluster;
+  for (int d = 0; d < c.numDevices(); ++d) clusterKinds.insert(c.device(d).kind);
+  for (const std::string& k : tableKinds)
+    if (clusterKinds.count(k)) return;
+  const QString table = QFileInfo(ws_->calibrationLabel).fileName();
+  if (tableKinds.empty())
+    Q_EMIT warning(tr("%1: the table has no entries, so it calibrates nothing").arg(table));
+  else
+    Q_EMIT warning(tr("%1: its device kinds (%2) include none of cluster %3's (%4), so it calibrates nothing")
+                       .arg(table, joined(tableKinds), QString::fromStdString(c.name()), joined(clusterKinds)));
+}
 
 void Document::applyCalibration(const QString& historyLabel) {
   if (!ws_) {  // kept for the next open()
@@ -55,8 +93,13 @@ bool Document::useProfiledCluster(const QString& clusterPath, const QString& cal
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
-  calibration_ = std::move(table);
-  calibrationLabel_ = calibration_ ? calibrationPath : QString();
+  if (table) {  // none: the profile calibrated nothing, the document's table stays
+    calibration_ = std::move(table);
+    calibrationLabel_ = calibrationPath;
+  }
+  ++clusterSeq_;  // an open still running uses it too
+  chosenCluster_ = cluster;
+  chosenClusterLabel_ = clusterPath;
   if (!ws_) {
     pendingCluster_ = clusterPath;
     Q_EMIT calibrationChanged();

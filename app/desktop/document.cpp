@@ -138,12 +138,13 @@ void Document::open(const OpenRequest& request) {
   options.mode = request.mode;
   const int task = beginTask(tr("Opening %1…").arg(request.model));
   const uint64_t seq = ++openSeq_;
+  const uint64_t clusterSeq = clusterSeq_;
   startJob(
       this, &pool_,
       [model = request.model, options, cluster, clusterLabel, cal = calibration_, calLabel = calibrationLabel_] {
         return OpenResult{loadWorkspace(model, options, cluster, clusterLabel, cal, calLabel)};
       },
-      [this, seq, request, task](JobResult<OpenResult> r) {
+      [this, seq, clusterSeq, request, task](JobResult<OpenResult> r) {
         if (seq != openSeq_) {  // a newer open superseded this one
           endTask(task);
           return;
@@ -153,8 +154,24 @@ void Document::open(const OpenRequest& request) {
           endTask(task);
           return;
         }
+        // A cluster or calibration table chosen while it opened applies to it (the last choice wins).
+        std::shared_ptr<const Workspace> ws = r.value->ws;
+        try {
+          if (clusterSeq != clusterSeq_ && chosenCluster_) {
+            Workspace base = *ws;
+            base.calibration = calibration_;
+            base.calibrationLabel = calibration_ ? calibrationLabel_ : QString();
+            ws = withCluster(base, chosenCluster_, chosenClusterLabel_);
+          } else if (ws->calibration != calibration_) {
+            ws = withCalibration(*ws, calibration_, calibrationLabel_);
+          }
+        } catch (const std::exception& e) {
+          failOpen(QString::fromStdString(e.what()));
+          endTask(task);
+          return;
+        }
         pendingCluster_.clear();
-        installWorkspace(r.value->ws);
+        installWorkspace(std::move(ws));
         history_.clear();
         undo_.clear();
         plan_ = Plan::singleDevice(graph()->numOps());
@@ -181,6 +198,7 @@ void Document::finishOpen(const OpenRequest& request) {
 }
 
 void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
+  const std::shared_ptr<const Workspace> previous = std::move(ws_);
   ws_ = std::move(ws);
   ++generation_;
   clearGpuMeasurement();  // measured with another graph, cluster or cost model
@@ -191,6 +209,9 @@ void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
     optimizeRun_.reset();
     liveBest_.reset();
   }
+  // Said once per combination of table and cluster (not again for another model on them).
+  if (!previous || previous->cluster != ws_->cluster || previous->calibration != ws_->calibration)
+    warnIfCalibratesNothing();
 }
 
 bool Document::setCluster(const QString& presetOrPath) {
@@ -201,6 +222,9 @@ bool Document::setCluster(const QString& presetOrPath) {
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
+  ++clusterSeq_;  // an open still running uses it too
+  chosenCluster_ = c;
+  chosenClusterLabel_ = presetOrPath;
   if (!ws_) {
     pendingCluster_ = presetOrPath;
     return true;
@@ -389,7 +413,7 @@ void Document::addHistory(const QString& label, const QString& kind, const Plan&
 // ---------------------------------------------------------------- baselines
 
 void Document::runBaselines(const QStringList& methods) {
-  if (!ws_ || methods.isEmpty() || refuseWhileOptimizing()) return;
+  if (!ws_ || methods.isEmpty() || refuseWhileOptimizing() || refuseWhileOnGpus()) return;
   if (baselineJob_) baselineJob_->cancel = true;
   auto job = std::make_shared<JobControl>();
   job->total = static_cast<int>(methods.size());

@@ -19,6 +19,8 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -105,7 +107,9 @@ class Document : public QObject {
   // iteration is reported; the best plan so far becomes the shown plan (at most twice a second,
   // measured in the background, no undo step); the final best enters history (kind
   // "optimizer") and becomes the current plan as one undo step. Edits and baselines wait until
-  // it finishes. Errors (no plugin, a bad policy file) -> failed(one line).
+  // it finishes. Errors (no plugin, a bad policy file) -> failed(one line). Refused (warning)
+  // while baselines run or the plan runs on the GPUs (runBaselines likewise: their load would
+  // distort the measurement).
   void optimize(const OptimizeOptions& options);
   void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
   bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop
@@ -122,14 +126,21 @@ class Document : public QObject {
   bool loadCalibration(const QString& path);
   void clearCalibration();
   // Cluster ▸ Profile Local GPUs…: switches to the profiled cluster file together with its
-  // calibration table (empty path: none), both loaded before anything changes. Not undoable,
-  // like every cluster switch (setCluster).
+  // calibration table, both loaded before anything changes. An empty calibration path (the
+  // profile calibrated nothing) keeps the table the document holds, as any cluster switch does.
+  // Not undoable, like every cluster switch (setCluster).
   bool useProfiledCluster(const QString& clusterPath, const QString& calibrationPath);
+  // A table whose device kinds include none of the cluster's calibrates nothing: whenever such
+  // a combination comes into use (table loaded, cluster switched, model opened) warning() says
+  // so in one line, as graphplace-cli does. A cluster or table chosen while a model opens is
+  // applied to it once it is open (the last choice wins).
 
   // ---- Measure on GPUs: the current plan run on the local GPUs, beside the simulation ----
   // Runs measureOnGpus (profile/gpu_measure.h) in the background; its progress lines go out
   // through progress(), cancel() stops it. Success -> setGpuMeasurement; errors -> failed(one
-  // line); cancelled -> warning. A result of a plan edited meanwhile is dropped.
+  // line, without the "measure: " source); cancelled -> warning, and the result is dropped even
+  // when the run finished after Cancel. A result of a plan edited meanwhile is dropped.
+  // Refused (warning) while the optimizer runs.
   void measureOnGpus(const GpuMeasureOptions& options = {});
   bool isMeasuringOnGpus() const { return gpuJob_ != nullptr; }
   bool hasGpuMeasurement() const { return gpuResult_.has_value(); }
@@ -138,6 +149,10 @@ class Document : public QObject {
   // calibration changes: then it is cleared, as it no longer matches).
   void setGpuMeasurement(GpuMeasureResult r);
   void clearGpuMeasurement();
+  // What runs the plan on the GPUs: ::gp::measureOnGpus by default (tests hand in their own).
+  using GpuMeasurer = std::function<GpuMeasureResult(const CostModel&, const Plan&, const GpuMeasureOptions&,
+                                                     const ProfileProgressFn&, const std::atomic<bool>*)>;
+  void setGpuMeasurer(GpuMeasurer measurer);  // empty: the default
 
   // Used by the undo commands only.
   void setPlanDevices(const std::vector<OpId>& ops, const std::vector<int32_t>& devices);
@@ -178,6 +193,9 @@ class Document : public QObject {
   // quiet: no task, no error (the optimizer's live best plans)
   void startMeasure(const PendingHistory& pending, bool quiet = false);
   bool refuseWhileOptimizing();        // true (and a warning) while the optimizer runs
+  bool refuseWhileOnGpus();            // true (and a warning) while the plan runs on the GPUs
+  // warning() when the workspace's table calibrates none of its cluster's device kinds.
+  void warnIfCalibratesNothing();
   QString refuse(const QString& message);  // warning(message), returns it
   void warnDissolved(int dissolved);       // warning() when leaving ops dissolved whole groups
   void pushPlanEdit(const Plan& after, const QString& text);  // one undo step, re-measured
@@ -200,6 +218,9 @@ class Document : public QObject {
   std::vector<std::pair<int, QString>> tasks_;
   int nextTask_ = 0;
   QString pendingCluster_;       // chosen with no model open: used by the next open()
+  uint64_t clusterSeq_ = 0;      // bumped by every cluster the user chooses (setCluster, a profile)
+  std::shared_ptr<const Cluster> chosenCluster_;  // the newest of them, for an open still running
+  QString chosenClusterLabel_;
   QThreadPool pool_;             // open, measure, baselines: never blocked by the views' jobs
   uint64_t generation_ = 0;      // bumped by every new workspace: stale results are dropped
   uint64_t measureSeq_ = 0;      // newest measurement request
@@ -212,6 +233,7 @@ class Document : public QObject {
   std::shared_ptr<const CalibrationTable> calibration_;  // what every workspace is built with
   QString calibrationLabel_;
   std::shared_ptr<JobControl> gpuJob_;        // Measure on GPUs, null when none runs
+  GpuMeasurer gpuMeasurer_;
   std::optional<GpuMeasureResult> gpuResult_;
   Plan gpuPlan_;                              // the plan gpuResult_ measured
   QElapsedTimer liveShown_;                   // since a best plan was last shown

@@ -3,6 +3,7 @@
 #include <QThreadPool>
 #include <algorithm>
 #include <exception>
+#include <set>
 #include <vector>
 
 #include "background_job.h"
@@ -44,11 +45,26 @@ void GpuAvailability::probe() {
         return p;
       },
       [this](JobResult<Probe> r) {
+        if (answer_) return;  // setAnswers came first
         profileReason_ = r.value ? r.value->error : r.error;
         if (r.value) gpuNames_ = r.value->names;
         probed_ = true;
         Q_EMIT probed();
       });
+}
+
+int GpuAvailability::gpusNeeded(const Plan& plan) {
+  const std::set<int32_t> used(plan.device.begin(), plan.device.end());
+  const auto n = static_cast<int>(std::count_if(used.begin(), used.end(), [](int32_t d) { return d >= 0; }));
+  return std::max(1, n);
+}
+
+void GpuAvailability::setAnswers(const QString& profileReason, std::function<QString(int)> measureReason) {
+  started_ = probed_ = true;
+  profileReason_ = profileReason;
+  answer_ = std::move(measureReason);
+  measureReason_.clear();
+  Q_EMIT probed();
 }
 
 QString GpuAvailability::profileUnavailable() const {
@@ -59,6 +75,7 @@ QString GpuAvailability::measureUnavailable(int devicesNeeded) const {
   if (!probed_) return tr("Looking for GPUs…");
   devicesNeeded = std::max(1, devicesNeeded);
   if (auto it = measureReason_.constFind(devicesNeeded); it != measureReason_.constEnd()) return *it;
+  if (answer_) return answer_(devicesNeeded);
   QString reason;
   try {
     reason = QString::fromStdString(gpuMeasureUnavailable(devicesNeeded));

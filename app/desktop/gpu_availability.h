@@ -8,11 +8,17 @@
 // thread (the window calls it right after it is first shown, and before a menu holding the
 // actions opens); until it has finished, both reasons are "Looking for GPUs…" and probed() is
 // emitted when it has. Afterwards the answers are cached (gpuMeasureUnavailable per device count).
+//
+// A plan needs as many GPUs as it uses distinct devices (gpusNeeded): measureOnGpus runs the
+// used devices on GPUs 0, 1, … in device order, so a plan on gpu0 and gpu5 needs two.
 #pragma once
 #include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
+
+#include "sim/plan.h"
 
 namespace gp {
 
@@ -28,6 +34,12 @@ class GpuAvailability : public QObject {
   // "" when a plan on devices 0..devicesNeeded-1 can run here, else why not (one line).
   QString measureUnavailable(int devicesNeeded) const;
   QStringList gpuNames() const { return gpuNames_; }  // the GPUs found, by CUDA ordinal
+  // The GPUs Measure on GPUs needs for `plan`: its distinct devices (at least 1).
+  static int gpusNeeded(const Plan& plan);
+
+  // Tests: answer as if probed (and never probe): profiling `profileReason`, Measure on GPUs
+  // measureReason(devicesNeeded). Emits probed().
+  void setAnswers(const QString& profileReason, std::function<QString(int)> measureReason);
 
  Q_SIGNALS:
   void probed();
@@ -37,6 +49,7 @@ class GpuAvailability : public QObject {
   QString profileReason_;
   QStringList gpuNames_;
   mutable QHash<int, QString> measureReason_;
+  std::function<QString(int)> answer_;  // setAnswers
 };
 
 }  // namespace gp

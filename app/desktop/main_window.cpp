@@ -362,7 +362,10 @@ void MainWindow::showError(const QString& message) {
   statusBar()->showMessage(message, 10000);
 }
 
-void MainWindow::showWarning(const QString& message) { statusBar()->showMessage(message, 5000); }
+void MainWindow::showWarning(const QString& message) {
+  lastWarning_ = message;
+  statusBar()->showMessage(message, 5000);
+}
 
 void MainWindow::clearError() {
   lastError_.clear();

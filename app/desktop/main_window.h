@@ -7,7 +7,9 @@
 // Calibration Table…, and Run ▸ Measure on GPUs, whose result the timeline dock shows below the
 // simulated step (TimelineCompare). Both GPU actions stay disabled, with the reason as their
 // tooltip, where this build or machine cannot run them (GpuAvailability: probed in the
-// background right after the window is first shown).
+// background right after the window is first shown), and while the other one runs. While the
+// plan runs on the GPUs, Optimize and the baselines are disabled too (their load would distort
+// the measurement).
 #pragma once
 #include <QMainWindow>
 #include <QPointer>
@@ -89,6 +91,7 @@ class MainWindow : public QMainWindow {
   QString gpuMetricsText() const;  // the status bar's "simulated … measured …" part
   QString calibrationMetricsText() const;
   void chooseCalibration();
+  void showNotice(const QString& message, int ms);  // status bar, with a warning just given
   void connectDocument();
   void restoreSettings();
   void saveSettings();
@@ -141,7 +144,9 @@ class MainWindow : public QMainWindow {
   QAction *loadClusterAct_ = nullptr, *profileAct_ = nullptr, *measureGpuAct_ = nullptr;
   QAction *loadCalibrationAct_ = nullptr, *clearCalibrationAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
+  QList<QAction*> baselineActions_;  // Run All Baselines and one per method
   QString lastError_;
+  QString lastWarning_;  // the newest warning shown (showNotice keeps it in view)
   bool layoutDone_ = true;
 };
 

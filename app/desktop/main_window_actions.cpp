@@ -189,12 +189,15 @@ void MainWindow::createMenus() {
   QMenu* baselines = run->addMenu(tr("&Baselines"));
   baselines->addAction(allBaselinesAct_);
   baselines->addSeparator();
+  baselines->setToolTipsVisible(true);  // disabled while the plan runs on the GPUs, saying why
+  baselineActions_ = {allBaselinesAct_};
   for (const std::string& m : placementMethods()) {
     const QString method = QString::fromStdString(m);
     QAction* a = baselines->addAction(method);
     a->setObjectName(QStringLiteral("actionBaseline_%1").arg(method));
     connect(a, &QAction::triggered, doc_, [this, method] { doc_->runBaselines({method}); });
     modelActions_ << a;
+    baselineActions_ << a;
   }
   run->addSeparator();
   run->addAction(optimizeAct_);
@@ -269,14 +272,23 @@ void MainWindow::createToolBar() {
 void MainWindow::updateActions() {
   const bool model = doc_->hasModel();
   const bool optimizing = doc_->isOptimizing();
+  const bool onGpus = doc_->isMeasuringOnGpus();
   for (QAction* a : modelActions_) a->setEnabled(model);
   cancelAct_->setEnabled(doc_->canCancel() || !layoutDone_);
-  optimizeAct_->setEnabled(model && !optimizing);
+  // While the plan runs on the GPUs, no optimizer or baselines: their load would distort it.
+  const QString gpuWhy =
+      onGpus ? tr("The plan is running on the GPUs: wait until it finishes, or cancel it.") : QString();
+  optimizeAct_->setEnabled(model && !optimizing && !onGpus);
+  optimizeAct_->setToolTip(
+      onGpus ? gpuWhy : tr("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
   stopOptimizeAct_->setEnabled(optimizing);
   // While the optimizer runs, the shown plan is its best so far: no edits until it stops.
   undoAct_->setEnabled(!optimizing && doc_->undoStack()->canUndo());
   redoAct_->setEnabled(!optimizing && doc_->undoStack()->canRedo());
-  allBaselinesAct_->setEnabled(model && !optimizing);
+  for (QAction* a : baselineActions_) {
+    a->setEnabled(model && !optimizing && !onGpus);
+    a->setToolTip(gpuWhy);  // empty: the action's text, as before
+  }
   const std::vector<OpId>& sel = doc_->selection();
   const bool editable = model && !optimizing;
   assignMenu_->setEnabled(editable && !sel.empty());

@@ -2,7 +2,9 @@
 // Clear Calibration Table…, Run ▸ Measure on GPUs and the measured timeline shown below the
 // simulated one (TimelineCompare) — and the state of those actions: disabled, with the one-line
 // reason as tooltip, until GpuAvailability (probed in the background once the window is shown)
-// says this build and machine can run them.
+// says this build and machine can run them. Profiling and Measure on GPUs never run at once (one
+// CUPTI collector per process): while the profile dialog runs, Measure on GPUs is disabled; while
+// the plan runs on the GPUs, the Profile action and the dialog's Start are; each says why.
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -77,18 +79,26 @@ void MainWindow::addClusterMenu() {
 void MainWindow::updateGpuActions() {
   if (!measureGpuAct_) return;
   const bool optimizing = doc_->isOptimizing();
-  const QString profileWhy = gpu_->profileUnavailable();
+  const bool onGpus = doc_->isMeasuringOnGpus();
+  const bool profiling = profileDialog_ && profileDialog_->isRunning();
+  // Profiling and measuring share the process's one CUPTI collector: never both at once.
+  const QString gpusBusy =
+      onGpus ? tr("The plan is running on the GPUs: profile them once it has finished.") : QString();
+  QString profileWhy = gpu_->profileUnavailable();
+  if (profileWhy.isEmpty()) profileWhy = gpusBusy;
   profileAct_->setEnabled(profileWhy.isEmpty());
   const QString profileTip = profileWhy.isEmpty()
                                  ? tr("Measure this machine's GPUs and make a cluster file with a calibration table")
                                  : profileWhy;
   profileAct_->setToolTip(profileTip);
   profileAct_->setStatusTip(profileTip);
-  // Cluster device d runs on GPU d: the plan needs as many GPUs as its highest device + 1.
-  int needed = 1;
-  for (int32_t d : doc_->plan().device) needed = std::max(needed, d + 1);
-  const QString measureWhy = gpu_->measureUnavailable(needed);
-  measureGpuAct_->setEnabled(doc_->hasModel() && measureWhy.isEmpty() && !optimizing && !doc_->isMeasuringOnGpus());
+  if (profileDialog_) profileDialog_->setBlockedReason(gpusBusy);
+  // measureOnGpus runs the devices the plan uses on GPUs 0, 1, …: it needs one GPU per distinct device.
+  QString measureWhy = gpu_->measureUnavailable(GpuAvailability::gpusNeeded(doc_->plan()));
+  if (measureWhy.isEmpty() && profiling)
+    measureWhy = tr("The GPUs are being profiled: measure on them once the profile has finished.");
+  if (measureWhy.isEmpty() && optimizing) measureWhy = tr("The optimizer is running: stop it to measure on the GPUs.");
+  measureGpuAct_->setEnabled(doc_->hasModel() && measureWhy.isEmpty() && !onGpus);
   const QString measureTip = measureWhy.isEmpty() ? tr("Run the current plan on the local GPUs and show the measured "
                                                        "timeline below the simulated one (Shift+F5)")
                                                   : measureWhy;
@@ -144,8 +154,14 @@ void MainWindow::chooseCalibration() {
                                                     tr("Calibration tables (*.json);;All files (*)"));
   if (path.isEmpty()) return;
   clearError();
+  lastWarning_.clear();
   if (doc_->loadCalibration(path))
-    statusBar()->showMessage(tr("Calibration table %1 loaded").arg(QFileInfo(path).fileName()), 6000);
+    showNotice(tr("Calibration table %1 loaded").arg(QFileInfo(path).fileName()), 6000);
+}
+
+void MainWindow::showNotice(const QString& message, int ms) {
+  // A warning the step just gave (a table that calibrates nothing) stays in view beside it.
+  statusBar()->showMessage(lastWarning_.isEmpty() ? message : message + QStringLiteral("  ·  ") + lastWarning_, ms);
 }
 
 ProfileDialog* MainWindow::profileDialog() const {
@@ -157,9 +173,14 @@ ProfileDialog* MainWindow::openProfileDialog() {
     profileDialog_ = new ProfileDialog(this);
     connect(profileDialog_, &ProfileDialog::profileSaved, this, [this](const QString& cluster, const QString& cal) {
       clearError();
+      lastWarning_.clear();
       if (doc_->useProfiledCluster(cluster, cal))
-        statusBar()->showMessage(tr("Now using the profiled cluster %1").arg(QFileInfo(cluster).fileName()), 8000);
+        showNotice(tr("Now using the profiled cluster %1").arg(QFileInfo(cluster).fileName()), 8000);
     });
+    // Measure on GPUs waits while the dialog profiles (and its Start while the plan runs on them).
+    connect(profileDialog_, &ProfileDialog::runStarted, this, &MainWindow::updateGpuActions);
+    connect(profileDialog_, &ProfileDialog::runFinished, this, &MainWindow::updateGpuActions);
+    updateGpuActions();
   }
   profileDialog_->show();
   profileDialog_->raise();

@@ -31,6 +31,7 @@ void Document::optimize(const OptimizeOptions& options) {
     Q_EMIT warning(tr("Baselines are running: the optimizer starts once they finish or are cancelled."));
     return;
   }
+  if (refuseWhileOnGpus()) return;  // the optimizer's load would distort the measurement
   auto run = std::make_shared<OptimizeRun>();
   run->options = options;
   run->options.startPlan = plan_;  // a hand-edited plan is optimized further

@@ -133,8 +133,15 @@ QString ProfileDialog::calibrationPathFor(const QString& clusterPath) {
   return f.dir().filePath(f.completeBaseName() + QStringLiteral(".calibration.json"));
 }
 
+void ProfileDialog::setBlockedReason(const QString& why) {
+  if (why == blocked_) return;
+  blocked_ = why;
+  updateButtons();
+}
+
 void ProfileDialog::updateButtons() {
-  startButton_->setEnabled(!running_);
+  startButton_->setEnabled(!running_ && blocked_.isEmpty());
+  startButton_->setToolTip(blocked_);
   quick_->setEnabled(!running_);
   cancelButton_->setEnabled(running_ && !(shared_ && shared_->cancel));
   saveButton_->setEnabled(!running_ && outcome_ != nullptr);
@@ -146,7 +153,7 @@ void ProfileDialog::setError(const QString& message) {
 }
 
 void ProfileDialog::start() {
-  if (running_) return;
+  if (running_ || !blocked_.isEmpty()) return;
   auto shared = std::make_shared<Shared>();
   shared_ = shared;
   outcome_.reset();
@@ -160,6 +167,7 @@ void ProfileDialog::start() {
   options.quick = quick_->isChecked();
   logTimer_->start();
   updateButtons();
+  Q_EMIT runStarted();
   startJob(
       this, QThreadPool::globalInstance(),
       [runner = runner_, options, shared]() -> std::shared_ptr<const Outcome> {

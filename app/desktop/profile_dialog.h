@@ -4,7 +4,9 @@
 // the cluster file (named after the file) and its calibration table next to it
 // ("NAME.json" + "NAME.calibration.json"). Once both are written, profileSaved(cluster,
 // calibration) lets the window switch the document to them. A failed or cancelled run ends
-// with its one-line error in the dialog; the dialog never touches the open document.
+// with its one-line error in the dialog; the dialog never touches the open document. While the
+// window says the GPUs are busy (setBlockedReason: the plan runs on them, and the process has one
+// CUPTI collector) Start is disabled with that reason as its tooltip, and start() does nothing.
 //
 //   ProfileDialog d(window);           // or ProfileDialog(window, runner) in tests
 //   d.start();                         // as the Start button; progress in logText()
@@ -36,7 +38,10 @@ class ProfileDialog : public QDialog {
   ~ProfileDialog() override;
   void setRunner(Runner runner);  // for the next start(); empty: runProfile
 
-  void start();   // the Start button: a new run (Quick as the check box says)
+  void start();   // the Start button: a new run (Quick as the check box says); not while blocked
+  // Non-empty: why no profile can start now (Start's tooltip); empty: Start is available again.
+  void setBlockedReason(const QString& why);
+  QString blockedReason() const { return blocked_; }
   void cancel();  // the Cancel button: the run stops at the profiler's next check
   bool isRunning() const { return running_; }
   bool hasProfile() const { return outcome_ != nullptr; }
@@ -57,6 +62,7 @@ class ProfileDialog : public QDialog {
 
  Q_SIGNALS:
   void profileSaved(const QString& clusterPath, const QString& calibrationPath);
+  void runStarted();
   void runFinished(bool ok);  // a run ended (ok: a profile to save)
 
  protected:
@@ -74,6 +80,7 @@ class ProfileDialog : public QDialog {
   std::shared_ptr<Shared> shared_;
   std::shared_ptr<const Outcome> outcome_;
   bool running_ = false;
+  QString blocked_;
   QCheckBox* quick_;
   QPlainTextEdit* log_;
   QLabel* error_;

@@ -127,7 +127,8 @@ class ClusterParser {
   }
 
   // "efficiency": {"MatMul": 0.8, "MatMul.f16": 0.65, "Conv": 0.55}: op class names of
-  // opClassName(), optionally ".type" with a peak_TFLOPS type; each a fraction in (0, 1].
+  // opClassName(), optionally ".type" with a peak_TFLOPS type; each a fraction in [0.01, 1]
+  // (below 1 % of the peak is a typo, not a measurement: it would inflate times 100-fold+).
   void parseEfficiency(const json& eff, const std::string& kindWhere, DeviceSpec& d) const {
     const std::string where = kindWhere + ".efficiency";
     for (auto it = eff.begin(); it != eff.end(); ++it) {
@@ -154,8 +155,8 @@ class ClusterParser {
       }
       if (!it->is_number()) fail(where, "field '" + key + "' must be a number");
       const double v = it->get<double>();
-      if (!std::isfinite(v) || !(v > 0) || v > 1)
-        fail(where, "field '" + key + "' must be in (0, 1], got " + it->dump());
+      if (!std::isfinite(v) || !(v >= 0.01) || v > 1)
+        fail(where, "field '" + key + "' must be in [0.01, 1], got " + it->dump());
       if (t < 0)
         d.classEfficiency[static_cast<size_t>(c)] = v;
       else

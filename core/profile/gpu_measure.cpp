@@ -270,6 +270,7 @@ GpuMeasureResult measureOnGpus(const CostModel& cost, const Plan& plan, const Gp
       for (const GpuInfo& gi : gpus)
         if (gi.ordinal == run.ordinals[d]) r.gpus[d] = gi;
   }
+  r.devicesUsed = used;
   r.launches = static_cast<int>(program.launches.size());
   r.copies = static_cast<int>(program.copies.size());
   return r;

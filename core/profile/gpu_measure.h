@@ -36,7 +36,8 @@ struct GpuMeasureResult {
                                 // lowerBound, memory, feasible as simulated
   std::vector<double> stepTimes;  // every measured step, seconds
   std::string timer, note;
-  std::vector<GpuInfo> gpus;      // per cluster device used: the GPU that ran it
+  std::vector<GpuInfo> gpus;      // per cluster device: the GPU that ran it (unused ones: the first used GPU)
+  std::vector<int32_t> devicesUsed;  // cluster devices that ran kernels or copies, ascending
   // The median step's GPU span (CUPTI): first kernel or copy start to last end. The step time
   // (events around the whole step) also holds the host's issuing of the step's calls when
   // the host cannot keep ahead of the GPU; the span does not. 0 without a timeline.

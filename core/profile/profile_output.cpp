@@ -49,9 +49,9 @@ std::string percent(double fraction) {
   return fmt("%.0f%%", fraction * 100);
 }
 
-// A measured efficiency as the cluster file takes it: in (0, 1], 4 significant digits.
+// A measured efficiency as the cluster file takes it: in [0.01, 1], 4 significant digits.
 double fileEfficiency(double e) {
-  return std::min(1.0, sig4(e));
+  return std::clamp(sig4(e), 0.01, 1.0);  // the cluster format's range
 }
 
 // device_kinds.K.efficiency: MatMul and Conv, the f32 measurement under the class name (the

@@ -56,7 +56,7 @@ ProfileSummary summarizeProfile(const ProfileResult& r);
 // "via-host"); description and sources say how each number was measured. Each kind's
 // `efficiency` lists the measured compute-bound classes: "MatMul" (f32 GEMM; the fallback for
 // every type without its own key), "MatMul.<type>" for the other measured GEMM types, "Conv" /
-// "Conv.<type>" likewise; each clamped to (0, 1] (a GEMM may beat a table peak by a few %).
+// "Conv.<type>" likewise; each clamped to [0.01, 1] (a GEMM may beat a table peak by a few %).
 // Memory-bound classes (Elementwise, Reduction) get none: their bandwidth fraction is not a
 // FLOP efficiency, and the roofline's memory term already uses the measured bandwidth.
 std::string profileClusterJson(const ProfileResult& r, const ProfileSummary& s, const std::string& name);

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 #include "graph/error.h"
 #include "io/plugin_files.h"
@@ -56,6 +57,25 @@ Loaded loadPlugin() {
                              tried + "; set GP_PROFILE_PLUGIN)");
 }
 
+// The plugin's runs share process-wide state (the CUPTI collector, the GPUs' timing): one at a
+// time. A second one while another runs (the app's profile dialog and Measure on GPUs) fails
+// at once rather than corrupting both.
+class GpuRunLock {
+ public:
+  GpuRunLock() : lock_(mutex(), std::try_to_lock) {
+    if (!lock_.owns_lock())
+      throw Error("profile",
+                  "the GPUs are busy with another profile or measurement of this program; try again when it ends");
+  }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  std::unique_lock<std::mutex> lock_;
+};
+
 }  // namespace
 
 bool profilerBuilt() {
@@ -72,6 +92,7 @@ ProfileResult runProfile(const ProfileOptions& options, const ProfileProgressFn&
   for (int d : options.devices)
     if (d < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(d));
   const Loaded p = loadPlugin();
+  const GpuRunLock busy;
   ProfileResult r;
   p.run(options, progress, cancel, r);
   return r;
@@ -87,6 +108,7 @@ std::vector<GpuInfo> listGpus() {
 std::vector<ActivityRecord> traceSample(int device) {
   if (device < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(device));
   const Loaded p = loadPlugin();
+  const GpuRunLock busy;
   std::vector<ActivityRecord> out;
   p.trace(device, out);
   return out;
@@ -99,6 +121,7 @@ GpuRunResult executeOnGpus(const GpuProgram& program, const GpuRunOptions& optio
   for (int d : options.ordinals)
     if (d < 0) throw Error("measure", "device ordinals are >= 0, got " + std::to_string(d));
   const Loaded p = loadPlugin();
+  const GpuRunLock busy;
   GpuRunResult r;
   p.execute(program, options, progress, cancel, r);
   return r;
@@ -109,6 +132,7 @@ std::vector<double> timeKernels(const std::vector<GpuKernel>& kernels, const Ker
   if (options.ordinal < 0) throw Error("profile", "device ordinals are >= 0, got " + std::to_string(options.ordinal));
   if (options.repetitions < 1) throw Error("profile", "needs at least 1 repetition per kernel");
   const Loaded p = loadPlugin();
+  const GpuRunLock busy;
   std::vector<double> out;
   p.timeKernels(kernels, options, progress, cancel, out);
   if (out.size() != kernels.size()) throw Error("profile", "the GPU profiler plugin timed a different number of kernels");

@@ -5,8 +5,14 @@
 // cluster with its calibration table and switches the document to them. A real measurement shows
 // below the simulated timeline on one time axis, captioned with both step times, and an edit of
 // the plan clears it. A calibration table changes the step time shown exactly as it says, and
-// clearing it restores the roofline's. With GP_SCREENSHOT_DIR set, gpu_side_by_side.png,
-// gpu_timeline_export.png and gpu_disabled_tooltip.png are saved there.
+// clearing it restores the roofline's. With GPUs simulated (GpuAvailability::setAnswers and a
+// Document::setGpuMeasurer stand-in): a plan needs one GPU per device it uses; profiling and
+// Measure on GPUs exclude each other, and the optimizer and baselines wait for the measure; a
+// late Cancel drops the result; an error names the problem once. A cluster or table chosen while
+// a model opens applies to it; a table of foreign device kinds warns that it calibrates nothing;
+// a profile without a table keeps the loaded one. With GP_SCREENSHOT_DIR set,
+// gpu_side_by_side.png, gpu_timeline_export.png, gpu_disabled_tooltip.png and
+// gpu_measure_while_profiling.png are saved there.
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QFile>
@@ -17,6 +23,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScreen>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,16 +32,20 @@
 #include <QToolTip>
 #include <QTranslator>
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "app_test_helpers.h"
 #include "document.h"
 #include "gpu_availability.h"
 #include "graph/error.h"
+#include "cluster/cluster.h"
 #include "main_window.h"
+#include "placement/placer.h"
 #include "profile/gpu_measure.h"
 #include "profile/profile_plugin.h"
 #include "profile_dialog.h"
+#include "sim/simulator.h"
 #include "synthetic_profile.h"
 #include "timeline/timeline_compare.h"
 #include "timeline/timeline_format.h"
@@ -81,6 +92,49 @@ QMenu* menuTitled(MainWindow& w, const QString& title) {
   for (QAction* a : w.menuBar()->actions())
     if (a->text() == title) return a->menu();
   return nullptr;
+}
+
+// A calibration table for kChainDot's four ops on `kind` (all on one device: 5 + 1 + 1 + 2 ms).
+QString writeTable(const QString& path, const QString& kind) {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  f.write(QStringLiteral(R"({"format": "graphplace-calibration", "version": 1, "entries": [
+    {"op_type": "MatMul", "input_shapes": [], "dtype": "f32", "device_kind": "%1", "seconds": 5e-3},
+    {"op_type": "Relu", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 1e-3},
+    {"op_type": "Add", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 1e-3},
+    {"op_type": "Softmax", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 2e-3}]})")
+              .arg(kind)
+              .toUtf8());
+  return path;
+}
+
+QString deviceKind(const char* cluster) {
+  return QString::fromStdString(loadCluster(cluster).device(0).kind);
+}
+
+// The messages `spy` (on Document::warning) caught.
+QStringList caught(const QSignalSpy& spy) {
+  QStringList out;
+  for (const QList<QVariant>& args : spy) out << args.at(0).toString();
+  return out;
+}
+
+// Stands in for the GPUs: the simulated step as "measured", once `release` is set (or Cancel is
+// pressed: then it still returns normally, as a run past its last cancel check does).
+Document::GpuMeasurer heldMeasurer(std::shared_ptr<std::atomic<bool>> release) {
+  return [release](const CostModel& cost, const Plan& plan, const GpuMeasureOptions&, const ProfileProgressFn& say,
+                   const std::atomic<bool>* cancel) {
+    if (say) say("measure: 4 kernels and 0 peer copies per step on 1 GPU");
+    while (!*release && !(cancel && *cancel)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    GpuMeasureResult r;
+    r.simulated = Simulator(cost).run(plan, true);
+    r.measured = r.simulated;
+    r.measured.stepTime *= 1.05;
+    GpuInfo g;
+    g.name = "NVIDIA H200";
+    r.gpus = {g};
+    return r;
+  };
 }
 
 }  // namespace
@@ -133,12 +187,13 @@ class GpuActionsTest : public QObject {
     QCOMPARE(button->toolTip(), measureWhy);
     QMenu* cluster = menuTitled(w, QStringLiteral("&Cluster"));
     QVERIFY(cluster && cluster->actions().contains(profile) && cluster->toolTipsVisible());
-    // Still disabled, with the reason, after a cluster of more devices and a plan over them.
+    // Still disabled, with the reason, after a cluster of more devices and a plan on gpu0 and gpu5
+    // (which needs two GPUs: the used devices run on GPUs 0 and 1).
     QVERIFY(doc.setCluster(QStringLiteral("8xV100-DGX1")));
     doc.assignDevices({0}, 5);
     QVERIFY(waitIdle(w));
     QVERIFY(!measure->isEnabled());
-    QCOMPARE(measure->toolTip(), QString::fromStdString(gpuMeasureUnavailable(6)));
+    QCOMPARE(measure->toolTip(), QString::fromStdString(gpuMeasureUnavailable(2)));
     // Triggering the disabled action does nothing.
     measure->trigger();
     QVERIFY(!doc.isMeasuringOnGpus());
@@ -342,6 +397,240 @@ class GpuActionsTest : public QObject {
     // Undo brings the plan back, not the measurement (it was of that plan, but is gone).
     action(w, "actionUndo")->trigger();
     QVERIFY(!doc.hasGpuMeasurement());
+  }
+
+  // measureOnGpus runs the devices a plan uses on GPUs 0, 1, …: it needs one GPU per distinct
+  // device, not the highest device + 1.
+  void measureNeedsOneGpuPerUsedDevice() {
+    Plan p;
+    p.device = {0, 5, 0, 5};
+    QCOMPARE(GpuAvailability::gpusNeeded(p), 2);
+    p.device = {3, 3};
+    QCOMPARE(GpuAvailability::gpusNeeded(p), 1);
+    p.device = {};
+    QCOMPARE(GpuAvailability::gpusNeeded(p), 1);
+    p.device = {7, 0, 2, -1};
+    QCOMPARE(GpuAvailability::gpusNeeded(p), 3);
+
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    QList<int> asked;
+    auto twoGpus = [&asked](int n) {
+      asked << n;
+      return n > 2 ? QStringLiteral("the plan uses %1 devices but this machine has 2 GPUs").arg(n) : QString();
+    };
+    w.gpuAvailability()->setAnswers({}, twoGpus);
+    w.show();
+    doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("8xV100-DGX1"), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    QAction* measure = action(w, "actionMeasureOnGpus");
+    QVERIFY(measure->isEnabled());
+    doc.assignDevices({0}, 5);  // gpu0 and gpu5: two GPUs
+    QVERIFY(waitIdle(w));
+    QCOMPARE(asked.last(), 2);
+    QVERIFY2(measure->isEnabled(), qPrintable(measure->toolTip()));
+    doc.assignDevices({1}, 6);  // gpu0, gpu5 and gpu6: three
+    QVERIFY(waitIdle(w));
+    QCOMPARE(asked.last(), 3);
+    QVERIFY(!measure->isEnabled());
+    QCOMPARE(measure->toolTip(), twoGpus(3));
+  }
+
+  // One CUPTI collector per process: while the dialog profiles, Measure on GPUs is disabled
+  // (saying why); while the plan runs on the GPUs, Profile, the dialog's Start, Optimize and the
+  // baselines are (the document refuses them too). Cancel pressed before the run returned drops
+  // its result.
+  void gpuRunsExcludeEachOther() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.resize(1400, 900);
+    w.gpuAvailability()->setAnswers({}, [](int) { return QString(); });
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("4xP100-PCIe"), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    QAction* measure = action(w, "actionMeasureOnGpus");
+    QAction* profile = action(w, "actionProfileGpus");
+    QVERIFY(measure->isEnabled() && profile->isEnabled());
+    const QString measureTip = measure->toolTip();
+
+    // The dialog profiles (until cancelled): no Measure on GPUs.
+    ProfileDialog* d = w.openProfileDialog();
+    d->setRunner([](const ProfileOptions&, const ProfileProgressFn& progress,
+                    const std::atomic<bool>* cancel) -> ProfileResult {
+      progress("[1/9] gpu0: GEMM");
+      while (!(cancel && *cancel)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      throw Error("profile", "cancelled");
+    });
+    QTest::mouseClick(d->startButton(), Qt::LeftButton);
+    QVERIFY(d->isRunning());
+    const QString profiling =
+        QStringLiteral("The GPUs are being profiled: measure on them once the profile has finished.");
+    QVERIFY(!measure->isEnabled());
+    QCOMPARE(measure->toolTip(), profiling);
+    QToolButton* button = toolButtonOf(w, measure);
+    QVERIFY(button && !button->isEnabled());
+    QCOMPARE(button->toolTip(), profiling);
+    measure->trigger();
+    QVERIFY(!doc.isMeasuringOnGpus());
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty()) {
+      // The Run menu open with the disabled action's tooltip (a real display such as xvfb's).
+      QMenu* run = menuTitled(w, QStringLiteral("&Run"));
+      w.activateWindow();
+      run->popup(w.mapToGlobal(QPoint(260, 30)));
+      QVERIFY(QTest::qWaitForWindowExposed(run));
+      const QRect r = run->actionGeometry(measure);
+      QToolTip::showText(run->mapToGlobal(QPoint(r.right() + 4, r.top() - 14)), measure->toolTip(), run);
+      QTest::qWait(400);
+      const QPixmap screen = QGuiApplication::primaryScreen()->grabWindow(0);
+      if (!screen.isNull() && screen.width() > 1)
+        QVERIFY(screen.copy(w.frameGeometry().adjusted(0, 0, 300, 0))
+                    .save(QString::fromUtf8(dir) + "/gpu_measure_while_profiling.png"));
+      run->hide();
+    }
+    d->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!d->isRunning(), 5000);
+    QVERIFY(measure->isEnabled());
+    QCOMPARE(measure->toolTip(), measureTip);
+
+    // The plan runs on the GPUs (until cancelled): no profile, optimizer or baselines.
+    auto release = std::make_shared<std::atomic<bool>>(false);
+    doc.setGpuMeasurer(heldMeasurer(release));
+    QSignalSpy warnings(&doc, &Document::warning);
+    measure->trigger();
+    QVERIFY(doc.isMeasuringOnGpus());
+    const QString onGpus = QStringLiteral("The plan is running on the GPUs: profile them once it has finished.");
+    QVERIFY(!measure->isEnabled());
+    QVERIFY(!profile->isEnabled());
+    QCOMPARE(profile->toolTip(), onGpus);
+    QVERIFY(!d->startButton()->isEnabled());
+    QCOMPARE(d->startButton()->toolTip(), onGpus);
+    d->start();
+    QVERIFY(!d->isRunning());
+    const QString wait = QStringLiteral("The plan is running on the GPUs: wait until it finishes, or cancel it.");
+    QAction* optimize = action(w, "actionOptimize");
+    QVERIFY(!optimize->isEnabled());
+    QCOMPARE(optimize->toolTip(), wait);
+    const QString method = QString::fromStdString(placementMethods().front());
+    for (QAction* a : {action(w, "actionAllBaselines"), action(w, qPrintable("actionBaseline_" + method))}) {
+      QVERIFY2(!a->isEnabled(), qPrintable(a->objectName()));
+      QCOMPARE(a->toolTip(), wait);
+    }
+    const int entries = doc.history()->count();
+    doc.runBaselines({method});
+    QCOMPARE(caught(warnings).value(0), wait);
+    doc.optimize(OptimizeOptions{});
+    QVERIFY(!doc.isOptimizing());
+    QCOMPARE(caught(warnings).value(1), wait);
+    // Cancel; the stand-in still returns its result normally: dropped.
+    action(w, "actionCancel")->trigger();
+    QVERIFY(waitIdle(w));
+    QVERIFY(!doc.isMeasuringOnGpus());
+    QVERIFY(!doc.hasGpuMeasurement() && !w.timelineCompare()->hasMeasured());
+    QCOMPARE(caught(warnings).value(2), QStringLiteral("Measure on GPUs cancelled"));
+    QCOMPARE(doc.history()->count(), entries);  // no baseline ran
+    QVERIFY(profile->isEnabled() && d->startButton()->isEnabled() && optimize->isEnabled() && measure->isEnabled());
+    QVERIFY(d->startButton()->toolTip().isEmpty());
+    QCOMPARE(optimize->toolTip(),
+             QStringLiteral("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
+    // Not cancelled: the result is shown.
+    *release = true;
+    measure->trigger();
+    QVERIFY(waitIdle(w));
+    QVERIFY(doc.hasGpuMeasurement() && w.timelineCompare()->hasMeasured());
+    QCOMPARE(doc.gpuMeasurement().measured.stepTime, 1.05 * doc.measurement().stepTime);
+  }
+
+  // A failed run says its problem once ("Measure on GPUs failed: …", no "measure: " inside).
+  void gpuErrorNamesTheProblemOnce() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.gpuAvailability()->setAnswers({}, [](int) { return QString(); });
+    w.show();
+    doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("4xP100-PCIe"), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    doc.setGpuMeasurer([](const CostModel&, const Plan&, const GpuMeasureOptions&, const ProfileProgressFn&,
+                          const std::atomic<bool>*) -> GpuMeasureResult {
+      throw Error("measure", "the plan uses 2 devices (gpu0..gpu1) but this machine has 1 GPU");
+    });
+    action(w, "actionMeasureOnGpus")->trigger();
+    QVERIFY(waitIdle(w));
+    QCOMPARE(w.lastError(),
+             QStringLiteral("Measure on GPUs failed: the plan uses 2 devices (gpu0..gpu1) but this machine has 1 GPU"));
+    QVERIFY(!doc.hasGpuMeasurement());
+  }
+
+  // A cluster and a calibration table chosen while a model opens apply to it once open, and the
+  // status bar says what the cost model uses; a table cleared meanwhile stays cleared.
+  void choicesMadeWhileOpeningApply() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    const QString table = writeTable(dir_.filePath(QStringLiteral("p100.json")), deviceKind("4xP100-PCIe"));
+    QVERIFY(!table.isEmpty());
+    doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("8xV100-DGX1"), {}, {}, false});
+    QVERIFY(doc.isBusy());  // its result arrives through the event loop, not before the next lines
+    QVERIFY(doc.setCluster(QStringLiteral("4xP100-PCIe")));
+    QVERIFY(doc.loadCalibration(table));
+    QVERIFY(waitIdle(w));
+    QCOMPARE(doc.workspace()->clusterLabel, QStringLiteral("4xP100-PCIe"));
+    QCOMPARE(doc.cluster()->numDevices(), 4);
+    QCOMPARE(doc.workspace()->calibration, doc.calibration());
+    QCOMPARE(doc.workspace()->cost->numCalibrated(), 4);
+    QCOMPARE(doc.measurement().stepTime, 9e-3);
+    QVERIFY2(metrics(w).contains(QLatin1String("calibrated by p100.json (4 op times from it)")),
+             qPrintable(metrics(w)));
+    // Opened again (same cluster) and the table cleared meanwhile: the roofline's times.
+    doc.open(OpenRequest{dot_, GraphMode::Default, {}, {}, {}, false});
+    QVERIFY(doc.isBusy());
+    doc.clearCalibration();
+    QVERIFY(waitIdle(w));
+    QVERIFY(!doc.hasCalibration());
+    QVERIFY(!doc.workspace()->calibration);
+    QCOMPARE(doc.workspace()->cost->numCalibrated(), 0);
+    QVERIFY(doc.measurement().stepTime != 9e-3);
+    QVERIFY2(!metrics(w).contains(QLatin1String("calibrated")), qPrintable(metrics(w)));
+  }
+
+  // A table of device kinds the cluster lacks calibrates nothing, and the app says so once; a
+  // profile saved without a table keeps the one loaded.
+  void foreignTableWarnsAndStays() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("4xP100-PCIe"), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    QSignalSpy warnings(&doc, &Document::warning);
+    const QString p100 = deviceKind("4xP100-PCIe"), v100 = deviceKind("8xV100-DGX1");
+    QVERIFY(p100 != v100);
+    const QString h100 = writeTable(dir_.filePath(QStringLiteral("h100.json")), QStringLiteral("H100-SXM5-80GB"));
+    QVERIFY(doc.loadCalibration(h100));
+    QVERIFY(waitIdle(w));
+    QCOMPARE(caught(warnings),
+             QStringList{QStringLiteral("h100.json: its device kinds (H100-SXM5-80GB) include none of cluster "
+                                        "4xP100-PCIe's (%1), so it calibrates nothing")
+                             .arg(p100)});
+    // A table that matches: no warning.
+    warnings.clear();
+    const QString table = writeTable(dir_.filePath(QStringLiteral("p100-b.json")), p100);
+    QVERIFY(doc.loadCalibration(table));
+    QVERIFY(waitIdle(w));
+    QCOMPARE(caught(warnings), QStringList{});
+    QCOMPARE(doc.workspace()->cost->numCalibrated(), 4);
+    // A profiled cluster without a table of its own (here a preset stands in for the file): the
+    // loaded table stays, and warns, as it matches none of the new cluster's kinds.
+    QVERIFY(doc.useProfiledCluster(QStringLiteral("8xV100-DGX1"), {}));
+    QVERIFY(waitIdle(w));
+    QCOMPARE(doc.calibrationLabel(), table);
+    QCOMPARE(doc.workspace()->calibration, doc.calibration());
+    QVERIFY(doc.calibration() != nullptr);
+    QCOMPARE(doc.workspace()->clusterLabel, QStringLiteral("8xV100-DGX1"));
+    QCOMPARE(caught(warnings).size(), 1);
+    QVERIFY2(caught(warnings).front().endsWith(QLatin1String(", so it calibrates nothing")),
+             qPrintable(caught(warnings).front()));
+    QVERIFY2(caught(warnings).front().contains(v100), qPrintable(caught(warnings).front()));
+    QVERIFY2(metrics(w).contains(QLatin1String("calibrated by p100-b.json (0 op times from it)")),
+             qPrintable(metrics(w)));
   }
 
   // A calibration table changes the step time as it says; clearing it restores the roofline's.

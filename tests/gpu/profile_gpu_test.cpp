@@ -4,7 +4,10 @@
 // when the plugin is missing or no GPU can be used.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <iostream>
+#include <thread>
 #include <set>
 #include <string>
 #include <vector>
@@ -120,4 +123,30 @@ TEST(ProfileGpu, QuickProfileIsSane) {
   const CalibrationTable t = CalibrationTable::parse(profileCalibrationJson(r, profileCalibration(r, s)), "cal.json");
   EXPECT_GE(t.size(), 9u);  // 9 GEMMs + 2 convs + add + sum in quick mode
   EXPECT_TRUE(t.lookup("MatMul", std::vector<std::vector<int64_t>>{{4096, 4096}, {4096, 4096}}, DType::F16, k.kind));
+}
+
+// The plugin's runs share the CUPTI collector: a second run while one is going fails at once
+// with one line (the app's profile dialog and Measure on GPUs must not mix their records).
+TEST(ProfileGpu, ASecondRunWhileOneRunsIsRefused) {
+  const gptest::GpuProbe p = gptest::probeGpus();
+  if (!p.error.empty()) GTEST_SKIP() << "no GPU: " << p.error;
+  std::atomic<bool> started{false}, cancel{false};
+  std::thread first([&] {
+    ProfileOptions o;
+    o.quick = true;
+    o.devices = {0};
+    try {
+      runProfile(o, [&](const std::string&) { started = true; }, &cancel);
+    } catch (const Error&) {  // cancelled below
+    }
+  });
+  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  try {
+    traceSample(0);
+    ADD_FAILURE() << "a second run started while the profile ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the GPUs are busy"), std::string::npos) << e.what();
+  }
+  cancel = true;
+  first.join();
 }

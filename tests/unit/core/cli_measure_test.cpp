@@ -41,7 +41,14 @@ TEST(CliMeasure, BadArgumentsAreOneLineErrors) {
   expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --ignore-hash", "--ignore-hash goes with --placement");
   expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --frobnicate", "--frobnicate");
   expectUsageError("measure zoo:rnnlm", "--cluster");
-  expectUsageError("measure /nonexistent/model.onnx --cluster 4xP100-PCIe", "/nonexistent/model.onnx");
+  expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --gpus 0,,1", "--gpus wants GPU numbers");
+  expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --gpus 1,1", "--gpus lists GPU 1 twice");
+  expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --warmup x", "--warmup needs a whole number 0 or more");
+  // the GPUs are asked before the model is loaded (a large model loads for seconds): without
+  // one, that is the line; with one, the model's
+  const std::string why = gp::gpuMeasureUnavailable(1);
+  expectUsageError("measure /nonexistent/model.onnx --cluster 4xP100-PCIe",
+                   why.empty() ? "/nonexistent/model.onnx" : "measure: " + why);
   expectUsageError("measure zoo:rnnlm --cluster 4xP100-PCIe --calibration /nonexistent/cal.json", "/nonexistent/cal.json");
 }
 
@@ -54,7 +61,10 @@ TEST(CliMeasure, WithoutAGpuExitsWithOneLine) {
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("error: measure: " + why), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(trace));
-  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(r.out.empty()) << r.out;  // no warm-up is a valid choice: the line is still the GPU's
+  const gptest::CliRun w = gptest::runCli("measure zoo:rnnlm --cluster 4xP100-PCIe --warmup 0");
+  EXPECT_EQ(w.code, 1);
+  EXPECT_NE(w.err.find("error: measure: " + why), std::string::npos) << w.err;
 }
 
 TEST(CliMeasure, HelpNamesTheCommand) {
@@ -66,6 +76,7 @@ TEST(CliMeasure, HelpNamesTheCommand) {
 
 TEST(CliMeasure, ProfileModelNeedsCalibrationAndAGoodModelBeforeProfiling) {
   const std::string out = tempPath("cluster.json"), cal = tempPath("cal.json");
+  expectUsageError("profile --out " + out + " --calibration " + out, "need three different files");
   expectUsageError("profile --out " + out + " --model zoo:rnnlm", "profile --model needs --calibration");
   expectUsageError("profile --out " + out + " --calibration " + cal + " --model /nonexistent/model.onnx",
                    "/nonexistent/model.onnx");  // not "no driver": the model is checked first

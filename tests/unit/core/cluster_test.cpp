@@ -309,9 +309,10 @@ TEST(Cluster, BadKindEfficiencyFailsWithOneLine) {
       {R"({"MatMul.": 0.8})", where + "unknown type '' in 'MatMul.'"},
       {R"({"MatMul": "0.8"})", where + "field 'MatMul' must be a number"},
       {R"({"Conv": true})", where + "field 'Conv' must be a number"},
-      {R"({"MatMul": 1.5})", where + "field 'MatMul' must be in (0, 1], got 1.5"},
-      {R"({"MatMul.f16": 0})", where + "field 'MatMul.f16' must be in (0, 1], got 0"},
-      {R"({"Conv": -0.2})", where + "field 'Conv' must be in (0, 1], got -0.2"},
+      {R"({"MatMul": 1.5})", where + "field 'MatMul' must be in [0.01, 1], got 1.5"},
+      {R"({"MatMul.f16": 0})", where + "field 'MatMul.f16' must be in [0.01, 1], got 0"},
+      {R"({"Conv": -0.2})", where + "field 'Conv' must be in [0.01, 1], got -0.2"},
+      {R"({"Conv": 1e-300})", where + "field 'Conv' must be in [0.01, 1], got 1e-300"},
       {"0.7", "c.json: device_kinds['G']: field 'efficiency' must be an object"},
   };
   for (const auto& [eff, expected] : cases) {
