@@ -644,17 +644,8 @@ class GpuActionsTest : public QObject {
     QVERIFY(roofline > 0);
     const QString kind = QString::fromStdString(doc.cluster()->device(0).kind);
     // All four ops on gpu0 one after another: 5 + 1 + 1 + 2 ms.
-    const QString table = dir_.filePath(QStringLiteral("cal.json"));
-    QFile f(table);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QStringLiteral(R"({"format": "graphplace-calibration", "version": 1, "entries": [
-      {"op_type": "MatMul", "input_shapes": [], "dtype": "f32", "device_kind": "%1", "seconds": 5e-3},
-      {"op_type": "Relu", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 1e-3},
-      {"op_type": "Add", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 1e-3},
-      {"op_type": "Softmax", "input_shapes": [null], "dtype": "f32", "device_kind": "%1", "seconds": 2e-3}]})")
-                .arg(kind)
-                .toUtf8());
-    f.close();
+    const QString table = writeTable(dir_.filePath(QStringLiteral("cal.json")), kind);
+    QVERIFY(!table.isEmpty());
     QVERIFY(!action(w, "actionClearCalibration")->isEnabled());
     QVERIFY(doc.loadCalibration(table));
     QVERIFY(waitIdle(w));
