@@ -69,6 +69,16 @@ void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumReco
   *maxNumRecords = 0;  // as many as fit
 }
 
+// The fields every kernel, copy and memset record has.
+template <class Record>
+void copyCommon(ActivityRecord& a, const Record& r) {
+  a.device = static_cast<int32_t>(r.deviceId);
+  a.stream = r.streamId;
+  a.start = r.start;
+  a.end = r.end;
+  a.correlationId = r.correlationId;
+}
+
 void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t /*size*/,
                               size_t validSize) {
   std::vector<ActivityRecord> got;
@@ -82,11 +92,7 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* k = reinterpret_cast<const KernelRecord*>(rec);
         a.kind = ActivityRecord::Kind::Kernel;
-        a.device = static_cast<int32_t>(k->deviceId);
-        a.stream = k->streamId;
-        a.start = k->start;
-        a.end = k->end;
-        a.correlationId = k->correlationId;
+        copyCommon(a, *k);
         if (k->name) a.name = k->name;
         break;
       }
@@ -94,11 +100,7 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
         const auto* m = reinterpret_cast<const MemcpyRecord*>(rec);
         a.kind = ActivityRecord::Kind::Memcpy;
         a.copyKind = copyKindOf(m->copyKind);
-        a.device = static_cast<int32_t>(m->deviceId);
-        a.stream = m->streamId;
-        a.start = m->start;
-        a.end = m->end;
-        a.correlationId = m->correlationId;
+        copyCommon(a, *m);
         a.bytes = static_cast<int64_t>(m->bytes);
         a.srcDevice = a.dstDevice = a.device;
         a.name = "memcpy";
@@ -108,11 +110,7 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
         const auto* m = reinterpret_cast<const PeerRecord*>(rec);
         a.kind = ActivityRecord::Kind::MemcpyPeer;
         a.copyKind = ActivityRecord::CopyKind::PeerToPeer;
-        a.device = static_cast<int32_t>(m->deviceId);
-        a.stream = m->streamId;
-        a.start = m->start;
-        a.end = m->end;
-        a.correlationId = m->correlationId;
+        copyCommon(a, *m);
         a.bytes = static_cast<int64_t>(m->bytes);
         a.srcDevice = static_cast<int32_t>(m->srcDeviceId);
         a.dstDevice = static_cast<int32_t>(m->dstDeviceId);
@@ -122,11 +120,7 @@ void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buf
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* m = reinterpret_cast<const MemsetRecord*>(rec);
         a.kind = ActivityRecord::Kind::Memset;
-        a.device = static_cast<int32_t>(m->deviceId);
-        a.stream = m->streamId;
-        a.start = m->start;
-        a.end = m->end;
-        a.correlationId = m->correlationId;
+        copyCommon(a, *m);
         a.bytes = static_cast<int64_t>(m->bytes);
         a.name = "memset";
         break;
