@@ -21,7 +21,7 @@
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
 #include "cost/cost_model.h"
-#include "gpu_test_support.h"
+#include "gpu_probe.h"
 #include "graph/error.h"
 #include "io/model_loader.h"
 #include "profile/activity.h"

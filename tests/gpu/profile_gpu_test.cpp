@@ -14,7 +14,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
-#include "gpu_test_support.h"
+#include "gpu_probe.h"
 #include "profile/activity.h"
 #include "profile/gpu_peaks.h"
 #include "profile/profile_output.h"

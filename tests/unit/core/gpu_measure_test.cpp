@@ -13,6 +13,7 @@
 #include "profile/model_calibration.h"
 #include "profile/profile_plugin.h"
 #include "sim/simulator.h"
+#include "gpu_probe.h"
 #include "gpu_program_graphs.h"
 #include "test_clusters.h"
 
@@ -54,13 +55,7 @@ const TimelineEvent* find(const Measurement& m, TimelineEvent::Kind kind, int32_
 }
 
 // Whether the GPUs can be used here (then the no-GPU tests skip).
-bool gpuHere() {
-  try {
-    return !listGpus().empty();
-  } catch (const Error&) {
-    return false;
-  }
-}
+bool gpuHere() { return gptest::probeGpus().error.empty(); }
 
 }  // namespace
 

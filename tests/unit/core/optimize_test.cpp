@@ -12,6 +12,7 @@
 #include "optimize/optimize.h"
 #include "test_clusters.h"
 #include "test_graphs.h"
+#include "scoped_env.h"
 
 using namespace gp;
 
@@ -25,24 +26,7 @@ Measurement measured(double step, double bound, bool feasible = true) {
   return m;
 }
 
-// Sets an environment variable for one scope, restoring the old value after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using gptest::ScopedEnv;
 
 }  // namespace
 

@@ -15,46 +15,17 @@
 #include <optional>
 
 #include "cli_runner.h"
+#include "gpu_probe.h"
+#include "scoped_env.h"
 #include "graph/error.h"
 
 using namespace gp;
 
 namespace {
 
-// The GPUs here, or the one-line reason there are none usable.
-struct Probe {
-  std::vector<GpuInfo> gpus;
-  std::string error;
-};
-
-Probe probe() {
-  Probe p;
-  try {
-    p.gpus = listGpus();
-  } catch (const Error& e) {
-    p.error = e.what();
-  }
-  return p;
-}
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using gptest::ScopedEnv;
+using Probe = gptest::GpuProbe;
+Probe probe() { return gptest::probeGpus(); }
 
 std::string tempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("gp_profile_" + std::to_string(::getpid()) + "_" + name)).string();

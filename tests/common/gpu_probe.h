@@ -1,6 +1,6 @@
-// What the GPU tests (ctest label gpu) share: the GPUs here, or the one-line reason there are
-// none usable, so that every test skips with that reason on a machine without a GPU (or a build
-// without the CUDA plugin) instead of failing.
+// What the GPU tests (ctest label gpu) and the no-GPU profiler tests share: the GPUs here, or
+// the one-line reason there are none usable, so that every GPU test skips with that reason on a
+// machine without a GPU (or a build without the CUDA plugin) instead of failing.
 #pragma once
 #include <string>
 #include <vector>
