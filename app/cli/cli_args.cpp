@@ -60,7 +60,9 @@ Args parseArgs(const std::vector<std::string>& argv, const std::set<std::string>
         if (i + 1 >= argv.size()) throw std::invalid_argument(name + " needs a value");
         val = argv[++i];
       }
-      a.options[name] = val;
+      auto [it, fresh] = a.options.emplace(name, val);
+      if (!fresh && name == "--dim") it->second += "," + val;  // --dim repeats: a list
+      else if (!fresh) it->second = val;
     } else {
       throw std::invalid_argument("unknown option " + name);
     }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -38,7 +39,7 @@ std::string modeName(const Graph& g) {
 void printUsage(std::ostream& out) {
   out << "usage:\n"
          "  graphplace-cli info MODEL [--mode inference|training] [--input-shape 1x3x224x224]\n"
-         "                            [--batch N] [--seq-len N] [--json]\n"
+         "                            [--batch N] [--seq-len N] [--dim NAME=VALUE] [--json]\n"
          "  graphplace-cli zoo list [--json]\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
@@ -66,7 +67,8 @@ void printUsage(std::ostream& out) {
          "                            [--gpus 0,1] [--timer auto|cupti|events] [--trace OUT.json] [--json]\n"
          "                            (runs one step of the plan on the local GPUs: simulated vs measured)\n"
          "--calibration TABLE.json: measured op times (graphplace-cli profile) replace the roofline for matching ops.\n"
-         "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len.\n"
+         "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len, --dim.\n"
+         "--dim NAME=VALUE binds a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1).\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";
 }
@@ -97,6 +99,15 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [name, n] : s.opTypes) types[name] = n;
     j["op_types"] = types;
+    std::map<std::string, double> byType;
+    for (OpId op = 0; op < g.numOps(); ++op) byType[std::string(g.opType(op))] += g.flops(op);
+    j["flops_by_type"] = byType;
+    auto& dims = j["symbolic_dims"] = nlohmann::ordered_json::array();
+    for (const auto& d : g.symbolicDims())
+      dims.push_back({{"name", d.name}, {"value", d.value}, {"bound", d.bound}});
+    auto& estimated = j["estimated_ops"] = nlohmann::ordered_json::array();
+    for (OpId op = 0; op < g.numOps(); ++op)
+      if (g.costEstimated(op)) estimated.push_back(g.opName(op));
     out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
@@ -110,7 +121,17 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
       << "resident     " << human(static_cast<double>(s.residentBytes), "B")
       << "  (parameters + optimizer state, kept on the devices)\n"
       << "activations  " << human(static_cast<double>(s.activationBytes), "B") << "\n"
-      << "scopes       " << s.scopes << ", depth " << s.scopeDepth << "\n"
+      << "scopes       " << s.scopes << ", depth " << s.scopeDepth << "\n";
+  if (!g.symbolicDims().empty()) {
+    out << "symbolic     ";
+    for (size_t i = 0; i < g.symbolicDims().size(); ++i) {
+      const auto& d = g.symbolicDims()[i];
+      out << (i ? ", " : "") << d.name << "=" << d.value << (d.bound ? "" : " (default; --dim " + d.name + "=N)");
+    }
+    out << "\n";
+  }
+  if (g.numEstimatedOps() > 0) out << "estimated    " << g.numEstimatedOps() << " ops (unknown shapes)\n";
+  out
       << "op types     " << s.opTypes.size() << "\n";
   for (const auto& [name, n] : s.opTypes) out << "  " << std::left << std::setw(28) << name << std::right << n << "\n";
   return 0;

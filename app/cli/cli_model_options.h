@@ -1,5 +1,7 @@
 // The model options every command that takes a MODEL accepts (as `info` does).
 #pragma once
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -8,8 +10,11 @@
 
 namespace gp::cli {
 
-// --mode inference|training, --input-shape 1x3x224x224, --batch N, --seq-len N
+// --mode inference|training, --input-shape 1x3x224x224, --batch N, --seq-len N,
+// --dim NAME=VALUE[,NAME=VALUE] (repeatable). Warnings of the import go to stderr.
 const std::set<std::string>& modelOptions();
+// "batch_size=8,sequence=128" -> {batch_size: 8, sequence: 128}; throws std::invalid_argument.
+std::map<std::string, int64_t> parseDims(const std::string& text);
 LoadOptions loadOptionsFrom(const Args& a);
 
 }  // namespace gp::cli

@@ -42,7 +42,11 @@ AppOptions parseAppOptions(const QStringList& args) {
   QCommandLineOption language(QStringLiteral("language"),
                               QCoreApplication::translate("AppOptions", "User interface language (en, zh_CN, ko_KR)."),
                               QStringLiteral("LANG"));
-  p.addOptions({cluster, placement, mode, ignoreHash, screenshot, size, language});
+  QCommandLineOption dim(QStringLiteral("dim"),
+                         QCoreApplication::translate("AppOptions", "Value of a symbolic input dimension of an ONNX model "
+                                                                   "(e.g. batch_size=8; default 1). Repeatable."),
+                         QStringLiteral("NAME=VALUE"));
+  p.addOptions({cluster, placement, mode, ignoreHash, dim, screenshot, size, language});
   if (!p.parse(args)) return usageError(p.errorText());
   if (p.isSet(QStringLiteral("help")) || p.isSet(QStringLiteral("version"))) {
     AppOptions o;
@@ -59,6 +63,13 @@ AppOptions parseAppOptions(const QStringList& args) {
   o.cluster = p.value(cluster);
   o.placement = p.value(placement);
   o.ignoreHash = p.isSet(ignoreHash);
+  static const QRegularExpression nameValue(QStringLiteral("^([^=,]+)=(\\d{1,12})$"));
+  for (const QString& d : p.values(dim)) {
+    const auto m = nameValue.match(d);
+    if (!m.hasMatch() || m.captured(2).toLongLong() < 1)
+      return usageError(QStringLiteral("--dim: expected NAME=VALUE with a positive VALUE, got '%1'").arg(d));
+    o.dims[m.captured(1).toStdString()] = m.captured(2).toLongLong();
+  }
   o.screenshot = p.value(screenshot);
   o.language = p.value(language);
   if (p.isSet(mode)) {

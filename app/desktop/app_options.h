@@ -1,11 +1,14 @@
 // The desktop app's command line:
 //   graphplace [MODEL] [--cluster PRESET|FILE] [--placement FILE] [--mode inference|training]
-//              [--ignore-hash] [--screenshot OUT.png] [--size WxH] [--language zh_CN|ko_KR|en]
+//              [--ignore-hash] [--dim NAME=VALUE]... [--screenshot OUT.png] [--size WxH]
+//              [--language zh_CN|ko_KR|en]
 // With no MODEL the built-in example opens (zoo:nmt on 4xP100-PCIe, expert placement, measured).
 #pragma once
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <map>
+#include <string>
 
 #include "io/model_loader.h"
 
@@ -15,6 +18,7 @@ struct AppOptions {
   QString model, cluster, placement;
   GraphMode mode = GraphMode::Default;
   bool ignoreHash = false;
+  std::map<std::string, int64_t> dims;  // --dim: symbolic dimensions of an ONNX model
   QString screenshot;            // save a PNG of the main window once ready, then exit
   QSize size{1600, 1000};        // window size for --screenshot
   QString language;              // empty: settings, else the system locale

@@ -13,6 +13,7 @@
 //   doc.loadCalibration("cal.json");   // every cost model gets the table; see calibration_document.cpp
 //   doc.measureOnGpus();     // async -> gpuMeasurementChanged(); see gpu_document.cpp
 #pragma once
+#include <map>
 #include <QObject>
 #include <QStringList>
 #include <QElapsedTimer>
@@ -42,6 +43,7 @@ struct OpenRequest {
   QString placement;             // optional placement file to apply once open
   QString initialBaseline;       // optional baseline to run and apply once open (the built-in example)
   bool allowHashMismatch = false;
+  std::map<std::string, int64_t> dims;  // values of the model's symbolic dimensions (default 1)
 };
 
 class Document : public QObject {

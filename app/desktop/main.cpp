@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     request.mode = options.mode;
     request.placement = options.placement;
     request.allowHashMismatch = options.ignoreHash;
+    request.dims = options.dims;
   }
   request.cluster = options.cluster;
   doc.open(request);

@@ -16,6 +16,7 @@
 
 #include "exporter.h"
 #include "gpu_availability.h"
+#include "import_notice.h"
 #include "file_kind.h"
 #include "graph/graph_search_bar.h"
 #include "graph/graph_view.h"
@@ -66,10 +67,15 @@ void MainWindow::createViews() {
   errorBanner_->setStyleSheet(QStringLiteral(
       "QLabel { background: #fdecea; color: #8a1c13; border-bottom: 1px solid #e0a39c; padding: 6px 10px; }"));
   errorBanner_->hide();
+  importBanner_ = new ImportBanner(central);
   graphView_ = new GraphView(central);
   graphView_->setObjectName(QStringLiteral("graphView"));
   layout->addWidget(errorBanner_);
+  layout->addWidget(importBanner_);
   layout->addWidget(graphView_, 1);
+  connect(importBanner_, &ImportBanner::showEstimatedRequested, this,
+          [this] { doc_->setSelection(importBanner_->estimatedOps()); });
+  connect(importBanner_, &ImportBanner::dimsRequested, this, &MainWindow::chooseSymbolicDims);
   setCentralWidget(central);
 
   auto makeDock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
@@ -249,6 +255,8 @@ void MainWindow::onOpened() {
   clearError();
   graphView_->setGraph(doc_->sharedGraph());
   inspector_->setGraph(doc_->sharedGraph());
+  importBanner_->setGraph(doc_->sharedGraph());
+  symbolicDimsAct_->setEnabled(!doc_->graph()->symbolicDims().empty());
   timeline_->clear();
   onClusterChanged();
   addRecentFile(doc_->workspace()->modelSpec);

@@ -26,6 +26,8 @@ class QToolButton;
 
 namespace gp {
 
+class ImportBanner;
+
 class ClusterPanel;
 class GpuAvailability;
 class ProfileDialog;
@@ -60,7 +62,8 @@ class MainWindow : public QMainWindow {
   HistoryPanel* historyPanel() const { return historyPanel_; }
   OpInspector* opInspector() const { return inspector_; }
   RewardPlot* rewardPlot() const { return rewardPlot_; }
-  OptimizePopup* optimizePopup() const { return optimizePopup_; }  // the Optimize button's options
+  OptimizePopup* optimizePopup() const { return optimizePopup_; }
+  ImportBanner* importBanner() const { return importBanner_; }  // the Optimize button's options
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
@@ -113,7 +116,8 @@ class MainWindow : public QMainWindow {
   void chooseAndOpen();
   void chooseAndExport(ExportKind kind);
   void chooseLanguage(const QString& code);
-  void focusPrioritySpin();  // Edit ▸ Set Priority…: the inspector's spin box, Return applies
+  void focusPrioritySpin();
+  void chooseSymbolicDims();  // File ▸ Symbolic Dimensions…: reopen the model with other values  // Edit ▸ Set Priority…: the inspector's spin box, Return applies
 
   Document* doc_;
   GraphView* graphView_ = nullptr;
@@ -129,6 +133,8 @@ class MainWindow : public QMainWindow {
   RewardPlot* rewardPlot_ = nullptr;
   OptimizePopup* optimizePopup_ = nullptr;
   QLabel* errorBanner_ = nullptr;
+  ImportBanner* importBanner_ = nullptr;
+  QAction* symbolicDimsAct_ = nullptr;
   QLabel* metricsLabel_ = nullptr;
   QLabel* busyLabel_ = nullptr;
   QProgressBar* progress_ = nullptr;

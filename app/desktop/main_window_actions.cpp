@@ -19,6 +19,7 @@
 #include "graph/graph_search_bar.h"
 #include "graph/graph_view.h"
 #include "language.h"
+#include "import_notice.h"
 #include "main_window.h"
 #include "optimize_popup.h"
 #include "panels/op_inspector.h"
@@ -108,6 +109,11 @@ void MainWindow::createMenus() {
     a->setStatusTip(QString::fromStdString(z.description));
     connect(a, &QAction::triggered, doc_, [this, spec] { doc_->open(OpenRequest{spec, GraphMode::Default, {}, {}, {}, false}); });
   }
+  symbolicDimsAct_ = file->addAction(tr("Symbolic &Dimensions…"));
+  symbolicDimsAct_->setObjectName(QStringLiteral("actionSymbolicDims"));
+  symbolicDimsAct_->setStatusTip(tr("Set the values of the model's symbolic input dimensions and reopen it"));
+  symbolicDimsAct_->setEnabled(false);
+  connect(symbolicDimsAct_, &QAction::triggered, this, &MainWindow::chooseSymbolicDims);
   QAction* openPlacement = file->addAction(tr("Apply &Placement File…"));
   connect(openPlacement, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Apply Placement File"), {},
@@ -267,6 +273,16 @@ void MainWindow::createToolBar() {
   searchBar_ = new GraphSearchBar(graphView_, tb);
   searchBar_->setObjectName(QStringLiteral("searchBar"));
   tb->addWidget(searchBar_);
+}
+
+void MainWindow::chooseSymbolicDims() {
+  if (!doc_->hasModel() || doc_->graph()->symbolicDims().empty()) return;
+  std::map<std::string, int64_t> dims;
+  if (!askSymbolicDims(this, doc_->graph()->symbolicDims(), dims)) return;
+  const auto ws = doc_->workspace();
+  OpenRequest request{ws->modelSpec, ws->options.mode, {}, {}, {}, false};
+  request.dims = std::move(dims);
+  doc_->open(request);
 }
 
 void MainWindow::updateActions() {

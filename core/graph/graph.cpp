@@ -70,7 +70,7 @@ int64_t Graph::memoryBytes() const {
   return stringsBytes(opName_) + vecBytes(opType_) + stringsBytes(opTypes_) + vecBytes(opScope_) +
          vecBytes(flops_) + vecBytes(bytesRead_) + vecBytes(bytesWritten_) + vecBytes(paramBytes_) +
          vecBytes(coloc_) + stringsBytes(colocNames_) + vecBytes(device_) + stringsBytes(deviceNames_) + vecBytes(role_) +
-         vecBytes(forwardOf_) + vecBytes(inOff_) + vecBytes(outOff_) + vecBytes(fanInOff_) +
+         vecBytes(forwardOf_) + vecBytes(estimated_) + vecBytes(inOff_) + vecBytes(outOff_) + vecBytes(fanInOff_) +
          vecBytes(fanOutOff_) + vecBytes(in_) + vecBytes(out_) + vecBytes(fanIn_) + vecBytes(fanOut_) +
          vecBytes(topo_) + stringsBytes(tName_) + vecBytes(tKind_) + vecBytes(tProducer_) +
          vecBytes(tDType_) + vecBytes(tRank_) + vecBytes(tDimOff_) + vecBytes(dims_) + vecBytes(tBytes_) +

@@ -27,6 +27,14 @@ constexpr int32_t kNone = -1;
 enum class TensorKind : uint8_t { Activation, GraphInput, Parameter };
 enum class OpRole : uint8_t { Forward, Backward, Update };
 
+// A symbolic dimension of the model's inputs (ONNX dim_param such as "batch_size") and the
+// value the import used for it: the one the user bound, else 1.
+struct SymbolicDim {
+  std::string name;
+  int64_t value = 1;
+  bool bound = false;  // the user gave the value
+};
+
 std::string_view tensorKindName(TensorKind k);
 std::string_view opRoleName(OpRole r);
 
@@ -60,6 +68,12 @@ class Graph {
   OpRole role(OpId op) const { return role_[op]; }
   // For a backward/update op, the forward op it was derived from; kNone otherwise.
   OpId forwardOf(OpId op) const { return forwardOf_[op]; }
+  // Whether the op's FLOPs / bytes are an estimate: the importer could not learn a shape its
+  // cost formula needs (the op's inputs and outputs say which are unknown).
+  bool costEstimated(OpId op) const { return !estimated_.empty() && estimated_[op] != 0; }
+  int32_t numEstimatedOps() const { return numEstimated_; }
+  // The symbolic input dimensions of an imported model and the values used (empty if none).
+  const std::vector<SymbolicDim>& symbolicDims() const { return symbolicDims_; }
 
   std::span<const TensorId> inputs(OpId op) const { return slice(inOff_, in_, op); }
   std::span<const TensorId> outputs(OpId op) const { return slice(outOff_, out_, op); }
@@ -108,6 +122,9 @@ class Graph {
   std::vector<std::string> deviceNames_;
   std::vector<OpRole> role_;
   std::vector<OpId> forwardOf_;
+  std::vector<uint8_t> estimated_;  // empty when no op's cost is estimated
+  int32_t numEstimated_ = 0;
+  std::vector<SymbolicDim> symbolicDims_;
   std::vector<int32_t> inOff_{0}, outOff_{0}, fanInOff_, fanOutOff_;
   std::vector<TensorId> in_, out_;
   std::vector<OpId> fanIn_, fanOut_, topo_;

@@ -154,6 +154,11 @@ OpId GraphBuilder::addOp(OpDesc op) {
   g_.device_.push_back(device);
   g_.role_.push_back(op.role);
   g_.forwardOf_.push_back(op.forwardOf);
+  if (op.costEstimated) {
+    g_.estimated_.resize(g_.forwardOf_.size(), 0);
+    g_.estimated_.back() = 1;
+    ++g_.numEstimated_;
+  }
   return op_id;
 }
 
@@ -324,6 +329,7 @@ Graph GraphBuilder::build(std::string graphName) && {
   deriveTopoOrder();
   deriveScopes();
   deriveBytes(paramReq_);
+  if (!g_.estimated_.empty()) g_.estimated_.resize(g_.forwardOf_.size(), 0);
   g_.name_ = std::move(graphName);
   shrinkToFit();
   return std::move(g_);

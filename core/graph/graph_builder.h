@@ -39,6 +39,7 @@ struct OpDesc {
   std::string device;           // device requested by the source; empty: none
   OpRole role = OpRole::Forward;
   OpId forwardOf = kNone;
+  bool costEstimated = false;   // FLOPs / bytes are an estimate (a shape was unknown)
 };
 
 class GraphBuilder {
@@ -51,6 +52,7 @@ class GraphBuilder {
   // (or graph input / parameter) of the same name must resolve before build().
   TensorId tensorRef(const std::string& name);
   OpId addOp(OpDesc op);
+  void setSymbolicDims(std::vector<SymbolicDim> dims) { g_.symbolicDims_ = std::move(dims); }
 
   int32_t numOps() const { return static_cast<int32_t>(g_.opName_.size()); }
   std::span<const TensorId> outputsOf(OpId op) const { return g_.outputs(op); }

@@ -29,6 +29,7 @@ class TrainingDeriver {
     addLoss();
     addBackward();
     addUpdates();
+    b_.setSymbolicDims(f_.symbolicDims());
     return std::move(b_).build(f_.name());
   }
 
@@ -97,6 +98,7 @@ class TrainingDeriver {
       d.colocGroup = !ownerGroup_[op].empty() ? ownerGroup_[op]
                      : f_.colocGroup(op) != kNone ? f_.colocGroupNames()[f_.colocGroup(op)] : std::string();
       d.device = f_.requestedDevice(op);
+      d.costEstimated = f_.costEstimated(op);
       b_.addOp(std::move(d));
     }
   }
@@ -172,6 +174,7 @@ class TrainingDeriver {
       g.flops = flopsEach;
       g.role = OpRole::Backward;
       g.forwardOf = forwardOp;
+      g.costEstimated = f_.costEstimated(forwardOp);
       OpId id = b_.addOp(std::move(g));
       contributions_[x].push_back(b_.output(id));
     }

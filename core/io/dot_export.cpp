@@ -190,6 +190,7 @@ std::string graphToDot(const Graph& g, const Plan& plan, const Cluster& c) {
         shortName == g.opType(op) ? labelText(shortName) : labelText(shortName) + "\\n" + labelText(g.opType(op)));
     appendAttr(out, first, "op", g.opType(op));
     appendAttr(out, first, "flops", number(g.flops(op)));
+    if (g.costEstimated(op)) appendAttr(out, first, "cost_estimated", "true");
     appendAttr(out, first, "bytes", std::to_string(bytes));
     if (placed) {
       const int32_t d = plan.device[op];

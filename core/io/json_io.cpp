@@ -169,6 +169,10 @@ Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
       if (it == opIds.end()) r.fail(where, "'forward_of' names no earlier op: '" + fwd + "'");
       d.forwardOf = it->second;
     }
+    if (const json* est = r.field(o, "cost_estimated", where)) {
+      if (!est->is_boolean()) r.fail(where, "field 'cost_estimated' must be true or false");
+      d.costEstimated = est->get<bool>();
+    }
     std::string name = d.name;
     opIds.emplace(std::move(name), b.addOp(std::move(d)));
   }
@@ -210,6 +214,7 @@ std::string graphToJson(const Graph& g) {
     if (!g.requestedDevice(op).empty()) j["device"] = g.requestedDevice(op);
     if (g.role(op) != OpRole::Forward) j["role"] = opRoleName(g.role(op));
     if (g.forwardOf(op) != kNone) j["forward_of"] = g.opName(g.forwardOf(op));
+    if (g.costEstimated(op)) j["cost_estimated"] = true;
     out += (op == 0 ? "\n" : ",\n") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   out += "]}";

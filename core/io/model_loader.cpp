@@ -65,9 +65,26 @@ std::string modelSha256(const std::string& spec, const LoadOptions& options) {
   return sha256OfFile(spec);
 }
 
+std::string estimatedCostWarning(const Graph& g, int maxNames) {
+  if (g.numEstimatedOps() == 0) return {};
+  std::string names;
+  int listed = 0;
+  for (OpId op = 0; op < g.numOps() && listed < maxNames; ++op) {
+    if (!g.costEstimated(op) || g.role(op) != OpRole::Forward) continue;
+    names += (listed++ == 0 ? "" : ", ") + ("'" + g.opName(op) + "' (" + std::string(g.opType(op)) + ")");
+  }
+  int forward = 0;
+  for (OpId op = 0; op < g.numOps(); ++op) forward += g.costEstimated(op) && g.role(op) == OpRole::Forward;
+  if (forward > listed) names += ", and " + std::to_string(forward - listed) + " more";
+  return std::to_string(forward) + (forward == 1 ? " op has" : " ops have") +
+         " shapes the importer could not learn; " + (forward == 1 ? "its" : "their") +
+         " cost is estimated: " + names;
+}
+
 Graph loadModel(const std::string& spec, const LoadOptions& options) {
   const bool isZoo = spec.rfind("zoo:", 0) == 0;
   Graph g = isZoo ? makeZooModel(spec.substr(4), options.zoo) : importFile(spec, options.import);
+  if (options.warn && g.numEstimatedOps() > 0) options.warn(spec + ": " + estimatedCostWarning(g));
   const bool training =
       options.mode == GraphMode::Training || (options.mode == GraphMode::Default && isZoo);
   bool alreadyTraining = false;

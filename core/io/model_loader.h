@@ -16,7 +16,14 @@ struct LoadOptions {
   GraphMode mode = GraphMode::Default;  // Default: training for zoo models, inference for files
   ImportOptions import;
   ZooParams zoo;
+  // Called with a one-line warning when the model opens but something is only estimated
+  // (see estimatedCostWarning); may be empty.
+  std::function<void(const std::string&)> warn;
 };
+
+// "N ops have shapes the importer could not learn; their cost is estimated: 'a' (MatMul), ..."
+// naming at most `maxNames` of them, or "" when no op's cost is estimated.
+std::string estimatedCostWarning(const Graph& g, int maxNames = 5);
 
 // Throws gp::Error("FILE", problem) for anything wrong with the model.
 Graph loadModel(const std::string& spec, const LoadOptions& options = {});

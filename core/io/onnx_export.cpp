@@ -169,6 +169,7 @@ std::string annotatedOnnx(const std::string& onnxPath, const Graph& g, const Pla
     ordered_json line;
     line["device"] = c.device(d).name;
     line["device_index"] = d;
+    if (g.costEstimated(op)) line["cost_estimated"] = true;
     nodeDevice.push_back(d);
     if (hasPriority) {
       line["priority"] = plan.priority[static_cast<size_t>(op)];

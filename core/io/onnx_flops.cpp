@@ -380,6 +380,61 @@ double ruleFlops(Rule rule, const onnx::NodeProto& node, const ShapeTable& shape
 
 }  // namespace
 
+double estimateFlops(const onnx::NodeProto& node, const ShapeTable& shapes) {
+  auto it = rules().find(node.op_type());
+  if (it == rules().end() || it->second == Rule::Zero) return 0;
+  auto known = [&](const std::string& name) -> const std::vector<int64_t>* {
+    const auto* s = name.empty() ? nullptr : shapes.shape(name);
+    return s != nullptr && product(*s) <= 4.0e18 ? s : nullptr;
+  };
+  double elems = 0;  // the largest known output, else the largest known input
+  for (const auto& out : node.output())
+    if (const auto* s = known(out)) elems = std::max(elems, product(*s));
+  if (elems == 0)
+    for (const auto& in : node.input())
+      if (const auto* s = known(in)) elems = std::max(elems, product(*s));
+  double perElem = 1;
+  switch (it->second) {
+    case Rule::Conv:
+    case Rule::ConvInteger:
+    case Rule::QLinearConv:
+    case Rule::ConvTranspose: {  // 2 * (input channels per group * kernel) per output element
+      const auto* w = known(inputName(node, it->second == Rule::QLinearConv ? 3 : 1));
+      perElem = w != nullptr ? 2.0 * static_cast<double>(dimAt(*w, 1)) * product(*w, 2) : 2;
+      break;
+    }
+    case Rule::Gemm:
+    case Rule::MatMul:
+    case Rule::QLinearMatMul:
+    case Rule::Einsum: {  // 2 * the contracted size, from whichever operand is known
+      const auto* a = known(inputName(node, 0));
+      const auto* b = known(inputName(node, it->second == Rule::QLinearMatMul ? 3 : 1));
+      double k = 1;
+      if (a != nullptr && !a->empty())
+        k = static_cast<double>(it->second == Rule::Gemm && intAttr(node, "transA", 0) != 0 ? (*a)[0] : a->back());
+      else if (b != nullptr && b->size() >= 2)
+        k = static_cast<double>(it->second == Rule::Gemm && intAttr(node, "transB", 0) != 0 ? b->back()
+                                                                                            : (*b)[b->size() - 2]);
+      perElem = 2.0 * k;
+      break;
+    }
+    case Rule::BatchNorm:
+    case Rule::PerInput2:
+    case Rule::Quantize:
+      perElem = 2;
+      break;
+    case Rule::Norm:
+      perElem = 5;
+      break;
+    case Rule::Softmax:
+      perElem = 3;
+      break;
+    default:
+      break;
+  }
+  return elems * perElem;
+}
+
 int64_t nodeBytesRead(const onnx::NodeProto& node, const ShapeTable& shapes) {
   const std::string& op = node.op_type();
   if (op == "Shape" || op == "Size") return 0;

@@ -46,6 +46,12 @@ struct MissingShape {
 // whose shape the formula needs but which has none.
 double nodeFlops(const onnx::NodeProto& node, const ShapeTable& shapes);
 
+// An estimate of nodeFlops for a node whose formula needs a shape that is unknown: the largest
+// known output (else input) tensor's elements times the op's work per element (a matmul's or
+// conv's contracted size read from whichever operand is known, else 2; 1 for elementwise ops).
+// 0 for data movement ops and when no tensor of the node has a known shape.
+double estimateFlops(const onnx::NodeProto& node, const ShapeTable& shapes);
+
 // Bytes a node really reads when that differs from "all its inputs", else -1:
 // Shape / Size read only metadata (0), Gather / GatherElements / GatherND read the indices
 // and the gathered elements (bytes of indices + bytes of the output), not the whole table.

@@ -1,27 +1,27 @@
-// Folding of the small shape computations exporters emit (Shape -> Gather -> Mul -> Unsqueeze
-// -> Concat -> Slice/Reshape ...), so that ONNX shape inference can see their results.
+// Shape inference that folds the shape computations exporters emit (Shape -> Gather -> Mul ->
+// Unsqueeze -> Concat -> Slice / Reshape / Expand ...), as symbolic shape inference does.
 //
-// ONNX 1.12's inference (run without its data propagation, see io/onnx_infer.h) reads only
-// initializers and Constant nodes as data for ops such as Reshape, Slice, Expand, Tile or
-// ConstantOfShape; a PyTorch-exported attention block computes their shapes/starts/ends at run
-// time from Shape ops, and inference gives up (the output's shape or rank is unknown). Such
-// values are in fact known once the input shapes are. This pass evaluates every tensor it can
-// (integer and float tensors of at most kMaxFoldElems elements), then runs inference on a copy
-// of the model in which the nodes producing folded tensors are replaced by initializers holding
-// the values, and copies the shapes found back into the model's value_info. It repeats while
-// that finds new shapes (a few rounds at most). The model's nodes are never changed.
+// ONNX 1.12's whole-model inference (run without its data propagation, see io/onnx_infer.h)
+// reads only initializers and Constant nodes as data for ops such as Reshape, Slice, Expand,
+// Tile or ConstantOfShape; a PyTorch-exported attention block computes their shapes, starts and
+// ends at run time from Shape ops, and inference gives up. Such values are known once the
+// input shapes are. inferWithFoldedConstants makes one pass over the top-level nodes in file
+// order: each node's output types come from its schema's inference function, given the types
+// found so far and, as input data, every value evaluated so far (io/onnx_fold_eval.h); then the
+// node's own value is evaluated if it is shape arithmetic. So one pass resolves chains of any
+// length. The pass runs isolated like runShapeInference (a crash costs the shapes, not the
+// process); what it finds goes into the model's value_info (node outputs whose declared type
+// said less) and graph output types. The model's nodes are never changed.
 #pragma once
 #include <onnx/onnx_pb.h>
 
 namespace gp::onnxio {
 
-inline constexpr int kMaxFoldElems = 64;
-
 // Whether some node output of the top-level graph still has no shape, or a dimension without
 // a value, in the model's declared/inferred types.
 bool hasUnresolvedShapes(const onnx::GraphProto& g);
 
-// Runs the rounds described above; returns the number of node outputs whose shape it found.
-int inferWithFoldedConstants(onnx::ModelProto& model, int maxRounds = 4);
+// Runs the pass described above; returns the number of node outputs whose shape it resolved.
+int inferWithFoldedConstants(onnx::ModelProto& model);
 
 }  // namespace gp::onnxio

@@ -1,9 +1,8 @@
 // ONNX import: ModelProto -> GraphBuilder.
 //
-//  * Reading: the file size is checked before anything is read (protobuf cannot parse a
-//    message over 2 GB; such models must keep their weights as external data). Weight bytes
-//    are never needed: initializers contribute only their dims and data_type, so models with
-//    stripped weights or external data files (which we do not open) import the same.
+//  * Reading (io/onnx_read.h): weight bytes are never needed: initializers contribute only their
+//    dims and data_type, so models with stripped weights, external data files (which we do not
+//    open) or over 2 GiB (read without their initializers' data) import the same.
 //  * Ops: one op per top-level node (graph.node), so numOps() == len(graph.node). Every op
 //    type must have a schema in onnx::OpSchemaRegistry for its domain and the model's opset
 //    (or be a model-local function), else the import fails naming the node.
@@ -15,8 +14,11 @@
 //    inputs. Shapes come from value_info; if some are missing, or a symbolic input dimension
 //    had to be pinned to 1 (see io/onnx_shapes.h), ONNX shape inference runs first, then, for
 //    what it left unknown, inference over folded shape computations (io/onnx_fold.h). A failing
-//    inference never aborts the import: what it found is kept and only a FLOP formula that
-//    needs a still-unknown shape stops the import, with an error naming tensor and node.
+//    inference never aborts the import: what it found is kept. Symbolic input dimensions take
+//    the values ImportOptions::dims binds (else 1); the Graph records them (symbolicDims()).
+//  * A cost formula that needs a shape still unknown never stops the import: the op's FLOPs
+//    are estimated (onnxio::estimateFlops), an output of unknown shape is sized like the op's
+//    largest known input, and the op is marked costEstimated().
 //  * Control flow (If / Loop / Scan and any node with graph attributes) is one op. Its FLOPs
 //    are the sum of its body's nodes (If: the larger branch; Loop: times the trip count when it
 //    is a constant; Scan: times the scan length), each body node counted best-effort (0 where a
@@ -29,10 +31,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -42,6 +41,7 @@
 #include "io/onnx_flops.h"
 #include "io/onnx_fold.h"
 #include "io/onnx_infer.h"
+#include "io/onnx_read.h"
 #include "io/onnx_shapes.h"
 
 namespace gp {
@@ -50,36 +50,6 @@ namespace {
 
 using onnxio::ShapeTable;
 using onnxio::TensorInfo;
-
-constexpr uint64_t kProtobufLimit = std::numeric_limits<int32_t>::max();  // 2 GiB - 1
-
-onnx::ModelProto readModel(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (!fs::exists(status)) throw Error(path, "file not found");
-  if (fs::is_directory(status)) throw Error(path, "is a directory, not an ONNX file");
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) throw Error(path, "cannot read file: " + ec.message());
-  if (size == 0) throw Error(path, "file is empty (0 bytes), not an ONNX model");
-  if (size > kProtobufLimit) {
-    char gib[32];
-    std::snprintf(gib, sizeof gib, "%.1f", static_cast<double>(size) / (1024.0 * 1024.0 * 1024.0));
-    throw Error(path, std::string("ONNX file is ") + gib +
-                          " GiB, over protobuf's 2 GB limit: save the model with its weights as external "
-                          "data (onnx.save_model(model, path, save_as_external_data=True)) and import that");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "cannot open file for reading");
-  std::string bytes(size, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
-  if (in.gcount() != static_cast<std::streamsize>(size)) throw Error(path, "cannot read file (short read)");
-  onnx::ModelProto model;
-  if (!model.ParseFromString(bytes))
-    throw Error(path, "not a valid ONNX model: the protobuf does not parse (wrong format or truncated file)");
-  if (!model.has_graph()) throw Error(path, "not an ONNX model: the protobuf holds no graph (wrong format?)");
-  return model;
-}
 
 std::string normDomain(const std::string& d) {
   return d == "ai.onnx" ? std::string() : d;
@@ -259,7 +229,7 @@ TensorDesc OnnxImporter::describe(const std::string& name, const ShapeTable& sha
 }
 
 Graph OnnxImporter::run() {
-  model_ = readModel(path_);
+  model_ = onnxio::readOnnxModel(path_);
   onnx::GraphProto& g = *model_.mutable_graph();
   for (const auto& op : model_.opset_import()) opsets_[normDomain(op.domain())] = static_cast<int>(op.version());
   if (opsets_.count("") == 0 && model_.opset_import_size() == 0) {
@@ -272,16 +242,18 @@ Graph OnnxImporter::run() {
   checkOps(g, names, "");
 
   const auto initializers = onnxio::initializerNames(g);
-  const bool pinned = onnxio::pinInputShapes(g, initializers, options_.inputShape);
-  std::string inferenceError;
-  if (pinned || onnxio::hasUnresolvedShapes(g)) {
-    inferenceError = onnxio::inferenceBlocker(model_);
-    if (!inferenceError.empty()) {
-      inferenceError = "not run: " + inferenceError;
-    } else {
-      inferenceError = onnxio::runShapeInference(model_);
-      if (onnxio::hasUnresolvedShapes(g)) onnxio::inferWithFoldedConstants(model_);
-    }
+  std::vector<SymbolicDim> symbolic;
+  bool pinned = false;
+  try {
+    pinned = onnxio::pinInputShapes(g, initializers, options_.inputShape, options_.dims, symbolic);
+  } catch (const std::invalid_argument& e) {
+    throw Error(path_, e.what());
+  }
+  // Inference is skipped for what is known to crash libonnx (io/onnx_infer.h); its failures only
+  // leave shapes unknown.
+  if ((pinned || onnxio::hasUnresolvedShapes(g)) && onnxio::inferenceBlocker(model_).empty()) {
+    onnxio::runShapeInference(model_);
+    if (onnxio::hasUnresolvedShapes(g)) onnxio::inferWithFoldedConstants(model_);
   }
 
   ShapeTable shapes;
@@ -294,7 +266,6 @@ Graph OnnxImporter::run() {
   for (const auto& v : g.input())
     if (initializers.count(v.name()) == 0) b.addGraphInput(describe(v.name(), shapes));
 
-  std::optional<std::string> shapeProblem;
   for (int i = 0; i < g.node_size(); ++i) {
     const onnx::NodeProto& node = g.node(i);
     OpDesc op;
@@ -310,24 +281,30 @@ Graph OnnxImporter::run() {
           if (direct.insert(r).second) op.inputs.push_back(b.tensorRef(r));
       });
     }
-    for (const auto& out : node.output()) op.outputs.push_back(describe(out, shapes));
+    int64_t largestInput = 0;
+    for (const auto& in : node.input())
+      if (const TensorInfo* info = in.empty() ? nullptr : shapes.find(in); info != nullptr && info->shapeKnown)
+        largestInput = std::max(largestInput, onnxio::tensorBytes(*info));
+    for (const auto& out : node.output()) {
+      op.outputs.push_back(describe(out, shapes));
+      if (!out.empty() && !op.outputs.back().shapeKnown) {
+        op.outputs.back().bytes = largestInput;
+        op.costEstimated = true;
+      }
+    }
     try {
       op.flops = control ? controlFlowFlops(node, shapes) : onnxio::nodeFlops(node, shapes);
-    } catch (const onnxio::MissingShape& missing) {
-      if (!shapeProblem) {
-        shapeProblem = "missing shape: node '" + op.name + "' (" + node.op_type() + ") needs the shape of tensor '" +
-                       missing.tensor + "' for its FLOPs, and ONNX shape inference could not find it";
-        if (!inferenceError.empty()) *shapeProblem += " (shape inference: " + inferenceError + ")";
-      }
+    } catch (const onnxio::MissingShape&) {
+      op.flops = onnxio::estimateFlops(node, shapes);
+      op.costEstimated = true;
     }
     op.bytesRead = onnxio::nodeBytesRead(node, shapes);
     b.addOp(std::move(op));
   }
   std::string graphName = g.name();
   if (graphName.empty()) graphName = std::filesystem::path(path_).stem().string();
-  Graph graph = std::move(b).build(graphName);  // cycles, dangling inputs, duplicates
-  if (shapeProblem) throw Error(path_, *shapeProblem);
-  return graph;
+  b.setSymbolicDims(std::move(symbolic));
+  return std::move(b).build(graphName);  // cycles, dangling inputs, duplicates
 }
 
 }  // namespace

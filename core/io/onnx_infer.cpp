@@ -196,8 +196,9 @@ bool writeAll(int fd, const std::string& data) {
   return true;
 }
 
-// Runs inferInPlace in a child process. nullopt: no child could be started (run in-process).
-std::optional<std::string> inferInChild(onnx::ModelProto& model) {
+// Runs `work` in a child process. nullopt: no child could be started (run in-process).
+std::optional<std::string> runInChild(onnx::ModelProto& model,
+                                      const std::function<std::string(onnx::ModelProto&)>& work) {
   int fds[2];
   if (::pipe(fds) != 0) return std::nullopt;
   const pid_t pid = ::fork();
@@ -210,7 +211,12 @@ std::optional<std::string> inferInChild(onnx::ModelProto& model) {
     ::close(fds[0]);
     const int devNull = ::open("/dev/null", O_WRONLY);  // a crash report is not ours to print
     if (devNull >= 0) ::dup2(devNull, STDERR_FILENO);
-    const std::string error = inferInPlace(model);
+    std::string error;
+    try {
+      error = work(model);
+    } catch (...) {
+      error = "shape inference failed";
+    }
     const bool ok = writeAll(fds[1], packResult(model, error));
     ::_exit(ok ? 0 : 2);
   }
@@ -261,15 +267,23 @@ std::string inferenceBlocker(const onnx::ModelProto& model) {
   return Blocker(model).check(model.graph(), defined);
 }
 
-std::string runShapeInference(onnx::ModelProto& model) {
+std::string runIsolated(onnx::ModelProto& model, const std::function<std::string(onnx::ModelProto&)>& work) {
   // Build the schema registry here (it is built lazily), not once per child.
   (void)onnx::OpSchemaRegistry::Schema("Identity", 1, "");
 #ifdef GP_ONNX_INFER_FORK
   const char* inProcess = std::getenv("GP_ONNX_INFER_INPROCESS");  // for debuggers
   if (inProcess == nullptr || std::string_view(inProcess) != "1")
-    if (auto error = inferInChild(model)) return *error;
+    if (auto error = runInChild(model, work)) return *error;
 #endif
-  return inferInPlace(model);
+  try {
+    return work(model);
+  } catch (...) {
+    return "shape inference failed";
+  }
+}
+
+std::string runShapeInference(onnx::ModelProto& model) {
+  return runIsolated(model, inferInPlace);
 }
 
 }  // namespace gp::onnxio

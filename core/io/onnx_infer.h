@@ -16,6 +16,7 @@
 #pragma once
 #include <onnx/onnx_pb.h>
 
+#include <functional>
 #include <string>
 
 namespace gp::onnxio {
@@ -29,5 +30,10 @@ std::string inferenceBlocker(const onnx::ModelProto& model);
 // again without the declared intermediate/output types, and the declared ones are put back
 // for the tensors inference left unknown.
 std::string runShapeInference(onnx::ModelProto& model);
+
+// Runs `work` on the model as runShapeInference runs libonnx: in a forked child where possible,
+// copying back the value_info, graph output types and subgraph attributes it produced. Returns
+// what `work` returned, or why the child failed (a crash, a timeout).
+std::string runIsolated(onnx::ModelProto& model, const std::function<std::string(onnx::ModelProto&)>& work);
 
 }  // namespace gp::onnxio

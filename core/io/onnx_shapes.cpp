@@ -1,5 +1,7 @@
 #include "io/onnx_shapes.h"
 
+#include <stdexcept>
+
 namespace gp::onnxio {
 
 namespace {
@@ -46,12 +48,6 @@ bool constantInfo(const onnx::NodeProto& node, TensorInfo& out) {
     return true;
   }
   return false;
-}
-
-void pinDims(onnx::TypeProto& type) {
-  if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return;
-  for (auto& d : *type.mutable_tensor_type()->mutable_shape()->mutable_dim())
-    if (!concrete(d)) d.set_dim_value(1);
 }
 
 }  // namespace
@@ -196,9 +192,23 @@ std::unordered_set<std::string> initializerNames(const onnx::GraphProto& g) {
 }
 
 bool pinInputShapes(onnx::GraphProto& g, const std::unordered_set<std::string>& initializers,
-                    const std::vector<int64_t>& inputShape) {
+                    const std::vector<int64_t>& inputShape, const std::map<std::string, int64_t>& dims,
+                    std::vector<SymbolicDim>& symbolic) {
   bool changed = false;
   bool overridden = false;
+  std::map<std::string, int64_t> used;
+  auto pin = [&](onnx::TensorShapeProto_Dimension& d) {
+    if (concrete(d)) return;
+    changed = true;
+    int64_t value = 1;
+    if (d.has_dim_param() && !d.dim_param().empty()) {
+      auto bound = dims.find(d.dim_param());
+      if (bound != dims.end()) value = bound->second;
+      if (used.emplace(d.dim_param(), value).second)
+        symbolic.push_back(SymbolicDim{d.dim_param(), value, bound != dims.end()});
+    }
+    d.set_dim_value(value);
+  };
   for (auto& v : *g.mutable_input()) {
     if (initializers.count(v.name()) != 0 || !v.type().has_tensor_type()) continue;
     auto* tt = v.mutable_type()->mutable_tensor_type();
@@ -210,14 +220,29 @@ bool pinInputShapes(onnx::GraphProto& g, const std::unordered_set<std::string>& 
       continue;
     }
     if (!tt->has_shape()) continue;
-    for (const auto& d : tt->shape().dim()) changed = changed || !concrete(d);
-    pinDims(*v.mutable_type());
+    for (auto& d : *tt->mutable_shape()->mutable_dim()) pin(d);
   }
+  for (const auto& [name, value] : dims)
+    if (used.count(name) == 0) {
+      std::string known;
+      for (const auto& s : symbolic) known += (known.empty() ? "" : ", ") + s.name;
+      throw std::invalid_argument("--dim " + name + ": the model's inputs have no symbolic dimension of that name" +
+                                  (known.empty() ? std::string(" (they have none)") : " (they have: " + known + ")"));
+    }
   if (overridden) {
     g.clear_value_info();
     for (auto& v : *g.mutable_output())
       if (v.type().has_tensor_type()) v.mutable_type()->mutable_tensor_type()->clear_shape();
+    return changed;
   }
+  auto pinNamed = [&](onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    for (auto& d : *v.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+      if (!concrete(d) && d.has_dim_param())
+        if (auto it = used.find(d.dim_param()); it != used.end()) d.set_dim_value(it->second);
+  };
+  for (auto& v : *g.mutable_value_info()) pinNamed(v);
+  for (auto& v : *g.mutable_output()) pinNamed(v);
   return changed;
 }
 

@@ -10,12 +10,14 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "graph/dtype.h"
+#include "graph/graph.h"
 
 namespace gp::onnxio {
 
@@ -55,11 +57,15 @@ int64_t tensorBytes(const TensorInfo& info);
 // Names of the graph's initializers (dense and sparse).
 std::unordered_set<std::string> initializerNames(const onnx::GraphProto& g);
 
-// Gives every real graph input (one that is not an initializer) concrete dimensions: symbolic
-// or missing ones become 1. With a non-empty inputShape, the first real input takes that
-// shape instead and every declared intermediate/output shape is dropped so that inference
-// recomputes them. Returns whether anything changed.
+// Gives every real graph input (one that is not an initializer) concrete dimensions: a symbolic
+// one (dim_param) takes its value from `dims`, else 1; a missing one becomes 1. Declared
+// intermediate and output dimensions with one of those names take the same value. With a
+// non-empty inputShape, the first real input takes that shape instead and every declared
+// intermediate/output shape is dropped so that inference recomputes them. `symbolic` receives
+// the inputs' symbolic dimensions in first-seen order with the values used. Returns whether
+// anything changed. Throws std::invalid_argument when `dims` names a dimension no input has.
 bool pinInputShapes(onnx::GraphProto& g, const std::unordered_set<std::string>& initializers,
-                    const std::vector<int64_t>& inputShape);
+                    const std::vector<int64_t>& inputShape, const std::map<std::string, int64_t>& dims,
+                    std::vector<SymbolicDim>& symbolic);
 
 }  // namespace gp::onnxio

@@ -66,6 +66,7 @@ std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cl
     o["device"] = c.device(plan.device[op]).name;
     if (!plan.priority.empty()) o["priority"] = plan.priority[op];
     if (!plan.fusionGroup.empty() && plan.fusionGroup[op] >= 0) o["fusion_group"] = plan.fusionGroup[op];
+    if (g.costEstimated(op)) o["cost_estimated"] = true;
     if (start[op] >= 0) {
       o["start_ms"] = start[op] * 1e3;
       o["end_ms"] = end[op] * 1e3;

@@ -59,11 +59,14 @@ OpInspector::OpInspector(QWidget* parent) : QWidget(parent) {
   form->setVerticalSpacing(2);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   type_ = makeValue(this);
+  cost_ = makeValue(this);
+  cost_->setObjectName(QStringLiteral("inspectorCost"));
   device_ = makeValue(this);
   device_->setTextFormat(Qt::RichText);
   priority_ = makeValue(this);
   fusion_ = makeValue(this);
   form->addRow(tr("Type:"), type_);
+  form->addRow(tr("Cost:"), cost_);
   form->addRow(tr("Device:"), device_);
   form->addRow(tr("Priority:"), priority_);
   form->addRow(tr("Fusion:"), fusion_);
@@ -165,6 +168,16 @@ QString OpInspector::deviceText(int32_t d) const {
   return d < devices_.size() ? devices_[d] : tr("Device %1").arg(d);
 }
 
+QString OpInspector::flopsText(double flops) {
+  static const char* const kUnits[] = {"", "k", "M", "G", "T", "P"};
+  int u = 0;
+  while (flops >= 1000 && u < 5) {
+    flops /= 1000;
+    ++u;
+  }
+  return tr("%1 %2FLOP").arg(QLocale().toString(flops, 'f', u == 0 ? 0 : 2), QLatin1String(kUnits[u]));
+}
+
 QString OpInspector::titleText() const {
   return title_->text();
 }
@@ -173,6 +186,8 @@ QString OpInspector::valueText(Row row) const {
   switch (row) {
     case Row::Type:
       return type_->text();
+    case Row::Cost:
+      return cost_->text();
     case Row::Device:
       return device_->property("plain").toString();
     case Row::Priority:
@@ -211,7 +226,7 @@ void OpInspector::refresh() {
 
   if (count == 0 || !planFits) {
     title_->setText(n == 0 ? tr("No model open") : tr("Select ops in the graph or the timeline"));
-    for (QLabel* l : {type_, priority_, fusion_}) l->setText(QStringLiteral("–"));
+    for (QLabel* l : {type_, cost_, priority_, fusion_}) l->setText(QStringLiteral("–"));
     setDevice(QStringLiteral("–"), QStringLiteral("–"));
     summary_->clear();
     summary_->hide();
@@ -220,6 +235,8 @@ void OpInspector::refresh() {
     const int32_t d = plan_.device[static_cast<size_t>(op)];
     title_->setText(QString::fromStdString(graph_->opName(op)));
     type_->setText(typeOf(op));
+    cost_->setText(graph_->costEstimated(op) ? tr("%1 (estimated: a shape is unknown)").arg(flopsText(graph_->flops(op)))
+                                             : flopsText(graph_->flops(op)));
     setDevice(deviceText(d), swatch(d) + deviceText(d).toHtmlEscaped());
     priority_->setText(hasPriority ? loc.toString(plan_.priority[static_cast<size_t>(op)]) : tr("FIFO"));
     const int32_t grp = hasFusion ? plan_.fusionGroup[static_cast<size_t>(op)] : -1;
@@ -251,6 +268,14 @@ void OpInspector::refresh() {
     }
     for (const auto& [d, k] : deviceIds) devices[deviceText(d)] = k;
     type_->setText(countedList(types));
+    double flops = 0;
+    int estimated = 0;
+    for (OpId op : selection_) {
+      flops += graph_->flops(op);
+      estimated += graph_->costEstimated(op) ? 1 : 0;
+    }
+    cost_->setText(estimated == 0 ? flopsText(flops)
+                                  : tr("%1 (%n estimated)", nullptr, estimated).arg(flopsText(flops)));
     if (deviceIds.size() == 1) {
       const int32_t d = deviceIds.begin()->first;
       setDevice(deviceText(d), swatch(d) + deviceText(d).toHtmlEscaped());

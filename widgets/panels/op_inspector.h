@@ -1,5 +1,6 @@
 // OpInspector: the selected op(s) under the current plan, and their hand edits. For one op:
-// its name, type, device, priority ("FIFO" when the plan has none) and fusion group with its op
+// its name, type, cost (FLOPs, "estimated" when the importer could not learn a shape it needs),
+// device, priority ("FIFO" when the plan has none) and fusion group with its op
 // count. For several: the same rows aggregated ("MatMul ×2, Relu ×10", "3–40", "2 groups…")
 // and a one-line summary ("12 ops; priorities 3–40; 2 fusion groups"). Below, the edits:
 // a priority spin box with "Set", "Fuse" and "Unfuse" — they only ask (priorityRequested,
@@ -28,7 +29,7 @@ class OpInspector : public QWidget {
   // the spin box's range is ± this: every int32 priority (the optimizer's reach ~ 4 × ops)
   static constexpr int kPriorityLimit = 2147483647;
 
-  enum class Row { Type, Device, Priority, Fusion };
+  enum class Row { Type, Cost, Device, Priority, Fusion };
 
   explicit OpInspector(QWidget* parent = nullptr);
 
@@ -40,7 +41,8 @@ class OpInspector : public QWidget {
   void setEditable(bool editable);
 
   // What it shows (tests, the main window).
-  QString titleText() const;  // the op's name, "12 ops selected" or a hint
+  QString titleText() const;
+  static QString flopsText(double flops);  // "1.23 GFLOP"  // the op's name, "12 ops selected" or a hint
   QString valueText(Row row) const;
   QString summaryText() const;  // one line: "12 ops; priorities 3–40; 2 fusion groups"
   QString planText() const;     // "Plan: FIFO order · 3 fusion groups (9 ops)"
@@ -73,7 +75,7 @@ class OpInspector : public QWidget {
   bool editable_ = false;
 
   ElidedLabel* title_;
-  QLabel *type_, *device_, *priority_, *fusion_;
+  QLabel *type_, *cost_, *device_, *priority_, *fusion_;
   QLabel* summary_;
   QSpinBox* prioritySpin_;
   QPushButton *setPriority_, *fuse_, *unfuse_;

@@ -1,6 +1,7 @@
 // graphplace-cli as a user runs it: exit codes, one-line errors, --json output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <fstream>
@@ -20,6 +21,42 @@ std::string writeTemp(const std::string& name, const std::string& text) {
 }
 
 }  // namespace
+
+TEST(Cli, InfoNamesSymbolicDimsAndEstimatedOps) {
+  const std::string mlp = gptest::dataPath("onnx/mlp.onnx");
+  gptest::CliRun r = gptest::runCli("info " + mlp + " --json --dim batch=4");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["symbolic_dims"].size(), 1u);
+  EXPECT_EQ(j["symbolic_dims"][0]["name"], "batch");
+  EXPECT_EQ(j["symbolic_dims"][0]["value"], 4);
+  EXPECT_EQ(j["symbolic_dims"][0]["bound"], true);
+  EXPECT_TRUE(j["estimated_ops"].empty());
+  EXPECT_DOUBLE_EQ(j["flops_by_type"]["Gemm"].get<double>(),
+                   4 * ((2.0 * 64 * 256 + 256) + (2.0 * 256 * 256 + 256) + (2.0 * 256 * 10 + 10)));
+  EXPECT_EQ(r.err, "");
+
+  r = gptest::runCli("info " + mlp);
+  EXPECT_NE(r.out.find("batch=1 (default; --dim batch=N)"), std::string::npos) << r.out;
+
+  r = gptest::runCli("info " + mlp + " --dim batch=0");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("--dim batch: the value must be a positive integer"), std::string::npos) << r.err;
+  r = gptest::runCli("info " + mlp + " --dim seq=8");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--dim seq: the model's inputs have no symbolic dimension of that name (they have: batch)"),
+            std::string::npos)
+      << r.err;
+
+  // unknown shapes: it opens, says so on stderr in one line, and lists the ops
+  r = gptest::runCli("info " + gptest::dataPath("malformed/missing_shape.onnx") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("graphplace-cli: warning: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cost is estimated: 'relu' (Relu), 'matmul' (MatMul)"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["estimated_ops"], (nlohmann::json::array({"relu", "matmul"})));
+}
 
 TEST(Cli, InfoJsonIsOneObjectWithTheKeys) {
   std::string path = writeTemp("gp_cli_mlp.json", gp::graphToJson(gptest::smallMlp()));

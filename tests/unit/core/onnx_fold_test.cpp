@@ -1,0 +1,169 @@
+// Evaluation of the shape arithmetic exporters write (io/onnx_fold_eval.h), op by op, on the
+// patterns torch.onnx emits: F.pad's reversed pads (Reshape to [-1, 2], Slice with step -1,
+// Transpose, Reshape to [-1]), N-D Gather, Expand.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/onnx_fold_eval.h"
+
+namespace {
+
+using gp::onnxio::FoldValue;
+
+struct Env {
+  std::map<std::string, FoldValue> vals;
+  std::map<std::string, std::vector<int64_t>> shapes;
+
+  void set(const std::string& name, std::vector<int64_t> dims, std::vector<double> v) {
+    vals[name] = FoldValue{onnx::TensorProto::INT64, std::move(dims), std::move(v)};
+  }
+  std::optional<FoldValue> eval(const onnx::NodeProto& n) const {
+    const gp::onnxio::FoldInput value = [this](const std::string& t) -> const FoldValue* {
+      auto it = vals.find(t);
+      return it == vals.end() ? nullptr : &it->second;
+    };
+    const gp::onnxio::FoldShape shape = [this](const std::string& t) -> const std::vector<int64_t>* {
+      auto it = shapes.find(t);
+      return it == shapes.end() ? nullptr : &it->second;
+    };
+    return gp::onnxio::foldNode(n, value, shape);
+  }
+};
+
+onnx::NodeProto node(const std::string& op, const std::vector<std::string>& ins) {
+  onnx::NodeProto n;
+  n.set_op_type(op);
+  for (const auto& i : ins) n.add_input(i);
+  n.add_output("out");
+  return n;
+}
+
+void ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+void intAttr(onnx::NodeProto& n, const std::string& name, int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+TEST(OnnxFold, TorchPadReversesItsPairs) {
+  // pads [l0, r0, l1, r1] (last dim first) -> ONNX's [begin..., end...] via reshape/flip/transpose.
+  Env env;
+  env.set("pads", {6}, {0, 0, 1, 2, 3, 4});
+  env.set("shape2", {2}, {-1, 2});
+  env.set("start", {1}, {-1});
+  env.set("end", {1}, {-9223372036854775807.0});
+  env.set("axis0", {1}, {0});
+  env.set("step", {1}, {-1});
+  env.set("flat", {1}, {-1});
+  auto r = env.eval(node("Reshape", {"pads", "shape2"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->dims, (std::vector<int64_t>{3, 2}));
+  env.vals["pairs"] = *r;
+  auto flipped = env.eval(node("Slice", {"pairs", "start", "end", "axis0", "step"}));
+  ASSERT_TRUE(flipped);
+  EXPECT_EQ(flipped->dims, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(flipped->v, (std::vector<double>{3, 4, 1, 2, 0, 0}));
+  env.vals["flipped"] = *flipped;
+  auto t = node("Transpose", {"flipped"});
+  ints(t, "perm", {1, 0});
+  auto transposed = env.eval(t);
+  ASSERT_TRUE(transposed);
+  EXPECT_EQ(transposed->dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(transposed->v, (std::vector<double>{3, 1, 0, 4, 2, 0}));
+  env.vals["transposed"] = *transposed;
+  auto out = env.eval(node("Reshape", {"transposed", "flat"}));
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->dims, (std::vector<int64_t>{6}));
+}
+
+TEST(OnnxFold, ReshapeCopiesZeroDimsUnlessAllowZero) {
+  Env env;
+  env.set("x", {2, 3}, {1, 2, 3, 4, 5, 6});
+  env.set("s", {2}, {0, -1});
+  auto r = env.eval(node("Reshape", {"x", "s"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->dims, (std::vector<int64_t>{2, 3}));
+  auto z = node("Reshape", {"x", "s"});
+  intAttr(z, "allowzero", 1);
+  EXPECT_FALSE(env.eval(z));  // a 0 dimension and -1: nothing fits 6 elements
+  env.set("bad", {2}, {4, -1});
+  EXPECT_FALSE(env.eval(node("Reshape", {"x", "bad"})));
+}
+
+TEST(OnnxFold, GatherAndSliceOnMatrices) {
+  Env env;
+  env.set("m", {2, 3}, {1, 2, 3, 4, 5, 6});
+  env.set("i", {2}, {2, -3});
+  auto g = node("Gather", {"m", "i"});
+  intAttr(g, "axis", 1);
+  auto r = env.eval(g);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->dims, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(r->v, (std::vector<double>{3, 1, 6, 4}));
+  env.set("oob", {1}, {3});
+  auto bad = node("Gather", {"m", "oob"});
+  intAttr(bad, "axis", 1);
+  EXPECT_FALSE(env.eval(bad));
+
+  env.set("s", {1}, {1});
+  env.set("e", {1}, {100});
+  env.set("ax", {1}, {-1});
+  auto sl = env.eval(node("Slice", {"m", "s", "e", "ax"}));
+  ASSERT_TRUE(sl);
+  EXPECT_EQ(sl->dims, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(sl->v, (std::vector<double>{2, 3, 5, 6}));
+  env.set("zero", {1}, {0});
+  EXPECT_FALSE(env.eval(node("Slice", {"m", "s", "e", "ax", "zero"})));  // step 0
+}
+
+TEST(OnnxFold, ExpandBroadcasts) {
+  Env env;
+  env.set("x", {3, 1}, {1, 2, 3});
+  env.set("shape", {3}, {2, 1, 2});
+  auto r = env.eval(node("Expand", {"x", "shape"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->dims, (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(r->v, (std::vector<double>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+  env.set("clash", {2}, {2, 2});
+  EXPECT_FALSE(env.eval(node("Expand", {"x", "clash"})));
+  env.set("huge", {2}, {100000, 100000});
+  EXPECT_FALSE(env.eval(node("Expand", {"x", "huge"})));  // too large to fold
+}
+
+TEST(OnnxFold, ModFollowsTheDivisorsSignUnlessFmod) {
+  Env env;
+  env.set("a", {2}, {-7, 7});
+  env.set("b", {}, {3});
+  auto r = env.eval(node("Mod", {"a", "b"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->v, (std::vector<double>{2, 1}));
+  auto f = node("Mod", {"a", "b"});
+  intAttr(f, "fmod", 1);
+  EXPECT_EQ(env.eval(f)->v, (std::vector<double>{-1, 1}));
+  env.set("z", {}, {0});
+  EXPECT_FALSE(env.eval(node("Mod", {"a", "z"})));
+}
+
+TEST(OnnxFold, ShapeReadsKnownDims) {
+  Env env;
+  env.shapes["t"] = {4, 5, 6};
+  auto s = node("Shape", {"t"});
+  intAttr(s, "start", -2);
+  auto r = env.eval(s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->v, (std::vector<double>{5, 6}));
+  EXPECT_FALSE(env.eval(node("Shape", {"unknown"})));
+}
+
+}  // namespace
