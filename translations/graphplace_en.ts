@@ -26,7 +26,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+283"/>
+        <location filename="../app/desktop/document.cpp" line="+308"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+126"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+127"/>
         <source>Optimizer (%1, stopped after %n iteration(s))</source>
         <translation>
             <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>
@@ -98,7 +98,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Unfuse %n ops</source>
         <translation>
             <numerusform>Unfuse %n op</numerusform>
@@ -106,7 +106,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+7"/>
         <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
         <translation>
             <numerusform>%n fusion group dissolved as well: what was left of it could not run as one kernel.</numerusform>
@@ -126,9 +126,20 @@
     </message>
 </context>
 <context>
+    <name>gp::ImportBanner</name>
+    <message numerus="yes">
+        <location filename="../app/desktop/import_notice.cpp" line="+33"/>
+        <source>%n op(s) have shapes the importer could not learn; their cost is estimated.</source>
+        <translation>
+            <numerusform>%n op has shapes the importer could not learn; its cost is estimated.</numerusform>
+            <numerusform>%n ops have shapes the importer could not learn; their cost is estimated.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+314"/>
+        <location filename="../app/desktop/main_window.cpp" line="+322"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>
@@ -144,7 +155,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window_gpu.cpp" line="+138"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+148"/>
         <source>calibrated by %1 (%n op time(s) from it)</source>
         <translation>
             <numerusform>calibrated by %1 (%n op time from it)</numerusform>
@@ -155,7 +166,7 @@
 <context>
     <name>gp::OpInspector</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/op_inspector.cpp" line="+226"/>
+        <location filename="../widgets/panels/op_inspector.cpp" line="+243"/>
         <source>group %1 (%n op(s))</source>
         <translation>
             <numerusform>group %1 (%n op)</numerusform>
@@ -171,7 +182,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+53"/>
+        <location line="+30"/>
+        <source>%1 (%n estimated)</source>
+        <translation>
+            <numerusform>%1 (%n estimated)</numerusform>
+            <numerusform>%1 (%n estimated)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+31"/>
         <source>#%1 (%n op(s))</source>
         <translation>
             <numerusform>#%1 (%n op)</numerusform>

@@ -48,6 +48,11 @@
         <source>User interface language (en, zh_CN, ko_KR).</source>
         <translation>사용자 인터페이스 언어(en, zh_CN, ko_KR).</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Value of a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1). Repeatable.</source>
+        <translation>ONNX 모델의 심볼릭 입력 차원 값(예: batch_size=8, 기본값 1). 여러 번 지정할 수 있습니다.</translation>
+    </message>
 </context>
 <context>
     <name>Language</name>
@@ -95,6 +100,26 @@
         <translation>
             <numerusform>연산 %n개를 %1(으)로 이동</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/import_notice.cpp" line="+52"/>
+        <source>Symbolic Dimensions</source>
+        <translation>심볼릭 차원</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The model&apos;s inputs have named dimensions without a value. The model reopens with these values (a dimension left at its default counts as 1).</source>
+        <translation>모델 입력에 값이 없는 이름 있는 차원이 있습니다. 모델을 이 값들로 다시 엽니다(기본값으로 둔 차원은 1로 계산됩니다).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 (default 1):</source>
+        <translation>%1(기본값 1):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reopen</source>
+        <translation>다시 열기</translation>
     </message>
 </context>
 <context>
@@ -262,12 +287,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+139"/>
+        <location filename="../app/desktop/document.cpp" line="+140"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+52"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
@@ -277,7 +302,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+59"/>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>
@@ -355,7 +380,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
         <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
         <location line="+14"/>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>최적화기가 실행 중입니다. 계획을 바꾸려면 먼저 중지하세요.</translation>
     </message>
@@ -370,7 +395,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 최적화기를 시작할 수 있습니다.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Optimizing…</source>
         <translation>최적화 중…</translation>
     </message>
@@ -414,7 +439,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="-42"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="-43"/>
         <source>Select ops to set their priority.</source>
         <translation>우선순위를 설정할 연산을 선택하십시오.</translation>
     </message>
@@ -464,7 +489,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot unfuse: none of the selected ops is fused.</source>
         <translation>퓨전 해제할 수 없음: 선택한 연산 중 퓨전된 것이 없습니다.</translation>
     </message>
@@ -476,14 +501,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+7"/>
         <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
         <translation>
             <numerusform>퓨전 그룹 %n개도 해체되었습니다: 남은 연산이 하나의 커널로 실행될 수 없습니다.</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="+35"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="+73"/>
         <source>Current plan, calibrated with %1</source>
         <translation>현재 배치, %1(으)로 보정됨</translation>
     </message>
@@ -493,22 +518,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>현재 배치, 보정 없음</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="+13"/>
+        <location filename="../app/desktop/gpu_document.cpp" line="+27"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>이 배치는 이미 GPU에서 실행 중입니다.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Measuring on GPUs…</source>
         <translation>GPU에서 측정 중…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+20"/>
         <source>Measure on GPUs cancelled</source>
         <translation>GPU 측정이 취소됨</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Measure on GPUs failed: %1</source>
         <translation>GPU 측정 실패: %1</translation>
     </message>
@@ -518,22 +543,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>GPU에서 실행되는 동안 배치가 바뀌어 측정 결과를 버렸습니다.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="16"/>
+        <location line="-44"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="31"/>
+        <location line="+15"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="43"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="-38"/>
         <source>%1: the table has no entries, so it calibrates nothing</source>
         <translation>%1: 테이블에 항목이 없어 아무것도 보정하지 않습니다</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="45"/>
+        <location line="+2"/>
         <source>%1: its device kinds (%2) include none of cluster %3&apos;s (%4), so it calibrates nothing</source>
         <translation>%1: 장치 종류(%2) 중 클러스터 %3의 장치 종류(%4)와 일치하는 것이 없어 아무것도 보정하지 않습니다</translation>
     </message>
@@ -541,12 +566,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GpuAvailability</name>
     <message>
-        <location filename="../app/desktop/gpu_availability.cpp" line="+37"/>
+        <location filename="../app/desktop/gpu_availability.cpp" line="+38"/>
         <source>no NVIDIA GPU found</source>
         <translation>NVIDIA GPU를 찾을 수 없음</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
         <location line="+4"/>
         <source>Looking for GPUs…</source>
         <translation>GPU를 찾는 중…</translation>
@@ -598,17 +623,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+107"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+134"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Laying out the graph… %1%</source>
         <translation>그래프 레이아웃 중… %1%</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>not enough memory to lay out this many boxes</source>
         <translation>이렇게 많은 상자를 배치할 메모리가 부족합니다</translation>
     </message>
@@ -621,6 +646,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+0"/>
         <source>no result</source>
         <translation>결과 없음</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Refining the layout (Graphviz)…</source>
+        <translation>레이아웃 다듬는 중(Graphviz)…</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
@@ -727,7 +757,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+309"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
         <source>1 op</source>
         <translation>연산 1개</translation>
     </message>
@@ -738,9 +768,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>연산 %1개</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-241"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-248"/>
         <source>No graph loaded.</source>
         <translation>불러온 그래프가 없습니다.</translation>
+    </message>
+    <message>
+        <location line="+247"/>
+        <source>%1 calls · %2 ops</source>
+        <translation>호출 %1회 · 연산 %2개</translation>
     </message>
 </context>
 <context>
@@ -935,9 +970,44 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ImportBanner</name>
+    <message numerus="yes">
+        <location filename="../app/desktop/import_notice.cpp" line="-38"/>
+        <source>%n op(s) have shapes the importer could not learn; their cost is estimated.</source>
+        <translation>
+            <numerusform>연산 %n개의 형상을 가져오기에서 알 수 없어 비용을 추정했습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show them</source>
+        <translation>보기</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 = %2 (default)</source>
+        <translation>%1 = %2(기본값)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Symbolic dimensions: %1.</source>
+        <translation>심볼릭 차원: %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set…</source>
+        <translation>설정…</translation>
+    </message>
+</context>
+<context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+93"/>
+        <location filename="../app/desktop/main_window.cpp" line="+99"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -967,7 +1037,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>검사기</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+173"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
@@ -1021,7 +1091,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>레이아웃 중…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>%1: open the model first, then its placement file</source>
         <translation>%1: 모델을 먼저 연 다음 해당 배치 파일을 여세요</translation>
     </message>
@@ -1036,7 +1106,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+43"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+44"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -1077,11 +1147,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
+        <location line="+224"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>강화 학습 최적화기로 현재 계획을 개선합니다 (옵션: 화살표)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-221"/>
         <source>&amp;Stop</source>
         <translation>중지(&amp;S)</translation>
     </message>
@@ -1137,6 +1208,16 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+8"/>
+        <source>Symbolic &amp;Dimensions…</source>
+        <translation>심볼릭 차원(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set the values of the model&apos;s symbolic input dimensions and reopen it</source>
+        <translation>모델의 심볼릭 입력 차원 값을 설정하고 다시 엽니다</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Apply &amp;Placement File…</source>
         <translation>배치 파일 적용(&amp;P)…</translation>
     </message>
@@ -1257,7 +1338,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>&amp;Baselines</source>
         <translation>베이스라인(&amp;B)</translation>
     </message>
@@ -1312,7 +1393,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+72"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1357,7 +1438,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>언어 변경은 graphplace를 다시 시작하면 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="+31"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+33"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1408,17 +1489,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>클러스터(&amp;C)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
         <translation>이 컴퓨터의 GPU를 측정하여 클러스터 파일과 보정 테이블을 만듭니다</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Run the current plan on the local GPUs and show the measured timeline below the simulated one (Shift+F5)</source>
         <translation>현재 배치를 로컬 GPU에서 실행하고 측정된 타임라인을 시뮬레이션 타임라인 아래에 표시 (Shift+F5)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Measured on %1 %2 (%3)</source>
         <translation>%1에서 측정 %2 (%3)</translation>
     </message>
@@ -1455,32 +1536,32 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>보정 테이블 (*.json);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Calibration table %1 loaded</source>
         <translation>보정 테이블 %1 불러옴</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Now using the profiled cluster %1</source>
         <translation>이제 프로파일링한 클러스터 %1 사용 중</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="280"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="-74"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="86"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="-92"/>
         <source>The plan is running on the GPUs: profile them once it has finished.</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="99"/>
+        <location line="+13"/>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>GPU를 프로파일링하는 중입니다. 프로파일링이 끝난 뒤에 GPU에서 측정하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="100"/>
+        <location line="+1"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
     </message>
@@ -1531,9 +1612,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::OpInspector</name>
     <message>
-        <location filename="../widgets/panels/op_inspector.cpp" line="+66"/>
+        <location filename="../widgets/panels/op_inspector.cpp" line="+68"/>
         <source>Type:</source>
         <translation>유형:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost:</source>
+        <translation>비용:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1596,7 +1682,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>장치 %1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+10"/>
+        <source>%1 %2FLOP</source>
+        <translation>%1 %2FLOP</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>No model open</source>
         <translation>열린 모델 없음</translation>
     </message>
@@ -1606,13 +1697,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>그래프나 타임라인에서 연산을 선택하십시오</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+49"/>
+        <location line="+10"/>
+        <source>%1 (estimated: a shape is unknown)</source>
+        <translation>%1(추정값: 알 수 없는 형상이 있음)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+57"/>
         <source>FIFO</source>
         <translation>FIFO</translation>
     </message>
     <message numerus="yes">
-        <location line="-47"/>
+        <location line="-55"/>
         <source>group %1 (%n op(s))</source>
         <translation>
             <numerusform>그룹 %1(연산 %n개)</numerusform>
@@ -1630,8 +1726,15 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
             <numerusform>연산 %n개 선택됨</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+30"/>
+        <source>%1 (%n estimated)</source>
+        <translation>
+            <numerusform>%1(추정값 %n개)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+44"/>
+        <location line="+22"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
@@ -1960,12 +2063,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>클러스터 파일과 그 옆에 보정 테이블을 쓰고 사용합니다</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+70"/>
         <source>Profiling…</source>
         <translation>프로파일링 중…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Done in %1 s. Save the cluster to use it.</source>
         <translation>%1초 만에 완료했습니다. 사용하려면 클러스터를 저장하세요.</translation>
     </message>

@@ -48,6 +48,11 @@
         <source>User interface language (en, zh_CN, ko_KR).</source>
         <translation>界面语言（en、zh_CN、ko_KR）。</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Value of a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1). Repeatable.</source>
+        <translation>ONNX 模型符号输入维度的取值（例如 batch_size=8；默认 1）。可重复指定。</translation>
+    </message>
 </context>
 <context>
     <name>Language</name>
@@ -95,6 +100,26 @@
         <translation>
             <numerusform>将 %n 个算子移至 %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/import_notice.cpp" line="+52"/>
+        <source>Symbolic Dimensions</source>
+        <translation>符号维度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The model&apos;s inputs have named dimensions without a value. The model reopens with these values (a dimension left at its default counts as 1).</source>
+        <translation>模型的输入含有未给定取值的命名维度。模型将以这些取值重新打开（保持默认的维度按 1 计算）。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 (default 1):</source>
+        <translation>%1（默认 1）：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
     </message>
 </context>
 <context>
@@ -262,12 +287,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+139"/>
+        <location filename="../app/desktop/document.cpp" line="+140"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+52"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
@@ -277,7 +302,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+59"/>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
@@ -355,7 +380,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
         <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
         <location line="+14"/>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>优化器正在运行：请先停止它再修改方案。</translation>
     </message>
@@ -370,7 +395,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>基线正在运行：待其完成或取消后才能启动优化器。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Optimizing…</source>
         <translation>正在优化…</translation>
     </message>
@@ -414,7 +439,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="-42"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="-43"/>
         <source>Select ops to set their priority.</source>
         <translation>请先选择算子再设置优先级。</translation>
     </message>
@@ -464,7 +489,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot unfuse: none of the selected ops is fused.</source>
         <translation>无法取消融合：所选算子均未融合。</translation>
     </message>
@@ -476,14 +501,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+7"/>
         <source>%n fusion group(s) dissolved as well: what was left of them could not run as one kernel.</source>
         <translation>
             <numerusform>另有 %n 个融合组被解散：其剩余算子无法作为一个内核运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="+35"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="+73"/>
         <source>Current plan, calibrated with %1</source>
         <translation>当前方案，已用 %1 校准</translation>
     </message>
@@ -493,22 +518,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>当前方案，未校准</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="+13"/>
+        <location filename="../app/desktop/gpu_document.cpp" line="+27"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>该方案已在 GPU 上运行。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Measuring on GPUs…</source>
         <translation>正在 GPU 上测量…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+20"/>
         <source>Measure on GPUs cancelled</source>
         <translation>已取消在 GPU 上测量</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Measure on GPUs failed: %1</source>
         <translation>在 GPU 上测量失败：%1</translation>
     </message>
@@ -518,22 +543,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>方案在 GPU 上运行期间已更改：测量结果已丢弃。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="16"/>
+        <location line="-44"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="31"/>
+        <location line="+15"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="43"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="-38"/>
         <source>%1: the table has no entries, so it calibrates nothing</source>
         <translation>%1：该表没有条目，因此不校准任何内容</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="45"/>
+        <location line="+2"/>
         <source>%1: its device kinds (%2) include none of cluster %3&apos;s (%4), so it calibrates nothing</source>
         <translation>%1：其设备类型（%2）与集群 %3 的设备类型（%4）均不相符，因此不校准任何内容</translation>
     </message>
@@ -541,12 +566,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GpuAvailability</name>
     <message>
-        <location filename="../app/desktop/gpu_availability.cpp" line="+37"/>
+        <location filename="../app/desktop/gpu_availability.cpp" line="+38"/>
         <source>no NVIDIA GPU found</source>
         <translation>未找到 NVIDIA GPU</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
         <location line="+4"/>
         <source>Looking for GPUs…</source>
         <translation>正在查找 GPU…</translation>
@@ -598,17 +623,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+107"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+134"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Laying out the graph… %1%</source>
         <translation>正在布局计算图… %1%</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>not enough memory to lay out this many boxes</source>
         <translation>内存不足，无法布局这么多方框</translation>
     </message>
@@ -621,6 +646,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+0"/>
         <source>no result</source>
         <translation>没有结果</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Refining the layout (Graphviz)…</source>
+        <translation>正在优化布局（Graphviz）…</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
@@ -727,7 +757,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+309"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
         <source>1 op</source>
         <translation>1 个算子</translation>
     </message>
@@ -738,9 +768,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 个算子</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-241"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-248"/>
         <source>No graph loaded.</source>
         <translation>未加载计算图。</translation>
+    </message>
+    <message>
+        <location line="+247"/>
+        <source>%1 calls · %2 ops</source>
+        <translation>%1 次调用 · %2 个算子</translation>
     </message>
 </context>
 <context>
@@ -935,9 +970,44 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ImportBanner</name>
+    <message numerus="yes">
+        <location filename="../app/desktop/import_notice.cpp" line="-38"/>
+        <source>%n op(s) have shapes the importer could not learn; their cost is estimated.</source>
+        <translation>
+            <numerusform>%n 个算子的形状无法由导入器得知；其开销为估算值。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show them</source>
+        <translation>显示它们</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 = %2 (default)</source>
+        <translation>%1 = %2（默认）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Symbolic dimensions: %1.</source>
+        <translation>符号维度：%1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set…</source>
+        <translation>设置…</translation>
+    </message>
+</context>
+<context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+93"/>
+        <location filename="../app/desktop/main_window.cpp" line="+99"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -967,7 +1037,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+173"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
@@ -1021,7 +1091,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+32"/>
         <source>%1: open the model first, then its placement file</source>
         <translation>%1：请先打开模型，再打开其放置文件</translation>
     </message>
@@ -1036,7 +1106,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+43"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+44"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -1077,11 +1147,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
+        <location line="+224"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>用强化学习优化器改进当前方案（选项：点击箭头）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-221"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -1137,6 +1208,16 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+8"/>
+        <source>Symbolic &amp;Dimensions…</source>
+        <translation>符号维度(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set the values of the model&apos;s symbolic input dimensions and reopen it</source>
+        <translation>设置模型符号输入维度的取值并重新打开模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Apply &amp;Placement File…</source>
         <translation>应用放置文件(&amp;P)…</translation>
     </message>
@@ -1257,7 +1338,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>&amp;Baselines</source>
         <translation>基线(&amp;B)</translation>
     </message>
@@ -1312,7 +1393,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+72"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1357,7 +1438,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>语言将在 graphplace 重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="+31"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+33"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1408,17 +1489,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
         <translation>测量本机的 GPU，并生成集群文件及校准表</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Run the current plan on the local GPUs and show the measured timeline below the simulated one (Shift+F5)</source>
         <translation>在本机 GPU 上运行当前方案，并在模拟时间线下方显示实测时间线 (Shift+F5)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Measured on %1 %2 (%3)</source>
         <translation>在 %1 上实测 %2 (%3)</translation>
     </message>
@@ -1455,32 +1536,32 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>校准表 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Calibration table %1 loaded</source>
         <translation>已加载校准表 %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Now using the profiled cluster %1</source>
         <translation>现在使用分析得到的集群 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="280"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="-74"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="86"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="-92"/>
         <source>The plan is running on the GPUs: profile them once it has finished.</source>
         <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="99"/>
+        <location line="+13"/>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>正在分析 GPU：请在分析完成后再在 GPU 上测量。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="100"/>
+        <location line="+1"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
     </message>
@@ -1531,9 +1612,14 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::OpInspector</name>
     <message>
-        <location filename="../widgets/panels/op_inspector.cpp" line="+66"/>
+        <location filename="../widgets/panels/op_inspector.cpp" line="+68"/>
         <source>Type:</source>
         <translation>类型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost:</source>
+        <translation>开销：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1596,7 +1682,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>设备 %1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+10"/>
+        <source>%1 %2FLOP</source>
+        <translation>%1 %2FLOP</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>No model open</source>
         <translation>未打开模型</translation>
     </message>
@@ -1606,13 +1697,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>在计算图或时间线中选择算子</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+49"/>
+        <location line="+10"/>
+        <source>%1 (estimated: a shape is unknown)</source>
+        <translation>%1（估算值：有形状未知）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+57"/>
         <source>FIFO</source>
         <translation>FIFO</translation>
     </message>
     <message numerus="yes">
-        <location line="-47"/>
+        <location line="-55"/>
         <source>group %1 (%n op(s))</source>
         <translation>
             <numerusform>组 %1（%n 个算子）</numerusform>
@@ -1630,8 +1726,15 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
             <numerusform>已选择 %n 个算子</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+30"/>
+        <source>%1 (%n estimated)</source>
+        <translation>
+            <numerusform>%1（%n 个为估算值）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+44"/>
+        <location line="+22"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
@@ -1960,12 +2063,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>写入集群文件并在其旁边写入校准表，然后使用它们</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+70"/>
         <source>Profiling…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Done in %1 s. Save the cluster to use it.</source>
         <translation>用时 %1 秒完成。保存集群即可使用。</translation>
     </message>

@@ -19,6 +19,8 @@
 
 #include <cerrno>
 #include <chrono>
+
+#include "io/fd_write.h"
 #define GP_ONNX_INFER_FORK 1
 #endif
 
@@ -183,17 +185,6 @@ void unpackResult(const onnx::ModelProto& result, onnx::ModelProto& model) {
     if (i >= 0 && i < g.node_size() && g.node(static_cast<int>(i)).op_type() == n.op_type())
       *g.mutable_node(static_cast<int>(i))->mutable_attribute() = n.attribute();
   }
-}
-
-bool writeAll(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // Runs `work` in a child process. nullopt: no child could be started (run in-process).

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <algorithm>
 
+#include "graph/graphviz_process.h"
 #include "graph/scope_tree.h"
 
 namespace gp {
@@ -36,7 +37,7 @@ void buildVisibleGraph(const Graph& g, const ScopeTree& tree, const std::vector<
     }
   }
   for (OpId op = 0; op < g.numOps(); ++op)
-    if (out.itemOfOp[op] < 0) out.itemOfOp[op] = rep[g.opScope(op)];
+    if (out.itemOfOp[op] < 0) out.itemOfOp[op] = rep[tree.opScope(op)];
   // aggregate op edges into item edges
   std::vector<uint64_t> pairs;
   pairs.reserve(static_cast<size_t>(g.numEdges()));
@@ -70,46 +71,76 @@ int32_t GraphLayout::findItem(QPointF p) const {
   return best;
 }
 
-std::shared_ptr<GraphLayout> computeGraphLayout(const Graph& g, const ScopeTree& tree,
-                                                const std::vector<uint8_t>& expanded,
-                                                const std::atomic<bool>& cancel, const LayoutProgress& progress,
-                                                const LayoutOptions& options) {
+namespace {
+
+// Bounds, edge boxes and the spatial index of a positioned layout.
+void finishLayout(GraphLayout& out) {
+  QRectF bounds;
+  for (const VisItem& it : out.items) bounds = bounds.isNull() ? it.rect : bounds.united(it.rect);
+  for (const VisFrame& f : out.frames) bounds = bounds.united(f.rect);
+  for (VisEdge& e : out.edges) {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (int32_t i = e.pointBegin; i < e.pointEnd; ++i) {
+      const QPointF& q = out.points[i];
+      x0 = std::min(x0, q.x()), y0 = std::min(y0, q.y()), x1 = std::max(x1, q.x()), y1 = std::max(y1, q.y());
+    }
+    e.bounds = e.pointEnd > e.pointBegin ? QRectF(QPointF(x0, y0), QPointF(x1, y1)) : QRectF();
+  }
+  out.bounds = bounds.isNull() ? QRectF(0, 0, 1, 1) : bounds;
+  std::vector<QRectF> rects(out.items.size());
+  for (size_t i = 0; i < rects.size(); ++i) rects[i] = out.items[i].rect;
+  out.grid.build(rects, out.bounds, 4 * kGroupBoxW);
+}
+
+}  // namespace
+
+std::shared_ptr<const GraphLayout> computeGraphLayout(const Graph& g, const ScopeTree& tree,
+                                                      const std::vector<uint8_t>& expanded,
+                                                      const std::atomic<bool>& cancel, const LayoutProgress& progress,
+                                                      const LayoutOptions& options, const LayoutReady& provisional) {
+  using Clock = GraphvizProcess::Clock;
+  const auto start = Clock::now();
   QElapsedTimer timer;
   timer.start();
   auto report = [&](int p) {
     if (progress) progress(p);
   };
-  auto out = std::make_shared<GraphLayout>();
-  buildVisibleGraph(g, tree, expanded, *out);
+  auto visible = std::make_shared<GraphLayout>();
+  buildVisibleGraph(g, tree, expanded, *visible);
   report(5);
   if (cancel) return nullptr;
-  const int n = static_cast<int>(out->items.size());
-  out->graphviz = options.allowGraphviz && n <= options.graphvizMaxNodes && graphvizLayout(g, tree, expanded, *out);
-  if (!out->graphviz) {
-    out->frames.clear();
-    if (!layeredLayout(g, *out, cancel, progress)) return nullptr;
-  }
-  if (cancel) return nullptr;
+  const int n = static_cast<int>(visible->items.size());
+  std::unique_ptr<GraphvizProcess> dot;
+  if (options.allowGraphviz && n <= options.graphvizMaxNodes && options.graphvizBudgetSeconds > 0)
+    dot = std::make_unique<GraphvizProcess>(g, tree, expanded, *visible);
+  auto layered = std::make_shared<GraphLayout>(*visible);
+  if (!layeredLayout(g, *layered, cancel, progress)) return nullptr;
+  finishLayout(*layered);
+  layered->seconds = timer.nsecsElapsed() * 1e-9;
   report(92);
-  // bounds and edge boxes
-  QRectF bounds;
-  for (const VisItem& it : out->items) bounds = bounds.isNull() ? it.rect : bounds.united(it.rect);
-  for (const VisFrame& f : out->frames) bounds = bounds.united(f.rect);
-  for (VisEdge& e : out->edges) {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (int32_t i = e.pointBegin; i < e.pointEnd; ++i) {
-      const QPointF& q = out->points[i];
-      x0 = std::min(x0, q.x()), y0 = std::min(y0, q.y()), x1 = std::max(x1, q.x()), y1 = std::max(y1, q.y());
+  auto seconds = [](double s) { return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s)); };
+  auto takeDot = [&]() -> std::shared_ptr<const GraphLayout> {
+    if (!dot->apply(*visible)) return layered;
+    finishLayout(*visible);
+    visible->seconds = timer.nsecsElapsed() * 1e-9;
+    return visible;
+  };
+  if (dot) {
+    const double headStart = std::min(options.graphvizHeadStartSeconds, options.graphvizBudgetSeconds);
+    GraphvizProcess::State state = dot->waitUntil(start + seconds(headStart), cancel);
+    if (cancel) return nullptr;
+    if (state == GraphvizProcess::State::Running) {
+      if (provisional) provisional(layered);
+      state = dot->waitUntil(start + seconds(options.graphvizBudgetSeconds), cancel);
+      if (cancel) return nullptr;
     }
-    e.bounds = e.pointEnd > e.pointBegin ? QRectF(QPointF(x0, y0), QPointF(x1, y1)) : QRectF();
+    if (state == GraphvizProcess::State::Done) {
+      report(100);
+      return takeDot();
+    }
   }
-  out->bounds = bounds.isNull() ? QRectF(0, 0, 1, 1) : bounds;
-  std::vector<QRectF> rects(out->items.size());
-  for (size_t i = 0; i < rects.size(); ++i) rects[i] = out->items[i].rect;
-  out->grid.build(rects, out->bounds, 4 * kGroupBoxW);
-  out->seconds = timer.nsecsElapsed() * 1e-9;
   report(100);
-  return out;
+  return layered;
 }
 
 }  // namespace gp

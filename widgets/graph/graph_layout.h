@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "graph/graph.h"
@@ -62,17 +63,27 @@ inline constexpr double kOpBoxW = 150, kOpBoxH = 40, kGroupBoxW = 190, kGroupBox
 struct LayoutOptions {
   int graphvizMaxNodes = 1500;  // Graphviz dot up to this many visible items, the layered layout beyond
   bool allowGraphviz = true;
+  // dot runs in a child process next to our layered layout. A dot result within the head start
+  // is the only one shown; else the layered layout is shown (`provisional`) and dot's replaces it
+  // when it arrives within the budget (wall clock from the start); past it dot is killed and the
+  // layered layout stays. A budget of 0 runs no dot at all.
+  double graphvizBudgetSeconds = 3.0;
+  double graphvizHeadStartSeconds = 0.3;
 };
 
 using LayoutProgress = std::function<void(int percent)>;
+using LayoutReady = std::function<void(std::shared_ptr<const GraphLayout>)>;
 
 // Lays out what is visible when the scopes flagged in `expanded` (indexed by scope id; the root
-// always counts as expanded) are open. Returns nullptr when `cancel` became true.
-std::shared_ptr<GraphLayout> computeGraphLayout(const Graph& g, const ScopeTree& tree,
-                                                const std::vector<uint8_t>& expanded,
-                                                const std::atomic<bool>& cancel,
-                                                const LayoutProgress& progress = {},
-                                                const LayoutOptions& options = {});
+// always counts as expanded) are open. Returns the final layout (dot's when it finished within
+// the budget, else the layered one: then the very object passed to `provisional`, if it was
+// called), or nullptr when `cancel` became true.
+std::shared_ptr<const GraphLayout> computeGraphLayout(const Graph& g, const ScopeTree& tree,
+                                                      const std::vector<uint8_t>& expanded,
+                                                      const std::atomic<bool>& cancel,
+                                                      const LayoutProgress& progress = {},
+                                                      const LayoutOptions& options = {},
+                                                      const LayoutReady& provisional = {});
 
 // ---- pieces (graph_layout.cpp, layered_layout.cpp, graphviz_layout.cpp) ----
 

@@ -82,14 +82,39 @@ void GraphView::setGraph(std::shared_ptr<const Graph> g) {
     const size_t inside = tree_->children(kids[0]).size() + tree_->directOps(kids[0]).size();
     if (shown - 1 + inside <= 60) expanded_[kids[0]] = 1;
   }
+  // ... and, level by level, a group holding nearly all ops (e.g. "encoder" between a stem and a
+  // head) while the first screen stays small
+  for (ScopeId s = top;;) {
+    ScopeId big = kNone;
+    for (ScopeId c : tree_->children(s))
+      if (int64_t{tree_->subtreeOpCount(c)} * 5 >= int64_t{tree_->subtreeOpCount(s)} * 4) big = c;
+    if (big == kNone || expanded_[big] || tree_->subtreeOpCount(big) < 2) break;
+    expanded_[big] = 1;
+    if (boxesShown(0, 61) > 60) {
+      expanded_[big] = 0;
+      break;
+    }
+    s = big;
+  }
   if (plan_.device.size() != static_cast<size_t>(n)) plan_ = Plan{};
   if (opCost_.size() != static_cast<size_t>(n)) opCost_.clear();
   if (opStart_.size() != static_cast<size_t>(n)) opStart_.clear();
   recomputeGroupDevices();
   recomputeColors();
   fitOnNextLayout_ = true;
+  firstView_ = true;
   startLayout();
   update();
+}
+
+int GraphView::boxesShown(ScopeId s, int cap) const {
+  if (s != 0 && (!expanded_[s] || tree_->subtreeOpCount(s) <= 1)) return 1;
+  int n = static_cast<int>(tree_->directOps(s).size());
+  for (ScopeId c : tree_->children(s)) {
+    if (n > cap) break;
+    n += boxesShown(c, cap - n);
+  }
+  return n;
 }
 
 void GraphView::startLayout(ScopeId anchor) {
@@ -98,6 +123,8 @@ void GraphView::startLayout(ScopeId anchor) {
   layoutCancel_ = std::make_shared<std::atomic<bool>>(false);
   const int job = ++layoutJob_;
   anchorScope_ = anchor;
+  placedLayout_ = nullptr;
+  if (anchor != kNone) fitOnNextLayout_ = firstView_ = false;  // the user's move wins over the first view
   if (anchor != kNone && layout_) {
     const QRectF r = scopeRect(anchor);
     anchorWidgetPos_ = r.isEmpty() ? QPointF(width() / 2.0, height() / 2.0) : r.center();
@@ -110,7 +137,8 @@ void GraphView::startLayout(ScopeId anchor) {
   auto tree = tree_;
   auto expanded = expanded_;
   auto cancel = layoutCancel_;
-  track(QtConcurrent::run([this, graph, tree, expanded, cancel, job] {
+  const LayoutOptions options = layoutOptions_;
+  track(QtConcurrent::run([this, graph, tree, expanded, cancel, job, options] {
     int lastSent = -1;
     auto progress = [&](int p) {
       if (p == lastSent || *cancel) return;
@@ -126,10 +154,15 @@ void GraphView::startLayout(ScopeId anchor) {
           },
           Qt::QueuedConnection);
     };
+    // the layered layout while dot still runs: shown at once, replaced when dot's arrives
+    auto provisional = [this, job, cancel](std::shared_ptr<const GraphLayout> layered) {
+      if (*cancel) return;
+      QMetaObject::invokeMethod(this, [this, job, layered] { applyLayout(job, layered, false); }, Qt::QueuedConnection);
+    };
     std::shared_ptr<const GraphLayout> result;
     QString failure;
     try {
-      result = computeGraphLayout(*graph, *tree, expanded, *cancel, progress);
+      result = computeGraphLayout(*graph, *tree, expanded, *cancel, progress, options, provisional);
     } catch (const std::bad_alloc&) {
       failure = tr("not enough memory to lay out this many boxes");
     } catch (const std::exception& e) {
@@ -149,14 +182,25 @@ void GraphView::startLayout(ScopeId anchor) {
           Qt::QueuedConnection);
       return;
     }
-    QMetaObject::invokeMethod(this, [this, job, result] { applyLayout(job, result); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, [this, job, result] { applyLayout(job, result, true); }, Qt::QueuedConnection);
   }));
 }
 
-void GraphView::applyLayout(int job, std::shared_ptr<const GraphLayout> layout) {
+void GraphView::applyLayout(int job, std::shared_ptr<const GraphLayout> layout, bool final) {
   if (job != layoutJob_) return;  // a newer layout is on its way
+  layoutRunning_ = !final;
+  if (layout == layout_) {  // dot did not make it: the layered layout shown already stays
+    fitOnNextLayout_ = firstView_ = false;
+    anchorScope_ = kNone;
+    update();
+    Q_EMIT layoutFinished();
+    return;
+  }
+  // a replacement for a provisional layout keeps the viewport the user moved since
+  const bool replacing = layout_ && placedLayout_ == layout_.get();
+  const bool untouched = !replacing || (origin_ == placedOrigin_ && scale_ == placedScale_);
   layout_ = std::move(layout);
-  layoutRunning_ = false;
+  if (!final) progressText_ = tr("Refining the layout (Graphviz)…");
   overviewLevels_.clear();  // the old picture no longer matches; startOverview() makes a new one
   overview_ = QImage();
   minimap_ = QImage();
@@ -167,24 +211,32 @@ void GraphView::applyLayout(int job, std::shared_ptr<const GraphLayout> layout) 
   subLabels_.assign(n, QString());
   recomputeColors();
   recomputeItemFlags();
-  if (fitOnNextLayout_) {
-    fitOnNextLayout_ = false;
-    zoomToFit();
-  } else if (anchorScope_ != kNone) {
-    // keep the group the user opened or closed where it was on screen
-    const auto ops = tree_->subtreeOps(anchorScope_);
-    if (!ops.empty()) {
-      const QRectF r = layout_->items[layout_->itemOfOp[ops[0]]].rect;
-      const QPointF target = isExpanded(anchorScope_) ? QPointF(r.center().x(), r.top()) : r.center();
-      const QPointF at = isExpanded(anchorScope_) ? anchorWidgetPos_ - QPointF(0, kGroupBoxH * scale_ / 2)
-                                                   : anchorWidgetPos_;
-      origin_ = target - at / scale_;
+  if (untouched) {
+    if (fitOnNextLayout_) {
+      firstView_ ? showFirstView() : zoomToFit();
+    } else if (anchorScope_ != kNone) {
+      // keep the group the user opened or closed where it was on screen
+      const auto ops = tree_->subtreeOps(anchorScope_);
+      if (!ops.empty()) {
+        const QRectF r = layout_->items[layout_->itemOfOp[ops[0]]].rect;
+        const QPointF target = isExpanded(anchorScope_) ? QPointF(r.center().x(), r.top()) : r.center();
+        const QPointF at = isExpanded(anchorScope_) ? anchorWidgetPos_ - QPointF(0, kGroupBoxH * scale_ / 2)
+                                                     : anchorWidgetPos_;
+        origin_ = target - at / scale_;
+      }
     }
   }
-  anchorScope_ = kNone;
+  placedLayout_ = layout_.get();
+  placedOrigin_ = origin_;
+  placedScale_ = scale_;
+  if (final) {
+    fitOnNextLayout_ = false;
+    firstView_ = false;
+    anchorScope_ = kNone;
+  }
   startOverview();
   update();
-  Q_EMIT layoutFinished();
+  if (final) Q_EMIT layoutFinished();
 }
 
 void GraphView::cancelLayout() {
@@ -229,6 +281,7 @@ void GraphView::expandAll() {
   if (!tree_) return;
   std::fill(expanded_.begin(), expanded_.end(), 1);
   fitOnNextLayout_ = true;
+  firstView_ = false;
   startLayout();
 }
 
@@ -236,6 +289,7 @@ void GraphView::collapseAll() {
   if (!tree_) return;
   std::fill(expanded_.begin(), expanded_.end(), 0);
   fitOnNextLayout_ = true;
+  firstView_ = false;
   startLayout();
 }
 
@@ -262,6 +316,37 @@ void GraphView::zoomToFit() {
   const QRectF b = layout_->bounds.adjusted(-40, -40, 40, 40);
   scale_ = std::clamp(std::min(width() / b.width(), height() / b.height()), 1e-5, 1.0);
   centerOn(b.center());
+}
+
+bool GraphView::isGraphvizLayout() const { return layout_ && layout_->graphviz; }
+
+void GraphView::showFirstView() {
+  if (!layout_) return;
+  const QRectF b = layout_->bounds.adjusted(-40, -40, 40, 40);
+  const double w = std::max(1, width()), h = std::max(1, height());
+  const double fit = std::min(w / b.width(), h / b.height());
+  const double graphAspect = b.width() / b.height(), viewAspect = w / h;
+  const double mismatch = std::max(graphAspect / viewAspect, viewAspect / graphAspect);
+  if (fit >= kLegibleZoom || mismatch < 2.5) {
+    zoomToFit();
+    return;
+  }
+  // legible, showing as much as that allows
+  scale_ = kLegibleZoom;
+  const double viewW = w / scale_;
+  double x = b.center().x() - viewW / 2;
+  if (b.width() > viewW) {  // centred on the top row (the inputs), kept inside the graph
+    double top = 1e300;
+    for (const VisItem& it : layout_->items) top = std::min(top, it.rect.top());
+    double sum = 0;
+    int count = 0;
+    for (const VisItem& it : layout_->items)
+      if (it.rect.top() < top + kGroupBoxH) sum += it.rect.center().x(), ++count;
+    const double cx = count > 0 ? sum / count : b.center().x();
+    x = std::clamp(cx - viewW / 2, b.left(), b.right() - viewW);
+  }
+  origin_ = QPointF(x, b.top());
+  update();
 }
 
 void GraphView::zoomAt(QPointF widgetPos, double factor) {

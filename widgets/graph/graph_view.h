@@ -1,6 +1,6 @@
 // GraphView: the computation graph drawn as boxes and edges, collapsed by scope (hierarchy from op
-// names) and coloured by device, fusion group, start time or op cost; where the user selects ops
-// and assigns them to devices.
+// names, plus display groups for what exporters flatten: scope_groups.h) and coloured by device,
+// fusion group, start time or op cost; where the user selects ops and assigns them to devices.
 //
 // Mouse and keys:
 //   click an op or group          select it (a group selects all its ops)
@@ -12,8 +12,12 @@
 //   1-9                            assignRequested(selection, key - 1) when that device exists
 //   Escape                         clear the selection;  F / Home: zoom to fit
 //   minimap (bottom right)         click or drag to move the viewport there
-// Layout runs in the background (Graphviz dot up to 1500 visible boxes, our layered layout
-// beyond); the previous layout stays drawn and usable until the new one is ready.
+// Layout runs in the background: our layered layout first; Graphviz dot (up to 1500 visible
+// boxes) in a child process next to it, swapped in when it finishes within its time budget
+// (LayoutOptions). The previous layout stays drawn and usable until the new one is ready.
+// The first view of a graph is fitted when the graph reads fitted; a graph whose shape is far
+// from the window's (a long chain) opens at its inputs at a legible zoom, the minimap showing the
+// rest.
 #pragma once
 #include <QFont>
 #include <QFuture>
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/graph_layout.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
 
@@ -33,7 +38,6 @@ class QAction;
 namespace gp {
 
 class ScopeTree;
-struct GraphLayout;
 
 class GraphView : public QWidget {
   Q_OBJECT
@@ -44,8 +48,9 @@ class GraphView : public QWidget {
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
-  // A new graph (the view shares ownership). Opens collapsed by scope (the root scope's
-  // children visible; a lone group is opened), layout runs in the background.
+  // A new graph (the view shares ownership). Opens collapsed by scope as ScopeTree groups it
+  // (the root's children visible; a lone group, and a group holding nearly all ops, are opened),
+  // layout runs in the background.
   void setGraph(std::shared_ptr<const Graph> g);
   const Graph* graph() const { return graph_.get(); }
   void setDevices(const QStringList& names);          // legend names, context menu, keys 1-9
@@ -76,7 +81,16 @@ class GraphView : public QWidget {
   int currentMatch() const { return matchIndex_; }  // 0-based; -1 when none
 
   void zoomToFit();
+  // The first view of a new graph: fitted when that is legible (zoom >= kLegibleZoom) or the
+  // graph's shape is close to the window's; else at kLegibleZoom, at the graph's top (its
+  // inputs), centred on the top row.
+  void showFirstView();
+  static constexpr double kLegibleZoom = 0.8;
+  // Layout settings (Graphviz limits and time budget) for the layouts started from now on.
+  void setLayoutOptions(const LayoutOptions& options) { layoutOptions_ = options; }
+  const LayoutOptions& layoutOptions() const { return layoutOptions_; }
   bool isLayoutRunning() const { return layoutRunning_; }
+  bool isGraphvizLayout() const;  // the layout shown came from Graphviz dot
   void cancelLayout();
   int visibleNodeCount() const;  // groups + ops currently drawn as boxes (0 before the first layout)
   // The whole laid-out graph (PNG/SVG export), scaled to fit `target`.
@@ -114,9 +128,12 @@ class GraphView : public QWidget {
   bool event(QEvent* e) override;
 
  private:
+  // boxes drawn for scope `s` with the current expansion (stops counting past `cap`)
+  int boxesShown(ScopeId s, int cap) const;
   // layout jobs (graph_view.cpp)
   void startLayout(ScopeId anchor = kNone);
-  void applyLayout(int job, std::shared_ptr<const GraphLayout> layout);
+  // `final` false: the layered layout shown while dot still runs (the job goes on)
+  void applyLayout(int job, std::shared_ptr<const GraphLayout> layout, bool final);
   void startOverview();
   // colours (graph_view_colors.cpp)
   void recomputeColors();
@@ -150,8 +167,15 @@ class GraphView : public QWidget {
   std::vector<uint8_t> expanded_;
   std::shared_ptr<const GraphLayout> layout_;
   bool fitOnNextLayout_ = false;
+  bool firstView_ = false;  // with fitOnNextLayout_: showFirstView() rather than zoomToFit()
   ScopeId anchorScope_ = kNone;
   QPointF anchorWidgetPos_;
+  LayoutOptions layoutOptions_;
+  // the layout the viewport was last placed for, and where: a layout replacing it keeps a
+  // viewport the user has moved since
+  const GraphLayout* placedLayout_ = nullptr;
+  QPointF placedOrigin_;
+  double placedScale_ = 0;
 
   // background layout / overview
   void track(QFuture<void> f);

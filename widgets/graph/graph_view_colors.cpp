@@ -71,7 +71,7 @@ void GraphView::recomputeGroupDevices() {
   scopeDeviceCount_.assign(static_cast<size_t>(ns) * deviceSlots_, 0);
   for (OpId op = 0; op < graph_->numOps(); ++op) {
     const int d = plan_.device[op];
-    if (d >= 0) ++scopeDeviceCount_[static_cast<size_t>(graph_->opScope(op)) * deviceSlots_ + d];
+    if (d >= 0) ++scopeDeviceCount_[static_cast<size_t>(tree_->opScope(op)) * deviceSlots_ + d];
   }
   auto pre = tree_->preorder();
   for (auto it = pre.rbegin(); it != pre.rend(); ++it) {  // children before parents

@@ -230,7 +230,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
   ScopeId scope = kNone;
   if (item >= 0) {
     const VisItem& it = layout_->items[item];
-    scope = it.kind == VisItem::Kind::Group ? it.id : graph_->opScope(it.id);
+    scope = it.kind == VisItem::Kind::Group ? it.id : tree_->opScope(it.id);
     if (it.kind == VisItem::Kind::Group)
       menu.addAction(tr("Expand group"), this, [this, s = it.id, tree = tree_] {
         if (tree_ == tree) expandScope(s);  // the graph may change while the menu is open
@@ -289,7 +289,7 @@ bool GraphView::event(QEvent* e) {
                          grp >= 0 ? tr("fusion group %1").arg(grp) : tr("not fused"));
     } else {
       text = tr("<b>%1</b><br>%2 ops; double-click to expand")
-                 .arg(QString::fromStdString(graph_->scopeName(it.id)).toHtmlEscaped())
+                 .arg(QString::fromStdString(tree_->fullName(*graph_, it.id)).toHtmlEscaped())
                  .arg(it.opCount);
     }
     QToolTip::showText(help->globalPos(), text, this);

@@ -25,7 +25,8 @@ constexpr QRgb kText = 0xff1f2430;
 constexpr QRgb kSubText = 0xff5b6475;
 constexpr QRgb kEdge = 0xff8a93a3;
 constexpr double kLabelUnits = 12.5;  // label font size in scene units
-constexpr int kMinimapMax = 180;
+constexpr int kMinimapMax = 180;       // longer side of the minimap, in pixels
+constexpr int kMinimapMaxLong = 260;   // ... of an elongated graph's (a long chain's) minimap
 
 QRectF mapRect(const QRectF& r, double scale, QPointF origin) {
   return QRectF((r.left() - origin.x()) * scale, (r.top() - origin.y()) * scale, r.width() * scale,
@@ -288,8 +289,13 @@ const QString& GraphView::itemLabel(int32_t i) {
   QString& s = labels_[i];
   if (s.isEmpty()) {
     const VisItem& it = layout_->items[i];
-    const std::string_view name = it.kind == VisItem::Kind::Op ? opShortName(graph_->opName(it.id))
-                                                                : tree_->shortName(*graph_, it.id);
+    std::string_view name = it.kind == VisItem::Kind::Op ? opShortName(graph_->opName(it.id))
+                                                          : tree_->shortName(*graph_, it.id);
+    // an op standing for its one-op scope (e.g. "/fc/Gemm") is named after the scope: "fc"
+    if (it.kind == VisItem::Kind::Op) {
+      const ScopeId home = tree_->opScope(it.id);
+      if (home > 0 && tree_->subtreeOpCount(home) == 1 && !isExpanded(home)) name = tree_->shortName(*graph_, home);
+    }
     const QFontMetricsF fm(labelFonts_[7]);  // 12 px: about one pixel per scene unit
     s = fm.elidedText(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())), Qt::ElideMiddle,
                       (it.kind == VisItem::Kind::Op ? kOpBoxW - 22 : kGroupBoxW - 40));
@@ -306,7 +312,9 @@ const QString& GraphView::itemSubLabel(int32_t i) {
       const std::string_view t = graph_->opType(it.id);
       s = QString::fromUtf8(t.data(), static_cast<qsizetype>(t.size()));
     } else {
-      s = it.opCount == 1 ? tr("1 op") : tr("%1 ops").arg(it.opCount);
+      const int32_t calls = tree_->callCount(it.id);
+      s = calls > 0 ? tr("%1 calls · %2 ops").arg(calls).arg(it.opCount)
+                    : it.opCount == 1 ? tr("1 op") : tr("%1 ops").arg(it.opCount);
     }
     if (s.isEmpty()) s = QStringLiteral(" ");
   }
@@ -390,7 +398,8 @@ void GraphView::startOverview() {
   auto colors = std::make_shared<std::vector<QRgb>>(itemColor_);
   auto cancel = overviewCancel_;
   const bool deviceMode = mode_ == ColorMode::Device;
-  track(QtConcurrent::run([this, job, layout, colors, cancel, deviceMode] {
+  const double minimapLong = std::min<double>(kMinimapMaxLong, std::max(kMinimapMax, height() * 3 / 5));
+  track(QtConcurrent::run([this, job, layout, colors, cancel, deviceMode, minimapLong] {
     const QRectF b = layout->bounds.adjusted(-40, -40, 40, 40);
     double s = std::min({1.0, std::sqrt(6e6 / (b.width() * b.height())), 16000 / b.width(), 16000 / b.height()});
     QImage img(std::max(1, static_cast<int>(b.width() * s)), std::max(1, static_cast<int>(b.height() * s)),
@@ -424,7 +433,9 @@ void GraphView::startOverview() {
     levels->push_back(img);
     while (levels->back().width() > 48 && levels->back().height() > 48)
       levels->push_back(halveKeepingInk(levels->back()));
-    const double ms = std::min(kMinimapMax / b.width(), kMinimapMax / b.height());
+    const double aspect = std::max(b.width(), b.height()) / std::min(b.width(), b.height());
+    const double side = aspect >= 4 ? minimapLong : kMinimapMax;
+    const double ms = std::min(side / b.width(), side / b.height());
     QImage minimap = img.scaled(std::max(8, static_cast<int>(b.width() * ms)), std::max(8, static_cast<int>(b.height() * ms)),
                                 Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     if (*cancel) return;

@@ -1,14 +1,17 @@
 // Graphviz `dot` layout for small visible graphs: expanded scopes become nested clusters (drawn
 // as frames), items fixed-size boxes, edges come back as splines. cgraph/gvc keep global state,
-// so every Graphviz call happens under one mutex.
+// so every Graphviz call happens under one mutex (a forked child inherits it held, see
+// forkForGraphviz).
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <mutex>
 #include <string>
 
 #include "graph/graph_layout.h"
+#include "graph/graphviz_process.h"
 #include "graph/scope_tree.h"
 
 namespace gp {
@@ -36,13 +39,35 @@ void appendCubic(std::vector<QPointF>& pts, QPointF p0, QPointF c1, QPointF c2, 
   }
 }
 
+// Made once, under the mutex, in the process that forks (children inherit it).
+GVC_t* graphvizContext() {
+  static GVC_t* gvc = gvContext();
+  return gvc;
+}
+
 }  // namespace
+
+pid_t forkForGraphviz(const std::function<void()>& child) {
+  std::lock_guard<std::mutex> lock(graphvizMutex());
+  if (!graphvizContext()) return -1;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    child();
+    ::_exit(3);
+  }
+  return pid;
+}
 
 bool graphvizLayout(const Graph& g, const ScopeTree& tree, const std::vector<uint8_t>& expanded,
                     GraphLayout& out) {
-  (void)g;
   std::lock_guard<std::mutex> lock(graphvizMutex());
-  static GVC_t* gvc = gvContext();
+  return graphvizLayoutLocked(g, tree, expanded, out);
+}
+
+bool graphvizLayoutLocked(const Graph& g, const ScopeTree& tree, const std::vector<uint8_t>& expanded,
+                          GraphLayout& out) {
+  (void)g;
+  GVC_t* gvc = graphvizContext();
   if (!gvc) return false;
   Agraph_t* root = agopen(cs("g"), Agdirected, nullptr);
   if (!root) return false;
@@ -77,7 +102,7 @@ bool graphvizLayout(const Graph& g, const ScopeTree& tree, const std::vector<uin
   std::vector<Agnode_t*> nodes(out.items.size());
   for (size_t i = 0; i < out.items.size(); ++i) {
     const VisItem& it = out.items[i];
-    ScopeId home = it.kind == VisItem::Kind::Op ? g.opScope(it.id) : tree.parent(it.id);
+    ScopeId home = it.kind == VisItem::Kind::Op ? tree.opScope(it.id) : tree.parent(it.id);
     while (home > 0 && !sub[home]) home = tree.parent(home);  // the innermost open scope
     Agraph_t* where = home > 0 ? sub[home] : root;
     char name[32];

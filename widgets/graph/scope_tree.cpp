@@ -4,33 +4,27 @@
 
 namespace gp {
 
-ScopeTree::ScopeTree(const Graph& g) {
-  const int32_t ns = std::max(1, g.numScopes());
-  parent_.assign(ns, kNone);
-  for (ScopeId s = 0; s < g.numScopes(); ++s) parent_[s] = g.scopeParent(s);
-  // first op of each scope's subtree, to order siblings as they appear in the graph
-  std::vector<OpId> firstOp(ns, g.numOps());
-  for (OpId op = g.numOps() - 1; op >= 0; --op)
-    for (ScopeId s = g.opScope(op); s != kNone && firstOp[s] > op; s = parent_[s]) firstOp[s] = op;
+ScopeTree::ScopeTree(const Graph& g, const ScopeGroupOptions& options) {
+  ScopeGroups groups = groupScopes(g, options);
+  numGraphScopes_ = groups.numGraphScopes;
+  parent_ = std::move(groups.parent);
+  opNode_ = std::move(groups.opNode);
+  kind_ = std::move(groups.kind);
+  calls_ = std::move(groups.calls);
+  label_ = std::move(groups.label);
+  const auto ns = static_cast<int32_t>(parent_.size());
   childOff_.assign(ns + 1, 0);
-  for (ScopeId s = 1; s < ns; ++s)
-    if (parent_[s] != kNone) ++childOff_[parent_[s] + 1];
-  for (int32_t i = 0; i < ns; ++i) childOff_[i + 1] += childOff_[i];
-  children_.resize(childOff_[ns]);
-  std::vector<int32_t> fill(childOff_.begin(), childOff_.end() - 1);
-  for (ScopeId s = 1; s < ns; ++s)
-    if (parent_[s] != kNone) children_[fill[parent_[s]]++] = s;
-  for (ScopeId s = 0; s < ns; ++s)
-    std::sort(children_.begin() + childOff_[s], children_.begin() + childOff_[s + 1],
-              [&](ScopeId a, ScopeId b) { return firstOp[a] != firstOp[b] ? firstOp[a] < firstOp[b] : a < b; });
-  // direct ops per scope (CSR, ascending op id)
+  for (ScopeId s = 0; s < ns; ++s) childOff_[s + 1] = childOff_[s] + static_cast<int32_t>(groups.children[s].size());
+  children_.reserve(childOff_[ns]);
+  for (const auto& kids : groups.children) children_.insert(children_.end(), kids.begin(), kids.end());
+  // direct ops per node (CSR, ascending op id)
   std::vector<int32_t> opOff(ns + 1, 0);
-  for (OpId op = 0; op < g.numOps(); ++op) ++opOff[g.opScope(op) + 1];
+  for (OpId op = 0; op < g.numOps(); ++op) ++opOff[opNode_[op] + 1];
   for (int32_t i = 0; i < ns; ++i) opOff[i + 1] += opOff[i];
   std::vector<OpId> direct(g.numOps());
-  fill.assign(opOff.begin(), opOff.end() - 1);
-  for (OpId op = 0; op < g.numOps(); ++op) direct[fill[g.opScope(op)]++] = op;
-  // depth-first: a scope's direct ops, then each child's subtree
+  std::vector<int32_t> fill(opOff.begin(), opOff.end() - 1);
+  for (OpId op = 0; op < g.numOps(); ++op) direct[fill[opNode_[op]]++] = op;
+  // depth-first: a node's direct ops, then each child's subtree
   begin_.assign(ns, 0);
   directEnd_.assign(ns, 0);
   end_.assign(ns, 0);
@@ -57,10 +51,22 @@ ScopeTree::ScopeTree(const Graph& g) {
 }
 
 std::string_view ScopeTree::shortName(const Graph& g, ScopeId s) const {
-  if (s <= 0 || s >= g.numScopes()) return {};
+  if (s <= 0 || s >= numScopes()) return {};
+  if (s >= numGraphScopes_) return label_[s];
   std::string_view n = g.scopeName(s);
   size_t slash = n.rfind('/');
   return slash == std::string_view::npos ? n : n.substr(slash + 1);
+}
+
+std::string ScopeTree::fullName(const Graph& g, ScopeId s) const {
+  std::vector<std::string_view> parts;
+  for (; s > 0; s = parent_[s]) parts.push_back(shortName(g, s));
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!out.empty()) out += '/';
+    out += *it;
+  }
+  return out;
 }
 
 bool ScopeTree::isWithin(ScopeId s, ScopeId ancestor) const {
