@@ -16,30 +16,20 @@
 #include "graph/graph_view.h"
 #include "graph/scope_tree.h"
 #include "io/model_loader.h"
+#include "gui_view_wait.h"
 #include "synthetic_graph.h"
 
 namespace {
 
-constexpr int kWidth = 1600, kHeight = 1000;
+using gpbench::waitFirstLayout;
+using gpbench::waitLayout;
 
-void waitLayout(gp::GraphView& v) {
-  while (v.isLayoutRunning() || v.visibleNodeCount() == 0) {
-    QApplication::processEvents(QEventLoop::AllEvents, 5);
-    QThread::usleep(200);
-  }
-}
+constexpr int kWidth = 1600, kHeight = 1000;
 
 void waitOverview(gp::GraphView& v) {
   QElapsedTimer t;
   t.start();
   while (!v.overviewReady() && t.elapsed() < 20000) {
-    QApplication::processEvents(QEventLoop::AllEvents, 5);
-    QThread::usleep(200);
-  }
-}
-
-void waitFirstLayout(gp::GraphView& v) {
-  while (v.visibleNodeCount() == 0) {
     QApplication::processEvents(QEventLoop::AllEvents, 5);
     QThread::usleep(200);
   }
