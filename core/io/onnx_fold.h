@@ -9,7 +9,9 @@
 // order: each node's output types come from its schema's inference function, given the types
 // found so far and, as input data, every value evaluated so far (io/onnx_fold_eval.h); then the
 // node's own value is evaluated if it is shape arithmetic. So one pass resolves chains of any
-// length. The pass runs isolated like runShapeInference (a crash costs the shapes, not the
+// length. Sequences are followed element by element, a Loop with a constant trip count is
+// unrolled over its body's types and an If with a folded condition takes its branch, so
+// exported `torch.split` / `unbind` and shape-dependent branches keep exact shapes. The pass runs isolated like runShapeInference (a crash costs the shapes, not the
 // process); what it finds goes into the model's value_info (node outputs whose declared type
 // said less) and graph output types. The model's nodes are never changed.
 #pragma once

@@ -277,7 +277,8 @@ class Folder {
       for (double& x : v.v) x = asType(x, to);
       return v;
     }
-    if (op == "Neg" || op == "Abs" || op == "Sqrt" || op == "Floor" || op == "Ceil" || op == "Not") {
+    if (op == "Neg" || op == "Abs" || op == "Sqrt" || op == "Floor" || op == "Ceil" || op == "Not" ||
+        op == "Reciprocal" || op == "Round") {
       Value v = *a;
       for (double& x : v.v) {
         if (op == "Neg")
@@ -290,6 +291,10 @@ class Folder {
           x = std::floor(x);
         else if (op == "Ceil")
           x = std::ceil(x);
+        else if (op == "Reciprocal")
+          x = 1 / x;
+        else if (op == "Round")
+          x = std::nearbyint(x);  // halves to even, as ONNX says
         else
           x = x == 0;
         x = asType(x, v.elemType);
@@ -484,11 +489,21 @@ class Folder {
           if (auto f = fromTensor(at.t()); f && f->v.size() == 1) fill = *f;
       return Value{fill.elemType, dims, std::vector<double>(static_cast<size_t>(len), fill.v[0])};
     }
-    if (op == "ReduceProd" || op == "ReduceSum") {
-      if (a->dims.size() > 1) return std::nullopt;
-      double r = op == "ReduceProd" ? 1 : 0;
-      for (double x : a->v) r = op == "ReduceProd" ? r * x : r + x;
-      Value v{a->elemType, {}, {r}};
+    if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMin" || op == "ReduceMax" || op == "ReduceMean") {
+      if (a->dims.size() > 1 || a->v.empty()) return std::nullopt;
+      double r = op == "ReduceProd" ? 1 : op == "ReduceMin" || op == "ReduceMax" ? a->v[0] : 0;
+      for (double x : a->v) {
+        if (op == "ReduceProd")
+          r *= x;
+        else if (op == "ReduceMin")
+          r = std::min(r, x);
+        else if (op == "ReduceMax")
+          r = std::max(r, x);
+        else
+          r += x;
+      }
+      if (op == "ReduceMean") r /= static_cast<double>(a->v.size());
+      Value v{a->elemType, {}, {asType(r, a->elemType)}};
       if (intAttr(n, "keepdims", 1) != 0) v.dims.assign(a->dims.size(), 1);
       return v;
     }

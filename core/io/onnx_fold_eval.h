@@ -1,8 +1,9 @@
 // Evaluation of single ONNX nodes on small constant tensors: the integer shape arithmetic that
 // exporters write (Shape, Size, Gather, Slice, Reshape, Transpose, Expand — on tensors of any
 // rank —, Concat, Unsqueeze, Squeeze, Cast, Add / Sub / Mul / Div / Mod / Max / Min / Pow,
-// Equal / Less / Greater (/ OrEqual), And / Or / Not, Neg / Abs / Sqrt / Floor / Ceil, Where,
-// Range, ConstantOfShape, ReduceProd / ReduceSum, Identity, Constant). Values hold at most
+// Equal / Less / Greater (/ OrEqual), And / Or / Not, Neg / Abs / Sqrt / Floor / Ceil /
+// Reciprocal / Round, Where, Range, ConstantOfShape, ReduceProd / Sum / Min / Max / Mean of
+// vectors, Identity, Constant). Values hold at most
 // kMaxFoldElems elements of an integer, bool or float type; anything else is not evaluated.
 #pragma once
 #include <onnx/onnx_pb.h>

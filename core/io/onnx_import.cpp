@@ -18,7 +18,9 @@
 //    the values ImportOptions::dims binds (else 1); the Graph records them (symbolicDims()).
 //  * A cost formula that needs a shape still unknown never stops the import: the op's FLOPs
 //    are estimated (onnxio::estimateFlops), an output of unknown shape is sized like the op's
-//    largest known input, and the op is marked costEstimated().
+//    largest known input, and the op is marked costEstimated() — as is an op with a tensor
+//    whose dimension inference left without a value (it counts as 1). Sequence values are not
+//    tensors: they have no shape of their own (0 bytes; their elements are counted).
 //  * Control flow (If / Loop / Scan and any node with graph attributes) is one op. Its FLOPs
 //    are the sum of its body's nodes (If: the larger branch; Loop: times the trip count when it
 //    is a constant; Scan: times the scan length), each body node counted best-effort (0 where a
@@ -283,11 +285,15 @@ Graph OnnxImporter::run() {
     }
     int64_t largestInput = 0;
     for (const auto& in : node.input())
-      if (const TensorInfo* info = in.empty() ? nullptr : shapes.find(in); info != nullptr && info->shapeKnown)
+      if (const TensorInfo* info = in.empty() ? nullptr : shapes.find(in); info != nullptr && info->shapeKnown) {
         largestInput = std::max(largestInput, onnxio::tensorBytes(*info));
+        op.costEstimated = op.costEstimated || info->symbolic;  // a dimension inference left open counts as 1
+      }
     for (const auto& out : node.output()) {
       op.outputs.push_back(describe(out, shapes));
-      if (!out.empty() && !op.outputs.back().shapeKnown) {
+      const TensorInfo* info = out.empty() ? nullptr : shapes.find(out);
+      if (info != nullptr && info->symbolic) op.costEstimated = true;
+      if (!out.empty() && !op.outputs.back().shapeKnown && (info == nullptr || !info->notTensor)) {
         op.outputs.back().bytes = largestInput;
         op.costEstimated = true;
       }

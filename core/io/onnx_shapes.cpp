@@ -61,7 +61,9 @@ TensorInfo infoFromType(const onnx::TypeProto& type) {
   } else if (type.has_sparse_tensor_type()) {
     info.elemType = type.sparse_tensor_type().elem_type();
     if (type.sparse_tensor_type().has_shape()) shape = &type.sparse_tensor_type().shape();
-  }  // sequences, maps, optionals: no tensor shape
+  } else if (type.value_case() != onnx::TypeProto::VALUE_NOT_SET) {
+    info.notTensor = true;  // sequences, maps, optionals: no tensor shape
+  }
   if (shape != nullptr) {
     info.shapeKnown = true;
     for (const auto& d : shape->dim()) {

@@ -26,6 +26,7 @@ struct TensorInfo {
   bool shapeKnown = false;    // rank known
   std::vector<int64_t> dims;  // dimensions without a value are 1 (see the rule above)
   bool symbolic = false;      // some dimension had no value (and counts as 1)
+  bool notTensor = false;     // a sequence, map or optional: no shape of its own
 };
 
 // name -> TensorInfo for one graph; a subgraph's table falls back to its parent's.

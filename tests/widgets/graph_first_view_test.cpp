@@ -5,12 +5,17 @@
 #include <QElapsedTimer>
 #include <QTest>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <span>
+#include <utility>
 
 #include "graph/graph_builder.h"
 #include "graph/graph_layout.h"
 #include "graph/graph_view.h"
 #include "graph/scope_tree.h"
+#include "graph_test_models.h"
 #include "io/model_loader.h"
 
 using namespace gp;
@@ -44,6 +49,26 @@ ScopeId scopeNamed(const Graph& g, const std::string& name) {
   for (ScopeId s = 0; s < g.numScopes(); ++s)
     if (g.scopeName(s) == name) return s;
   return kNone;
+}
+
+ScopeId childNamed(const Graph& g, const ScopeTree& t, ScopeId parent, std::string_view label) {
+  for (ScopeId c : t.children(parent))
+    if (t.shortName(g, c) == label) return c;
+  return kNone;
+}
+
+// Sibling boxes drawn on one row, left to right in the order `scopes` lists them: how many
+// pairs share a row, and how many of those are out of order.
+std::pair<int, int> pairsOnARow(const GraphView& v, std::span<const ScopeId> scopes) {
+  int onARow = 0, swapped = 0;
+  for (size_t i = 0; i < scopes.size(); ++i)
+    for (size_t j = i + 1; j < scopes.size(); ++j) {
+      const QRectF a = v.scopeRect(scopes[i]), b = v.scopeRect(scopes[j]);
+      if (a.isEmpty() || b.isEmpty() || std::abs(a.center().y() - b.center().y()) > 1) continue;
+      ++onARow;
+      swapped += a.center().x() > b.center().x();
+    }
+  return {onARow, swapped};
 }
 
 // Every display group open, the Graph's scopes closed: each step of the seq2seq fixture one box
@@ -170,6 +195,52 @@ class GraphFirstViewTest : public QObject {
     QVERIFY(t.elapsed() < 1000);
   }
 
+  void seq2seqWithOneEmbeddingOpensAsItsModules() {
+    // the embedding called at every step (the first of a handful of groups, 180 ops) stays
+    // closed: the four modules show top to bottom in data flow order
+    auto g = std::make_shared<const Graph>(gptest::unrolledSeq2seq(30));
+    const ScopeTree tree(*g);
+    std::vector<ScopeId> modules;
+    for (const char* name : {"embed", "enc", "dec", "proj"}) modules.push_back(childNamed(*g, tree, 0, name));
+    QVERIFY(std::find(modules.begin(), modules.end(), kNone) == modules.end());
+    QVERIFY(tree.subtreeOpCount(modules[0]) >= 100);
+    GraphView view;
+    view.resize(1400, 900);
+    view.show();
+    view.setGraph(g);
+    QVERIFY(waitForLayout(view));
+    QCOMPARE(view.visibleNodeCount(), 4);
+    for (ScopeId s = 1; s < tree.numScopes(); ++s) QVERIFY(!view.isExpanded(s));
+    for (size_t i = 0; i < modules.size(); ++i) {
+      const QRectF r = view.scopeRect(modules[i]);
+      QVERIFY(view.rect().contains(r.toRect()));
+      if (i > 0) QVERIFY(r.top() > view.scopeRect(modules[i - 1]).bottom());
+    }
+    screenshot(view, "graph_first_view_seq2seq_embed.png");
+    // opened, its runs of calls lie in call order along each row, in dot's layout and in ours
+    for (const double budget : {3.0, 0.0}) {
+      GraphView open;
+      open.resize(1400, 900);
+      open.show();
+      LayoutOptions options;
+      options.graphvizBudgetSeconds = budget;
+      open.setLayoutOptions(options);
+      open.setGraph(g);
+      QVERIFY(waitForLayout(open));
+      open.expandScope(modules[0]);
+      QVERIFY(waitForLayout(open));
+      QCOMPARE(open.isGraphvizLayout(), budget > 0);
+      const auto runs = tree.children(modules[0]);
+      QVERIFY(runs.size() >= 4);
+      for (ScopeId r : runs) QVERIFY(!open.scopeRect(r).isEmpty());
+      const auto [onARow, swapped] = pairsOnARow(open, runs);
+      qInfo("budget %.0f s: %d pairs of runs on a row, %d out of call order", budget, onARow, swapped);
+      QVERIFY(onARow >= 3);
+      QCOMPARE(swapped, 0);
+      if (budget > 0) screenshot(open, "graph_first_view_seq2seq_embed_open.png");
+    }
+  }
+
   void seq2seqOpensInSeconds() {
     auto g = std::make_shared<const Graph>(loadModel(GP_TEST_DATA_DIR "/onnx/seq2seq_unrolled.onnx"));
     GraphView view;
@@ -185,8 +256,10 @@ class GraphFirstViewTest : public QObject {
     QVERIFY(view.visibleNodeCount() <= 12);
     QVERIFY(waitForLayout(view));
     screenshot(view, "graph_first_view_seq2seq.png");
-    // opening a group of calls shows its runs of steps, and another model cancels what runs
+    // nothing opened: the groups of calls are the first screen
     const ScopeTree tree(*g);
+    for (ScopeId s = 1; s < tree.numScopes(); ++s) QVERIFY(!view.isExpanded(s));
+    // opening a group of calls shows its runs of steps, and another model cancels what runs
     ScopeId enc0 = kNone;
     for (ScopeId c : tree.children(0))
       if (tree.shortName(*g, c) == "enc.0") enc0 = c;

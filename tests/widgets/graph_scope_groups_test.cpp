@@ -9,6 +9,7 @@
 #include "graph/graph_builder.h"
 #include "graph/scope_tree.h"
 #include "io/model_loader.h"
+#include "graph_test_models.h"
 #include "synthetic_graph.h"
 
 using namespace gp;
@@ -168,6 +169,43 @@ class GraphScopeGroupsTest : public QObject {
         if (g.opScope(op) == step6) QVERIFY(t.isWithin(t.opScope(op), step6));
     }
     for (ScopeId s : t.preorder()) QVERIFY(itemsShown(t, s) <= 40);
+    QCOMPARE(t.subtreeOpCount(0), g.numOps());
+  }
+
+  void seq2seqWithOneEmbeddingGroupsItsModules() {
+    // the embedding looked up at all 2 x 30 steps, the encoder, decoder and projection cells
+    const Graph g = gptest::unrolledSeq2seq(30);
+    const ScopeTree t(g);
+    // the top level: the four modules, each one group of calls, in data flow order
+    QCOMPARE(static_cast<int>(t.directOps(0).size()), 0);
+    QCOMPARE(static_cast<int>(t.children(0).size()), 4);
+    const char* modules[] = {"embed", "enc", "dec", "proj"};
+    const int calls[] = {60, 30, 30, 30};
+    for (int i = 0; i < 4; ++i) {
+      const ScopeId m = t.children(0)[i];
+      QCOMPARE(std::string(t.shortName(g, m)), std::string(modules[i]));
+      QCOMPARE(t.kind(m), ScopeGroups::Kind::Calls);
+      QCOMPARE(t.callCount(m), calls[i]);
+    }
+    // the embedding's 60 calls, folded into runs, in call order; the token slices (loose ops)
+    // joined the lookups they feed
+    const ScopeId embed = t.children(0)[0];
+    QVERIFY(static_cast<int>(t.children(embed).size()) > 1);
+    QCOMPARE(std::string(t.shortName(g, t.children(embed)[0])), std::string("embed (calls 0–6)"));
+    int next = 0;
+    for (ScopeId run : t.children(embed)) {
+      QCOMPARE(t.kind(run), ScopeGroups::Kind::Run);
+      for (ScopeId call : t.children(run)) {
+        const std::string name = next == 0 ? "embed" : "embed_" + std::to_string(next);
+        QCOMPARE(call, scopeNamed(g, name));
+        ++next;
+      }
+    }
+    QCOMPARE(next, 60);
+    QCOMPARE(t.opScope(g.findOp("/Gather_17")), scopeNamed(g, "embed_17"));
+    QCOMPARE(t.opScope(g.findOp("/Constant_17")), scopeNamed(g, "embed_17"));  // the first reader's
+    QCOMPARE(t.opScope(g.findOp("/Gather_47")), scopeNamed(g, "embed_47"));    // decoder step 17
+    QCOMPARE(t.opScope(g.findOp("/enc/Constant")), scopeNamed(g, "enc"));     // a Graph scope's op stays
     QCOMPARE(t.subtreeOpCount(0), g.numOps());
   }
 

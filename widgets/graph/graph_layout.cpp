@@ -38,6 +38,30 @@ void buildVisibleGraph(const Graph& g, const ScopeTree& tree, const std::vector<
   }
   for (OpId op = 0; op < g.numOps(); ++op)
     if (out.itemOfOp[op] < 0) out.itemOfOp[op] = rep[tree.opScope(op)];
+  // the calls of an open group of calls (or of an open run of them), as far as they show as
+  // single boxes, in call order
+  out.callOrders.clear();
+  using Kind = ScopeGroups::Kind;
+  for (ScopeId p : tree.preorder()) {
+    const bool ofCalls = tree.kind(p) == Kind::Calls ||
+                         (tree.kind(p) == Kind::Run && p > 0 && tree.kind(tree.parent(p)) == Kind::Calls);
+    if (!ofCalls || rep[p] >= 0) continue;  // closed: its calls are not shown
+    std::vector<int32_t> seq;
+    auto flush = [&] {
+      if (seq.size() >= 2) out.callOrders.push_back(std::move(seq));
+      seq.clear();
+    };
+    for (ScopeId c : tree.children(p)) {
+      const int32_t item = out.itemOfScope[c] >= 0         ? out.itemOfScope[c]
+                           : tree.subtreeOpCount(c) == 1 ? out.itemOfOp[tree.subtreeOps(c)[0]]
+                                                          : -1;  // open: its own boxes
+      if (item >= 0)
+        seq.push_back(item);
+      else
+        flush();
+    }
+    flush();
+  }
   // aggregate op edges into item edges
   std::vector<uint64_t> pairs;
   pairs.reserve(static_cast<size_t>(g.numEdges()));

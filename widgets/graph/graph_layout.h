@@ -49,6 +49,10 @@ struct GraphLayout {
   std::vector<VisFrame> frames;
   std::vector<int32_t> itemOfOp;   // op -> index of the item that shows it
   std::vector<int32_t> itemOfScope;// collapsed group scope -> item, else -1
+  // Boxes that keep this order left to right wherever they share a row: the shown calls (or
+  // runs of calls) of one module, in call order. Boxes with the same neighbours, e.g. the
+  // embedding looked up at every step, are otherwise ordered as the layout likes.
+  std::vector<std::vector<int32_t>> callOrders;
   QRectF bounds;
   SpatialGrid grid;
   bool graphviz = false;  // laid out by Graphviz dot (else by the layered layout)
@@ -87,7 +91,7 @@ std::shared_ptr<const GraphLayout> computeGraphLayout(const Graph& g, const Scop
 
 // ---- pieces (graph_layout.cpp, layered_layout.cpp, graphviz_layout.cpp) ----
 
-// Fills items, itemOfOp, itemOfScope and edges (without geometry) for the expanded set.
+// Fills items, itemOfOp, itemOfScope, callOrders and edges (without geometry) for the expanded set.
 void buildVisibleGraph(const Graph& g, const ScopeTree& tree, const std::vector<uint8_t>& expanded,
                        GraphLayout& out);
 // Positions items and edge polylines with our own layered layout; false if cancelled.

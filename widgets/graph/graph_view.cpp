@@ -76,8 +76,11 @@ void GraphView::setGraph(std::shared_ptr<const Graph> g) {
   }
   // ... and so is the first group under it (the forward model in a training graph: "nmt" next
   // to "gradients" and "update") when the top shows a handful of big groups and the first
-  // screen stays small (at most ~60 boxes).
-  if (auto kids = tree_->children(top); !kids.empty() && kids.size() <= 6 && tree_->subtreeOpCount(kids[0]) >= 100) {
+  // screen stays small (at most ~60 boxes). Only a scope of the model: a display group (the
+  // calls of one module, e.g. the embedding looked up at every step of an unrolled seq2seq)
+  // holds more of the same, and opening it would push the groups after it (enc, dec) aside.
+  if (auto kids = tree_->children(top); !kids.empty() && kids.size() <= 6 && !tree_->isDisplayGroup(kids[0]) &&
+                                        tree_->subtreeOpCount(kids[0]) >= 100) {
     const size_t shown = kids.size() + tree_->directOps(top).size();
     const size_t inside = tree_->children(kids[0]).size() + tree_->directOps(kids[0]).size();
     if (shown - 1 + inside <= 60) expanded_[kids[0]] = 1;

@@ -49,7 +49,9 @@ class GraphView : public QWidget {
   ~GraphView() override;
 
   // A new graph (the view shares ownership). Opens collapsed by scope as ScopeTree groups it
-  // (the root's children visible; a lone group, and a group holding nearly all ops, are opened),
+  // (the root's children visible; a lone group, the first of a handful of big groups when it is
+  // a scope of the model rather than a display group, and a group holding nearly all ops, are
+  // opened while the first screen stays small),
   // layout runs in the background.
   void setGraph(std::shared_ptr<const Graph> g);
   const Graph* graph() const { return graph_.get(); }

@@ -75,6 +75,9 @@ bool graphvizLayoutLocked(const Graph& g, const ScopeTree& tree, const std::vect
   agattr(root, AGRAPH, cs("nodesep"), cs("0.3"));
   agattr(root, AGRAPH, cs("ranksep"), cs("0.55"));
   agattr(root, AGRAPH, cs("label"), cs(""));
+  // calls kept in call order (below): dot's second crossing minimisation over all clusters
+  // ignores the order edges of a cluster spanning several ranks, so it is left out then
+  if (!out.callOrders.empty()) agattr(root, AGRAPH, cs("remincross"), cs("false"));
   Agsym_t* clusterMargin = agattr(root, AGRAPH, cs("margin"), cs("0"));
   agattr(root, AGNODE, cs("shape"), cs("box"));
   agattr(root, AGNODE, cs("fixedsize"), cs("true"));
@@ -83,6 +86,7 @@ bool graphvizLayoutLocked(const Graph& g, const ScopeTree& tree, const std::vect
   Agsym_t* symH = agattr(root, AGNODE, cs("height"), cs("0.5"));
   agattr(root, AGEDGE, cs("arrowhead"), cs("none"));
   Agsym_t* symWeight = agattr(root, AGEDGE, cs("weight"), cs("1"));
+  Agsym_t* symMinlen = agattr(root, AGEDGE, cs("minlen"), cs("1"));
 
   // clusters for the open scopes (parents before children), then nodes inside them
   const int32_t ns = tree.numScopes();
@@ -119,6 +123,13 @@ bool graphvizLayoutLocked(const Graph& g, const ScopeTree& tree, const std::vect
     std::snprintf(weight, sizeof weight, "%d", std::min(e.count, 8));
     agxset(edges[i], symWeight, weight);
   }
+  // Calls of one module in call order (callOrders): dot orders boxes with the same neighbours
+  // (embedding lookups of every step, all feeding the encoder) as it likes, so each shown call
+  // is tied to the next by an edge that is never drawn, of length 0: on one rank it puts the
+  // earlier call left of the later one (a flat edge), across ranks it only pulls them together.
+  for (const std::vector<int32_t>& seq : out.callOrders)
+    for (size_t k = 1; k < seq.size(); ++k)
+      agxset(agedge(root, nodes[seq[k - 1]], nodes[seq[k]], nullptr, 1), symMinlen, cs("0"));
   if (gvLayout(gvc, root, "dot") != 0) {
     agclose(root);
     return false;

@@ -1,10 +1,13 @@
 // The graph view's own layered layout, for visible graphs too big for Graphviz: longest-path
-// layering along a topological order (edges against that order are reversed), a few barycenter
-// sweeps to order each layer, then x positions pulled toward the neighbours' mean without overlap.
+// layering along a topological order of the boxes (a cycle among groups broken at its earliest
+// box; the edges against the order are reversed), a few barycenter sweeps to order each layer
+// (the calls of one module kept in call order), then x positions pulled toward the neighbours'
+// mean without overlap.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <queue>
 
 #include "graph/graph_layout.h"
 
@@ -71,15 +74,48 @@ bool layeredLayout(const Graph& g, GraphLayout& out, const std::atomic<bool>& ca
       key[it] = std::min(key[it], pos);
     }
   }
-  std::vector<int32_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return key[a] < key[b]; });
+  // order: a topological order of the boxes, the ready box with the earliest op first. The key
+  // alone is no such order: a group's earliest op can be an input-free Constant at the very
+  // start, or an early call of a group fed by later ones (the encoder fed by each step's embedding
+  // lookup); edges against it would run upward. A cycle among groups is broken at its box with
+  // the earliest key.
+  std::vector<int32_t> order;
+  std::vector<int32_t> rank(n, -1);
+  {
+    std::vector<int32_t> byKey(n);
+    std::iota(byKey.begin(), byKey.end(), 0);
+    std::sort(byKey.begin(), byKey.end(), [&](int32_t a, int32_t b) { return key[a] < key[b]; });
+    std::vector<std::array<int32_t, 3>> arcs;
+    arcs.reserve(out.edges.size());
+    std::vector<int32_t> indeg(n, 0);
+    for (const VisEdge& e : out.edges) arcs.push_back({e.from, e.to, 1}), ++indeg[e.to];
+    const Adjacency next = makeCsr(n, arcs);
+    using Entry = std::pair<int32_t, int32_t>;  // key, box
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+    for (int32_t v = 0; v < n; ++v)
+      if (indeg[v] == 0) ready.push({key[v], v});
+    order.reserve(n);
+    size_t forced = 0;
+    while (static_cast<int>(order.size()) < n) {
+      if (ready.empty()) {  // the rest lies on or behind cycles
+        while (rank[byKey[forced]] >= 0) ++forced;
+        ready.push({key[byKey[forced]], byKey[forced]});
+      }
+      const int32_t v = ready.top().second;
+      ready.pop();
+      if (rank[v] >= 0) continue;
+      rank[v] = static_cast<int32_t>(order.size());
+      order.push_back(v);
+      for (int32_t i = next.off[v]; i < next.off[v + 1]; ++i)
+        if (const int32_t w = next.nbr[i]; rank[w] < 0 && --indeg[w] == 0) ready.push({key[w], w});
+    }
+  }
   // edges oriented along the order (a DAG)
   std::vector<std::array<int32_t, 3>> fwd, bwd;
   fwd.reserve(out.edges.size());
   bwd.reserve(out.edges.size());
   for (const VisEdge& e : out.edges) {
-    const bool forward = key[e.from] < key[e.to];
+    const bool forward = rank[e.from] < rank[e.to];
     const int32_t a = forward ? e.from : e.to, b = forward ? e.to : e.from;
     fwd.push_back({a, b, e.count});
     bwd.push_back({b, a, e.count});
@@ -104,9 +140,35 @@ bool layeredLayout(const Graph& g, GraphLayout& out, const std::atomic<bool>& ca
   report(15);
   if (cancel) return false;
 
+  // the calls of one module keep call order among the places they take in a row
+  std::vector<int32_t> callSeq(n, -1), callPos(n, 0);
+  for (size_t k = 0; k < out.callOrders.size(); ++k)
+    for (size_t i = 0; i < out.callOrders[k].size(); ++i) {
+      callSeq[out.callOrders[k][i]] = static_cast<int32_t>(k);
+      callPos[out.callOrders[k][i]] = static_cast<int32_t>(i);
+    }
+  std::vector<int32_t> places, members;
+  auto keepCallOrder = [&](std::vector<int32_t>& row) {
+    places.clear();
+    for (int32_t i = 0; i < static_cast<int32_t>(row.size()); ++i)
+      if (callSeq[row[i]] >= 0) places.push_back(i);
+    std::stable_sort(places.begin(), places.end(),
+                     [&](int32_t a, int32_t b) { return callSeq[row[a]] < callSeq[row[b]]; });
+    for (size_t b = 0; b < places.size();) {  // one module's calls: their places, ascending, get them in call order
+      size_t e = b;
+      while (e < places.size() && callSeq[row[places[e]]] == callSeq[row[places[b]]]) ++e;
+      members.clear();
+      for (size_t i = b; i < e; ++i) members.push_back(row[places[i]]);
+      std::sort(members.begin(), members.end(), [&](int32_t u, int32_t v) { return callPos[u] < callPos[v]; });
+      for (size_t i = b; i < e; ++i) row[places[i]] = members[i - b];  // places[b..e) ascend (stable sort)
+      b = e;
+    }
+  };
+
   std::vector<double> width(n), height(n), x(n, 0), want(n, 0);
   for (int32_t v = 0; v < n; ++v) width[v] = out.items[v].rect.width(), height[v] = out.items[v].rect.height();
   for (auto& row : rows) {  // initial: packed rows centred on 0
+    keepCallOrder(row);
     for (int32_t v : row) want[v] = 0;
     packRow(row, width, want, x);
   }
@@ -132,8 +194,10 @@ bool layeredLayout(const Graph& g, GraphLayout& out, const std::atomic<bool>& ca
     for (int32_t k = 0; k < numLayers; ++k) {
       auto& row = rows[down ? k : numLayers - 1 - k];
       for (int32_t v : row) want[v] = reorder ? bary(v, down ? pred : succ, nullptr) : bary(v, pred, &succ);
-      if (reorder)
+      if (reorder) {
         std::stable_sort(row.begin(), row.end(), [&](int32_t a, int32_t b) { return want[a] < want[b]; });
+        keepCallOrder(row);
+      }
       packRow(row, width, want, x);
     }
     report(15 + 60 * (sweep + 1) / kSweeps);

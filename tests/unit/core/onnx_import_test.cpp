@@ -494,6 +494,66 @@ TEST(OnnxLayerFlops, ControlFlowCountsItsBody) {
   EXPECT_NE(std::find(ins.begin(), ins.end(), g.findTensor("x")), ins.end());
 }
 
+TEST(OnnxLayerFlops, SplitLoopsAndFoldedBranchesKeepExactShapes) {
+  // torch.split as torch.onnx writes it: a Loop with a constant trip count inserting slices into
+  // a sequence, then SequenceAt / ConcatFromSequence; and an If on a condition computed from a
+  // shape. The body's and the branch's shapes come out exact.
+  TempDir dir;
+  ModelMaker mm;
+  mm.input("x", {6, 4});
+  mm.intConstant("trips", 3);
+  mm.intConstant("one", 1);
+  mm.intConstant("two", 2);
+  mm.intConstant("zero", 0);
+  mm.intConstant("six", 6);
+  mm.node("SequenceEmpty", {}, {"empty"}, "empty");
+  auto& loop = mm.node("Loop", {"trips", "", "empty"}, {"parts"}, "split");
+  onnx::GraphProto* body = setGraph(loop, "body");
+  ModelMaker::fill(body->add_input(), "i", {}, kInt64);
+  ModelMaker::fill(body->add_input(), "c_in", {}, onnx::TensorProto_DataType_BOOL);
+  auto* seqIn = body->add_input();  // a sequence of float tensors
+  seqIn->set_name("seq_in");
+  seqIn->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(kFloat);
+  ModelMaker::addNode(*body, "Identity", {"c_in"}, {"c_out"});
+  ModelMaker::addNode(*body, "Mul", {"i", "two"}, {"start0"});
+  ModelMaker::addNode(*body, "Add", {"start0", "two"}, {"end0"});
+  ModelMaker::addNode(*body, "Unsqueeze", {"start0", "zero1d"}, {"start"});
+  ModelMaker::addNode(*body, "Unsqueeze", {"end0", "zero1d"}, {"end"});
+  ModelMaker::addNode(*body, "Slice", {"x", "start", "end", "zero1d"}, {"part"});
+  ModelMaker::addNode(*body, "SequenceInsert", {"seq_in", "part"}, {"seq_out"});
+  ModelMaker::fill(body->add_output(), "c_out", {}, onnx::TensorProto_DataType_BOOL);
+  body->add_output()->set_name("seq_out");
+  auto* zero1d = mm.graph().add_initializer();
+  zero1d->set_name("zero1d");
+  zero1d->set_data_type(kInt64);
+  zero1d->add_dims(1);
+  zero1d->add_int64_data(0);
+  mm.node("SequenceAt", {"parts", "one"}, {"second"}, "at");
+  mm.init("w", {4, 5});
+  mm.node("MatMul", {"second", "w"}, {"y"}, "matmul");  // [2,4] @ [4,5]
+  setInt(mm.node("ConcatFromSequence", {"parts"}, {"joined"}, "concat"), "axis", 0);
+  mm.node("Relu", {"joined"}, {"r"}, "relu");  // [6,4]
+  mm.node("Shape", {"x"}, {"shape"}, "shape");
+  mm.node("Gather", {"shape", "zero"}, {"rows"}, "rows");
+  mm.node("Equal", {"rows", "six"}, {"is6"}, "is6");
+  auto& ifNode = mm.node("If", {"is6"}, {"picked"}, "if");
+  ModelMaker::addNode(*setGraph(ifNode, "then_branch"), "Transpose", {"x"}, {"t"});
+  ifNode.mutable_attribute(0)->mutable_g()->add_output()->set_name("t");
+  ModelMaker::addNode(*setGraph(ifNode, "else_branch"), "Identity", {"x"}, {"e"});
+  ifNode.mutable_attribute(1)->mutable_g()->add_output()->set_name("e");
+  mm.node("Sigmoid", {"picked"}, {"s"}, "sigmoid");
+  mm.output("y");
+  mm.output("r");
+  mm.output("s");
+  Graph g = gp::importOnnx(mm.save(dir));
+  EXPECT_EQ(shapeOf(g, "second"), (std::vector<int64_t>{2, 4}));
+  EXPECT_DOUBLE_EQ(g.flops(opNamed(g, "matmul")), 2.0 * 2 * 4 * 5);
+  EXPECT_EQ(shapeOf(g, "joined"), (std::vector<int64_t>{6, 4}));
+  EXPECT_EQ(shapeOf(g, "picked"), (std::vector<int64_t>{4, 6}));  // the then branch: transposed
+  EXPECT_DOUBLE_EQ(g.flops(opNamed(g, "sigmoid")), 24.0);
+  EXPECT_EQ(g.numEstimatedOps(), 0) << gp::estimatedCostWarning(g);
+}
+
 TEST(OnnxLayerFlops, ComputedShapesAreFolded) {
   // Reshape / Slice / ConstantOfShape fed by Shape -> Gather -> Div -> Unsqueeze -> Concat:
   // ONNX inference alone leaves these shapes unknown; the folding pass finds them.
