@@ -59,9 +59,14 @@ CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const 
 
 DType CostModel::opDType(OpId op) const {
   DType dt = DType::Unknown;
+  const auto ins = g_->inputs(op);
   if (auto outs = g_->outputs(op); !outs.empty())
     dt = g_->dtype(outs[0]);
-  else if (auto ins = g_->inputs(op); !ins.empty())
+  else if (!ins.empty())
+    dt = g_->dtype(ins[0]);
+  // Integer matrix products (MatMulInteger, ConvInteger) accumulate 8-bit operands in int32:
+  // they run at the device's int8 rate.
+  if (dt == DType::I32 && !ins.empty() && (g_->dtype(ins[0]) == DType::I8 || g_->dtype(ins[0]) == DType::U8))
     dt = g_->dtype(ins[0]);
   return dt == DType::Unknown ? DType::F32 : dt;
 }

@@ -56,7 +56,8 @@ class CostModel {
   double fusedTime(double flops, int64_t bytes, OpClass dominant, DType dtype, int device) const;
 
   OpClass opClass(OpId op) const { return classOfType_[g_->opTypeId(op)]; }
-  DType opDType(OpId op) const;  // first output, else first input; Unknown -> F32
+  // first output, else first input; int32 out of 8-bit inputs -> the inputs' type; Unknown -> F32
+  DType opDType(OpId op) const;
   // Whether the time of (op, device) came from the calibration table.
   bool calibrated(OpId op, int device) const {
     return calibrated_[static_cast<size_t>(op) * numKinds_ + kindOf_[device]] != 0;

@@ -63,6 +63,29 @@ constexpr double kMiB4 = 4.0 * 1024 * 1024;  // one 1024x1024 f32 tensor
 
 }  // namespace
 
+TEST(Cost, IntegerMatrixProductsRunAtTheInt8Rate) {
+  // QLinearMatMul (uint8 out) and MatMulInteger (int8 in, int32 out) on a kind with an int8 peak.
+  GraphBuilder b("q");
+  TensorId a = b.addGraphInput({"a", {1024, 1024}, DType::I8});
+  TensorId w = b.addParameter({"w", {1024, 1024}, DType::I8});
+  const double flops = 2.0 * 1024 * 1024 * 1024;
+  OpId mmi = b.addOp({.name = "mmi", .type = "MatMulInteger", .inputs = {a, w},
+                      .outputs = {{"acc", {1024, 1024}, DType::I32}}, .flops = flops});
+  OpId qmm = b.addOp({.name = "qmm", .type = "QLinearMatMul", .inputs = {a, w},
+                      .outputs = {{"q", {1024, 1024}, DType::U8}}, .flops = flops});
+  Graph g = std::move(b).build("q");
+  Cluster c = parseClusterJson(R"({"name": "int8",
+    "device_kinds": {"G": {"peak_TFLOPS": {"f32": 10, "int8": 400}, "memory_bandwidth_GBps": 1000,
+                           "memory_GiB": 8, "launch_overhead_us": 5}},
+    "devices": [{"name": "gpu0", "kind": "G"}], "links": []})",
+                               "int8");
+  CostModel cm(g, c);
+  EXPECT_EQ(cm.opDType(mmi), DType::I8);
+  EXPECT_EQ(cm.opDType(qmm), DType::U8);
+  EXPECT_DOUBLE_EQ(cm.opTime(mmi, 0), cm.opTime(qmm, 0));
+  EXPECT_LT(cm.opTime(mmi, 0), 5e-6 + flops / (10e12 * 0.7));  // faster than at the f32 rate
+}
+
 TEST(Cost, ComputeBoundMatMul) {
   Fixture f = graph();
   Cluster c = twoKinds();
