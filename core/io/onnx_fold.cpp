@@ -4,6 +4,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -38,7 +39,7 @@ int unresolvedCount(const onnx::GraphProto& g, const ShapeTable& shapes) {
 int knownDims(const onnx::TypeProto& t) {
   if (!t.has_tensor_type() || !t.tensor_type().has_shape()) return -1;
   int n = 0;
-  for (const auto& d : t.tensor_type().shape().dim()) n += d.has_dim_value() ? 1 : 0;
+  for (const auto& d : t.tensor_type().shape().dim()) n += d.has_dim_value() && d.dim_value() >= 0 ? 1 : 0;
   return n;
 }
 
@@ -66,22 +67,28 @@ onnx::TypeProto typeOf(int32_t elemType, const std::vector<int64_t>& dims) {
   return t;
 }
 
-// Loops are unrolled over types only while their trip count is a folded constant and the
-// iterations times the body's nodes stay under this.
-constexpr int64_t kMaxUnrolledNodes = 200000;
+// Work the pass may spend in loop bodies and branches, all of them together (nested ones
+// included): nodes run plus sequence elements copied. Past it, loops are left to inference.
+constexpr int64_t kUnrollBudget = 500000;
+// Sequences are followed element by element up to this many elements.
+constexpr size_t kMaxSequenceElems = 4096;
 
 // One pass over a graph's nodes in file order: each node's output types from its schema's
 // inference function, given the types found so far and the values folded so far as input data;
 // then the node's own value, if it is shape arithmetic. Sequences (SequenceEmpty / Construct /
 // Insert / At, SplitToSequence, ConcatFromSequence) are followed element by element, a Loop
 // with a constant trip count is unrolled over its body (a child Propagator per iteration that
-// reads the enclosing graph's values through its parent) and an If with a folded condition
+// reads the enclosing graph's values through its parent; only while its conditions fold to
+// true, and within one work budget shared by all bodies) and an If with a folded condition
 // runs the branch it takes, so `torch.split` / `unbind` / shape-dependent branches in exports
 // keep exact shapes.
 class Propagator {
  public:
   Propagator(std::unordered_map<std::string, int> opsets, int irVersion, const Propagator* parent = nullptr)
-      : opsets_(std::move(opsets)), irVersion_(irVersion), parent_(parent) {}
+      : opsets_(std::move(opsets)),
+        irVersion_(irVersion),
+        parent_(parent),
+        budget_(parent != nullptr ? parent->budget_ : &ownBudget_) {}
 
   static std::unordered_map<std::string, int> opsetsOf(const onnx::ModelProto& model) {
     std::unordered_map<std::string, int> opsets;
@@ -125,6 +132,13 @@ class Propagator {
     }
   }
 
+  // Takes `work` from the shared budget; false (and nothing taken) when it does not fit.
+  bool charge(int64_t work) const {
+    if (work > *budget_) return false;
+    *budget_ -= work;
+    return true;
+  }
+
   void put(const std::string& name, const onnx::TypeProto& t) {
     onnx::TypeProto& slot = types_[name];
     slot = t;
@@ -151,7 +165,8 @@ class Propagator {
       if (t == p->types_.end()) continue;
       put(name, t->second);
       if (auto v = p->vals_.find(name); v != p->vals_.end()) setValue(name, v->second);
-      if (auto q = p->seqs_.find(name); q != p->seqs_.end()) seqs_[name] = q->second;
+      if (auto q = p->seqs_.find(name); q != p->seqs_.end() && charge(static_cast<int64_t>(q->second.size())))
+        seqs_[name] = q->second;
       return;
     }
   }
@@ -222,7 +237,7 @@ class Propagator {
     auto position = [&](int i, size_t size, bool insert) -> std::optional<size_t> {
       const FoldValue* p = value(n, i);
       if (p == nullptr) return insert ? std::optional<size_t>(size) : std::nullopt;
-      if (p->v.size() != 1) return std::nullopt;
+      if (p->v.size() != 1 || !(std::fabs(p->v[0]) <= static_cast<double>(size))) return std::nullopt;
       auto k = static_cast<int64_t>(p->v[0]);
       const auto len = static_cast<int64_t>(size);
       if (k < 0) k += len;
@@ -232,6 +247,7 @@ class Propagator {
     if (op == "SequenceEmpty") {
       seqs_[out] = {};
     } else if (op == "SequenceConstruct") {
+      if (static_cast<size_t>(n.input_size()) > kMaxSequenceElems) return;
       std::vector<onnx::TypeProto> elems;
       for (const auto& in : n.input()) {
         auto t = types_.find(in);
@@ -245,6 +261,7 @@ class Propagator {
       if (s == nullptr || t == types_.end()) return;
       const auto at = position(2, s->size(), true);
       if (!at) return;
+      if (s->size() >= kMaxSequenceElems || !charge(static_cast<int64_t>(s->size()))) return;
       std::vector<onnx::TypeProto> elems = *s;
       elems.insert(elems.begin() + static_cast<std::ptrdiff_t>(*at), t->second);
       seqs_[out] = std::move(elems);
@@ -280,17 +297,23 @@ class Propagator {
       if (axis < 0) axis += rank;
       if (axis < 0 || axis >= rank) return;
       const int64_t len = (*d)[static_cast<size_t>(axis)];
+      if (len > static_cast<int64_t>(kMaxSequenceElems)) return;
       const bool keep = intAttr(n, "keepdims", 1) != 0;
+      const bool noSplit = n.input_size() < 2 || n.input(1).empty();
       std::vector<int64_t> sizes;
       if (const FoldValue* split = value(n, 1)) {
         if (split->dims.empty()) {
-          const auto each = static_cast<int64_t>(split->v.empty() ? 0 : split->v[0]);
-          if (each <= 0) return;
+          const double first = split->v.empty() ? 0 : split->v[0];
+          if (!(first >= 1 && first <= static_cast<double>(len))) return;
+          const auto each = static_cast<int64_t>(first);
           for (int64_t at = 0; at < len; at += each) sizes.push_back(std::min(each, len - at));
         } else {
-          for (double x : split->v) sizes.push_back(static_cast<int64_t>(x));
+          for (double x : split->v) {
+            if (!(x >= 0 && x <= static_cast<double>(len))) return;
+            sizes.push_back(static_cast<int64_t>(x));
+          }
         }
-      } else if (n.input_size() < 2 || n.input(1).empty()) {
+      } else if (noSplit) {
         sizes.assign(static_cast<size_t>(len), 1);
       } else {
         return;
@@ -299,7 +322,7 @@ class Propagator {
       for (int64_t size : sizes) {
         std::vector<int64_t> e = *d;
         e[static_cast<size_t>(axis)] = size;
-        if (n.input_size() < 2 && !keep) e.erase(e.begin() + axis);
+        if (noSplit && !keep) e.erase(e.begin() + axis);
         elems.push_back(typeOf(t->second.tensor_type().elem_type(), e));
       }
       seqs_[out] = std::move(elems);
@@ -313,12 +336,19 @@ class Propagator {
     for (auto& a : *node.mutable_attribute())
       if (a.name() == "body" && a.has_g()) body = a.mutable_g();
     const FoldValue* trips = value(node, 0);
-    if (body == nullptr || trips == nullptr || trips->v.size() != 1 || trips->v[0] < 0) return false;
+    if (body == nullptr || trips == nullptr || trips->v.size() != 1 || !(trips->v[0] >= 0) ||
+        trips->v[0] > static_cast<double>(kUnrollBudget))
+      return false;
     const auto iterations = static_cast<int64_t>(trips->v[0]);
+    // The loop runs while its condition holds: an initial condition must be known to be true.
+    if (node.input_size() > 1 && !node.input(1).empty()) {
+      const FoldValue* cond = value(node, 1);
+      if (cond == nullptr || cond->v.size() != 1 || cond->v[0] == 0) return false;
+    }
     const int carried = node.input_size() - 2;
     const int scans = body->output_size() - 1 - carried;
     if (carried < 0 || scans < 0 || body->input_size() != carried + 2 ||
-        iterations * std::max(1, body->node_size()) > kMaxUnrolledNodes)
+        iterations * std::max(1, body->node_size()) > *budget_)
       return false;
     std::vector<Binding> state;
     for (int k = 0; k < carried; ++k) {
@@ -332,6 +362,7 @@ class Propagator {
     }
     std::vector<std::vector<onnx::TypeProto>> scanned(static_cast<size_t>(scans));
     for (int64_t i = 0; i < iterations; ++i) {
+      if (!charge(std::max(1, body->node_size()))) return false;
       Propagator child(opsets_, irVersion_, this);
       child.seed(*body);
       child.setValue(body->input(0).name(), FoldValue{TP::INT64, {}, {static_cast<double>(i)}});
@@ -345,8 +376,10 @@ class Propagator {
         if (t == child.types_.end()) return false;
         scanned[static_cast<size_t>(k)].push_back(t->second);
       }
-      if (const FoldValue* cond = child.value(body->output(0).name()); cond && cond->v.size() == 1 && cond->v[0] == 0)
-        break;
+      // The condition the body computes must be known: else the count of iterations is not.
+      const FoldValue* cond = child.value(body->output(0).name());
+      if (cond == nullptr || cond->v.size() != 1) return false;
+      if (cond->v[0] == 0) break;
     }
     for (int k = 0; k < carried && k < node.output_size(); ++k) {
       const std::string& out = node.output(k);
@@ -370,7 +403,8 @@ class Propagator {
     onnx::GraphProto* branch = nullptr;
     for (auto& a : *node.mutable_attribute())
       if (a.name() == (cond->v[0] != 0 ? "then_branch" : "else_branch") && a.has_g()) branch = a.mutable_g();
-    if (branch == nullptr || branch->output_size() != node.output_size()) return false;
+    if (branch == nullptr || branch->output_size() != node.output_size() || !charge(branch->node_size()))
+      return false;
     Propagator child(opsets_, irVersion_, this);
     child.seed(*branch);
     child.runNodes(*branch);
@@ -389,7 +423,7 @@ class Propagator {
   void bind(const std::string& name, const Binding& b) {
     put(name, b.type);
     if (b.value) setValue(name, *b.value);
-    if (b.seq) seqs_[name] = *b.seq;
+    if (b.seq && charge(static_cast<int64_t>(b.seq->size()))) seqs_[name] = *b.seq;
   }
 
   bool take(const std::string& name, Binding& b) {
@@ -400,7 +434,8 @@ class Propagator {
     b.value.reset();
     b.seq.reset();
     if (auto v = vals_.find(name); v != vals_.end()) b.value = v->second;
-    if (auto q = seqs_.find(name); q != seqs_.end()) b.seq = q->second;
+    if (auto q = seqs_.find(name); q != seqs_.end() && charge(static_cast<int64_t>(q->second.size())))
+      b.seq = q->second;
     return true;
   }
 
@@ -431,6 +466,8 @@ class Propagator {
   std::unordered_map<std::string, int> opsets_;
   int irVersion_;
   const Propagator* parent_;
+  int64_t ownBudget_ = kUnrollBudget;
+  int64_t* budget_;  // the root's, shared by every child
   std::unordered_map<std::string, onnx::TypeProto> types_, declared_;
   std::unordered_map<std::string, onnx::TypeProto*> typePtr_;
   std::unordered_map<std::string, std::vector<int64_t>> dims_;

@@ -3,7 +3,11 @@
 #include "io/onnx_fold_eval.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -112,10 +116,10 @@ TP toTensor(const std::string& name, const Value& val) {
         break;
       case TP::INT32:
       case TP::BOOL:
-        t.add_int32_data(static_cast<int32_t>(x));
+        t.add_int32_data(static_cast<int32_t>(std::clamp<int64_t>(toInt(x), INT32_MIN, INT32_MAX)));
         break;
       case TP::FLOAT:
-        t.add_float_data(static_cast<float>(x));
+        t.add_float_data(static_cast<float>(std::clamp<double>(x, -FLT_MAX, FLT_MAX)));
         break;
       default:
         t.add_double_data(x);
@@ -155,6 +159,25 @@ void forEachIndex(const std::vector<int64_t>& dims, F&& f) {
   }
 }
 
+// Output dims of an elementwise op whose operands either all have the same dims or hold one
+// element (numpy broadcasting of those cases); nullopt otherwise (not folded).
+std::optional<std::vector<int64_t>> elementwiseDims(std::initializer_list<const FoldValue*> operands) {
+  std::vector<int64_t> dims;
+  const FoldValue* full = nullptr;
+  for (const FoldValue* p : operands)
+    if (p->v.size() != 1 && (full == nullptr || p->v.size() > full->v.size())) full = p;
+  for (const FoldValue* p : operands) {
+    if (full != nullptr && p->v.size() != 1 && p->dims != full->dims) return std::nullopt;
+    if (p->dims.size() > dims.size()) dims.insert(dims.begin(), p->dims.size() - dims.size(), 1);
+  }
+  for (const FoldValue* p : operands)
+    for (size_t k = 0; k < p->dims.size(); ++k) {
+      int64_t& d = dims[dims.size() - p->dims.size() + k];
+      d = std::max(d, p->dims[k]);
+    }
+  return dims;
+}
+
 class Folder {
  public:
   Folder(const FoldInput& value, const FoldShape& shape) : value_(value), shape_(shape) {}
@@ -181,9 +204,9 @@ class Folder {
   // Elementwise binary ops on values of equal size or one scalar; `fmod`: Mod's attribute.
   static std::optional<Value> binary(const std::string& op, const Value& a, const Value& b, bool fmod) {
     const size_t n = std::max(a.v.size(), b.v.size());
-    if (!(a.v.size() == n || a.v.size() == 1) || !(b.v.size() == n || b.v.size() == 1)) return std::nullopt;
-    Value out{a.elemType, a.v.size() >= b.v.size() && a.dims.size() >= b.dims.size() ? a.dims : b.dims, {}};
-    if (count(out.dims) != static_cast<int64_t>(n)) return std::nullopt;
+    auto dims = elementwiseDims({&a, &b});
+    if (!dims) return std::nullopt;
+    Value out{a.elemType, *dims, {}};
     for (size_t i = 0; i < n; ++i) {
       const double x = a.v[a.v.size() == 1 ? 0 : i], y = b.v[b.v.size() == 1 ? 0 : i];
       double r = 0;
@@ -274,7 +297,10 @@ class Folder {
       if (!foldable(to)) return std::nullopt;
       Value v = *a;
       v.elemType = to;
-      for (double& x : v.v) x = asType(x, to);
+      for (double& x : v.v) {
+        if (isInt(to) && !std::isfinite(x)) return std::nullopt;
+        x = asType(x, to);
+      }
       return v;
     }
     if (op == "Neg" || op == "Abs" || op == "Sqrt" || op == "Floor" || op == "Ceil" || op == "Not" ||
@@ -313,9 +339,9 @@ class Folder {
       const Value* y = get(n, 2);
       if (x == nullptr || y == nullptr) return std::nullopt;
       const size_t len = std::max({a->v.size(), x->v.size(), y->v.size()});
-      for (const Value* p : {a, x, y})
-        if (p->v.size() != len && p->v.size() != 1) return std::nullopt;
-      Value v{x->elemType, x->v.size() == len ? x->dims : (y->v.size() == len ? y->dims : a->dims), {}};
+      auto dims = elementwiseDims({a, x, y});
+      if (!dims) return std::nullopt;
+      Value v{x->elemType, *dims, {}};
       for (size_t i = 0; i < len; ++i) {
         auto at = [&](const Value* p) { return p->v[p->v.size() == 1 ? 0 : i]; };
         v.v.push_back(at(a) != 0 ? at(x) : at(y));
@@ -353,8 +379,9 @@ class Folder {
         for (int64_t d = rank - 1; d >= 0; --d) perm.push_back(d);
       if (static_cast<int64_t>(perm.size()) != rank) return std::nullopt;
       Value v{a->elemType, {}, {}};
+      std::vector<uint8_t> seen(static_cast<size_t>(rank), 0);
       for (int64_t p : perm) {
-        if (p < 0 || p >= rank) return std::nullopt;
+        if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]++) return std::nullopt;  // a permutation
         v.dims.push_back(a->dims[static_cast<size_t>(p)]);
       }
       const std::vector<int64_t> from = strides(a->dims);
@@ -411,6 +438,7 @@ class Folder {
           bool drop =
               !axes ? a->dims[i] == 1
                     : std::any_of(axes->begin(), axes->end(), [&](int64_t ax) { return normAxis(ax, rank) == i; });
+          if (drop && a->dims[i] != 1) return std::nullopt;  // only size-1 axes squeeze
           if (!drop) dims.push_back(a->dims[i]);
         }
         v.dims = dims;
@@ -444,17 +472,24 @@ class Folder {
       std::vector<int64_t> first(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1), dims = a->dims;
       for (size_t k = 0; k < axes.size(); ++k) {
         const int64_t ax = normAxis(axes[k], rank);
-        if (ax < 0 || ax >= rank || steps[k] == 0) return std::nullopt;
+        if (ax < 0 || ax >= rank || steps[k] == 0 || steps[k] == std::numeric_limits<int64_t>::min())
+          return std::nullopt;
         const int64_t len = a->dims[static_cast<size_t>(ax)], st = steps[k];
-        auto clampIdx = [&](int64_t i) {
-          if (i < 0) i += len;
-          return st > 0 ? std::clamp<int64_t>(i, 0, len) : std::clamp<int64_t>(i, -1, len - 1);
-        };
-        const int64_t b = clampIdx((*starts)[k]), e = clampIdx((*ends)[k]);
+        // ONNX: negative indices count from the end; a positive step clamps both to [0, len], a
+        // negative one the start to [0, len - 1] and the end to [-1, len - 1].
+        auto wrap = [&](int64_t i) { return i < 0 ? (i < -len ? -len - 1 : i + len) : i; };
+        int64_t b = wrap((*starts)[k]), e = wrap((*ends)[k]);
+        if (st > 0) {
+          b = std::clamp<int64_t>(b, 0, len);
+          e = std::clamp<int64_t>(e, 0, len);
+        } else {
+          b = std::clamp<int64_t>(b, 0, std::max<int64_t>(len - 1, 0));
+          e = std::clamp<int64_t>(e, -1, len - 1);
+        }
         const int64_t span = st > 0 ? e - b : b - e, by = st > 0 ? st : -st;
         first[static_cast<size_t>(ax)] = b;
         step[static_cast<size_t>(ax)] = st;
-        dims[static_cast<size_t>(ax)] = span <= 0 ? 0 : (span + by - 1) / by;
+        dims[static_cast<size_t>(ax)] = len == 0 || span <= 0 ? 0 : 1 + (span - 1) / by;
       }
       Value v{a->elemType, dims, {}};
       const std::vector<int64_t> from = strides(a->dims);
@@ -523,8 +558,8 @@ class Folder {
           infer = static_cast<int64_t>(k);
         } else if (dims[k] < 0) {
           return std::nullopt;
-        } else {
-          known *= dims[k];
+        } else if (__builtin_mul_overflow(known, dims[k], &known)) {
+          return std::nullopt;
         }
       }
       const auto total = static_cast<int64_t>(a->v.size());
@@ -547,7 +582,9 @@ class Folder {
 
 std::optional<Value> Folder::eval(const onnx::NodeProto& n) const {
   if (n.output_size() < 1 || n.output(0).empty()) return std::nullopt;
-  return evalOp(n);
+  std::optional<Value> v = evalOp(n);
+  if (v && count(v->dims) != static_cast<int64_t>(v->v.size())) return std::nullopt;  // dims and data agree
+  return v;
 }
 
 }  // namespace

@@ -194,7 +194,9 @@ double OnnxImporter::controlFlowFlops(const onnx::NodeProto& node, const ShapeTa
   double sum = 0;
   for (double b : bodies) sum += b;
   if (node.op_type() == "Loop" && node.input_size() > 0 && !node.input(0).empty()) {
-    if (auto trips = constantInt(node.input(0)); trips && *trips >= 0) sum *= static_cast<double>(*trips);
+    // a trip count past 2^31 is a while-loop's "forever" (torch writes INT64_MAX): unknown
+    if (auto trips = constantInt(node.input(0)); trips && *trips >= 0 && *trips <= (int64_t{1} << 31))
+      sum *= static_cast<double>(*trips);
   } else if (node.op_type() == "Scan") {
     const int64_t nScan = onnxio::intAttr(node, "num_scan_inputs", 0);
     const int64_t first = node.input_size() - nScan;

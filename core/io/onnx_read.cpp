@@ -172,8 +172,8 @@ onnx::ModelProto readOnnxModel(const std::string& path, uint64_t stripAbove) {
   if (size > stripAbove) {
 #ifdef GP_ONNX_MMAP
     std::string stripped;
+    const MappedFile file(path, size);
     try {
-      MappedFile file(path, size);
       stripped = stripInitializerData(file.data(), size);
     } catch (const std::runtime_error& e) {
       throw Error(path, "not a valid ONNX model: the protobuf does not parse (" + std::string(e.what()) + ")");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -153,6 +154,48 @@ TEST(OnnxFold, ModFollowsTheDivisorsSignUnlessFmod) {
   EXPECT_EQ(env.eval(f)->v, (std::vector<double>{-1, 1}));
   env.set("z", {}, {0});
   EXPECT_FALSE(env.eval(node("Mod", {"a", "z"})));
+}
+
+TEST(OnnxFold, HostileValuesAreNotFolded) {
+  Env env;
+  env.set("empty", {0, 300}, {});
+  env.set("ax0", {1}, {0});
+  EXPECT_FALSE(env.eval(node("Squeeze", {"empty", "ax0"})));  // axis 0 has size 0, not 1
+  env.set("m", {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto t = node("Transpose", {"m"});
+  ints(t, "perm", {0, 0});
+  EXPECT_FALSE(env.eval(t));  // not a permutation
+  env.set("wrap", {5}, {4294967297.0, 4294967295.0, 4294967297.0, 4294967295.0, 4});
+  EXPECT_FALSE(env.eval(node("Reshape", {"m", "wrap"})));  // the product overflows
+  env.set("col", {3, 1}, {1, 2, 3});
+  env.set("row", {3}, {1, 2, 3});
+  EXPECT_FALSE(env.eval(node("Add", {"row", "col"})));  // [3] + [3,1] is [3,3]: not folded
+  env.set("one", {1, 1}, {2});
+  auto r = env.eval(node("Mul", {"one", "row"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->dims, (std::vector<int64_t>{1, 3}));  // numpy broadcasting of a single element
+  FoldValue nan{onnx::TensorProto::FLOAT, {1}, {std::nan("")}};
+  env.vals["nan"] = nan;
+  auto cast = node("Cast", {"nan"});
+  intAttr(cast, "to", onnx::TensorProto::INT64);
+  EXPECT_FALSE(env.eval(cast));
+}
+
+TEST(OnnxFold, SliceWithNegativeStepClampsItsStart) {
+  // ONNX: start -10 on length 2 with step -1 clamps to 0: one element.
+  Env env;
+  env.set("v", {2}, {7, 8});
+  env.set("s", {1}, {-10});
+  env.set("e", {1}, {-100});
+  env.set("ax", {1}, {0});
+  env.set("st", {1}, {-1});
+  auto r = env.eval(node("Slice", {"v", "s", "e", "ax", "st"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->v, (std::vector<double>{7}));
+  env.set("big", {1}, {9.2e18});
+  auto whole = env.eval(node("Slice", {"v", "ax", "e", "ax", "big"}));  // a huge positive step
+  ASSERT_TRUE(whole);
+  EXPECT_TRUE(whole->v.empty());
 }
 
 TEST(OnnxFold, ShapeReadsKnownDims) {

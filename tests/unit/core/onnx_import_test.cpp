@@ -554,6 +554,44 @@ TEST(OnnxLayerFlops, SplitLoopsAndFoldedBranchesKeepExactShapes) {
   EXPECT_EQ(g.numEstimatedOps(), 0) << gp::estimatedCostWarning(g);
 }
 
+TEST(OnnxLayerFlops, LoopsRunOnlyWhileTheirConditionIsKnown) {
+  // acc grows by x every iteration; 5 iterations when the condition is the constant true, an
+  // unknown count when it is a graph input (the result is then estimated, not guessed).
+  auto model = [](bool knownCondition, const TempDir& dir) {
+    ModelMaker mm;
+    mm.input("x", {2, 2});
+    if (knownCondition) {
+      auto* t = mm.graph().add_initializer();
+      t->set_name("go");
+      t->set_data_type(onnx::TensorProto_DataType_BOOL);
+      t->add_int32_data(1);
+    } else {
+      mm.input("go", {}, onnx::TensorProto_DataType_BOOL);
+    }
+    mm.intConstant("trips", 5);
+    auto& loop = mm.node("Loop", {"trips", "go", "x"}, {"acc"}, "loop");
+    onnx::GraphProto* body = setGraph(loop, "body");
+    ModelMaker::fill(body->add_input(), "i", {}, kInt64);
+    ModelMaker::fill(body->add_input(), "c_in", {}, onnx::TensorProto_DataType_BOOL);
+    body->add_input()->set_name("acc_in");
+    body->mutable_input(2)->mutable_type()->mutable_tensor_type()->set_elem_type(kFloat);
+    ModelMaker::addNode(*body, "Identity", {"c_in"}, {"c_out"});
+    setInt(ModelMaker::addNode(*body, "Concat", {"acc_in", "x"}, {"acc_out"}), "axis", 0);
+    ModelMaker::fill(body->add_output(), "c_out", {}, onnx::TensorProto_DataType_BOOL);
+    body->add_output()->set_name("acc_out");
+    mm.node("Relu", {"acc"}, {"r"}, "relu");
+    mm.output("r");
+    return gp::importOnnx(mm.save(dir));
+  };
+  TempDir dir;
+  Graph known = model(true, dir);
+  EXPECT_EQ(shapeOf(known, "acc"), (std::vector<int64_t>{12, 2}));
+  EXPECT_FALSE(known.costEstimated(opNamed(known, "relu")));
+  TempDir dir2;
+  Graph unknown = model(false, dir2);
+  EXPECT_TRUE(unknown.costEstimated(opNamed(unknown, "relu")));
+}
+
 TEST(OnnxLayerFlops, ComputedShapesAreFolded) {
   // Reshape / Slice / ConstantOfShape fed by Shape -> Gather -> Div -> Unsqueeze -> Concat:
   // ONNX inference alone leaves these shapes unknown; the folding pass finds them.
