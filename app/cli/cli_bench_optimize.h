@@ -1,4 +1,4 @@
-// graphplace-cli bench --optimize: the RL optimizer's quality table (issue 5, item 8). For each
+// graphplace-cli bench --optimize: the RL optimizer's quality table. For each
 // model on the cluster: the lower bound, the human-expert rule, the best baseline, and the
 // optimized plan (started from the best baseline, as optimize does), with the gains in percent
 // of step time; the means at the end.

@@ -1,4 +1,4 @@
-// graphplace-cli bench --tasks-table: GO's table (issue 6, item 4). For each model on the
+// graphplace-cli bench --tasks-table: GO's table. For each model on the
 // cluster, the step time of:
 //   single        one device, FIFO, no fusion (the unoptimized single GPU)
 //   single+fuse   one device, FIFO, the default fuser (compilers' elementwise-chain fusion)

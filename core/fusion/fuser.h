@@ -1,4 +1,4 @@
-// Fusion groups (issue 6): which ops of one device run as one kernel (Plan::fusionGroup; the
+// Fusion groups: which ops of one device run as one kernel (Plan::fusionGroup; the
 // simulator's semantics: one launch, internal tensors never go to memory).
 //
 // Rules, enforced by every fuser here and checked by fusionProblem() for hand-made groups:

@@ -350,16 +350,9 @@ class Propagator {
     if (carried < 0 || scans < 0 || body->input_size() != carried + 2 ||
         iterations * std::max(1, body->node_size()) > *budget_)
       return false;
-    std::vector<Binding> state;
-    for (int k = 0; k < carried; ++k) {
-      const std::string& in = node.input(2 + k);
-      auto t = types_.find(in);
-      if (t == types_.end()) return false;
-      Binding b{t->second, {}, {}};
-      if (auto v = vals_.find(in); v != vals_.end()) b.value = v->second;
-      if (auto q = seqs_.find(in); q != seqs_.end()) b.seq = q->second;
-      state.push_back(std::move(b));
-    }
+    std::vector<Binding> state(static_cast<size_t>(carried));
+    for (int k = 0; k < carried; ++k)
+      if (!take(node.input(2 + k), state[static_cast<size_t>(k)])) return false;
     std::vector<std::vector<onnx::TypeProto>> scanned(static_cast<size_t>(scans));
     for (int64_t i = 0; i < iterations; ++i) {
       if (!charge(std::max(1, body->node_size()))) return false;

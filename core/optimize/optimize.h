@@ -20,7 +20,7 @@
 
 namespace gp {
 
-// The decisions the optimizer makes (GO's tasks, issue 6). A task left out keeps its default:
+// The decisions the optimizer makes (GO's tasks). A task left out keeps its default:
 // placement -> the start plan's devices (every op on device 0 without one); schedule -> the start
 // plan's priorities (FIFO without them); fusion -> OptimizeOptions::fuse.
 struct OptimizeTasks {

@@ -1,4 +1,4 @@
-// Baseline placers: the plans every optimizer result is compared against (issue 3, item 5).
+// Baseline placers: the plans every optimizer result is compared against.
 //
 //   PlacementResult r = runPlacement("m_etf", cost, sim);   // sim built on the same cost model
 //   r.measurement.stepTime, r.seconds, r.note

@@ -1,4 +1,4 @@
-// Stopping LibTorch work within 100 ms of a cancel (issue 5, item 5), shared by the trainers.
+// Stopping LibTorch work within 100 ms of a cancel, shared by the trainers.
 //
 // LibTorch cannot interrupt an op, and one forward pass takes about a second on the 64k-op GNMT
 // graph on 2 cores, so:

@@ -1,4 +1,4 @@
-// The optimizer's decisions for one candidate plan (issue 6: GO's three tasks) and how they
+// The optimizer's decisions for one candidate plan (GO's three tasks) and how they
 // become a Plan. Torch-free.
 //
 //   placement: a device per placement unit (GraphFeatures::unitOf; colocation always holds);

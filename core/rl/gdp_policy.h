@@ -11,7 +11,7 @@
 //      the cluster's count are masked to -1e9 (an "-inf" that keeps softmax and entropy finite).
 //      A value head reads the graph embedding (mean of the final states). The device count
 //      (numDevices / 16, log2(numDevices) / 4) is appended to the FiLM and value inputs.
-// Multi-task (GO, issue 6; PolicyConfig::multiTask): two more segment-recurrent attention stacks,
+// Multi-task (GO; PolicyConfig::multiTask): two more segment-recurrent attention stacks,
 // one for scheduling and one for fusion, over the shared GraphSAGE states plus the placement
 // stack's output (the placement decisions' representation feeds them). Action residual
 // connections: a stack's per-op head reads its final state plus embeddings of the *sampled*

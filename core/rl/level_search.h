@@ -1,4 +1,4 @@
-// Policy-guided local search over per-op levels (the scheduling and fusion tasks, issue 6): the
+// Policy-guided local search over per-op levels (the scheduling and fusion tasks): the
 // policy proposes, the simulator decides — as LocalSearch does for devices.
 //
 // One move changes 1, 2, 4 or 8 ops (in turn): each drawn with weight = the policy's probability

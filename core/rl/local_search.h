@@ -1,4 +1,4 @@
-// Policy-guided local search on the optimizer's incumbent plan (issue 5, item 8): the policy
+// Policy-guided local search on the optimizer's incumbent plan: the policy
 // proposes, the simulator decides.
 //
 // One move: a move group (a forward op's unit with its gradient and update units, see

@@ -1,5 +1,5 @@
-// PPO training of the GDP policy against the simulator (issue 5, items 2 and 5; the joint
-// placement / scheduling / fusion tasks of issue 6).
+// PPO training of the GDP policy against the simulator (placement, and the joint
+// placement / scheduling / fusion tasks).
 //
 //   PpoTrainer t(cost, options, [](int64_t dim) { return makePolicy(dim, 1); });
 //   OptimizeResult r = t.run(onIteration, &cancel);

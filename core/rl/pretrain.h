@@ -1,4 +1,4 @@
-// Pre-training one GDP policy over many graphs and clusters (issue 5, item 4), as GDP does:
+// Pre-training one GDP policy over many graphs and clusters, as GDP does:
 // one network and one Adam optimizer shared by a PpoTrainer per (graph, cluster) task; every
 // round runs one PPO iteration on each task in turn (graphs of very different sizes each take
 // their own pass, so no padding: the batch is the round). Each task keeps its own incumbent

@@ -1,4 +1,4 @@
-// One decision pass of the multi-task GDP policy (issue 6): the forward pass, then per task in
+// One decision pass of the multi-task GDP policy: the forward pass, then per task in
 // order placement -> scheduling -> fusion, the log-probabilities and the actions, each task's
 // logits conditioned on the actions of the tasks before it (action residuals, gdp_policy.h).
 //

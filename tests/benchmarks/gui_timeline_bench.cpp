@@ -1,6 +1,6 @@
 // Frame time of the timeline (Gantt) view painting the GNMT training step on 4 GPUs
 // (~64k kernels + transfers on every channel of their routes), offscreen into a QImage.
-// Target (issue 4): < 16 ms per frame.
+// Target: < 16 ms per frame.
 #include <benchmark/benchmark.h>
 
 #include <QImage>

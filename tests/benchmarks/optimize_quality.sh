@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The RL optimizer's quality tables (issue 5, item 8; docs/performance.md):
+# The RL optimizer's quality tables (docs/performance.md):
 #  1. every zoo workload on 4xP100-PCIe and 8xV100-DGX1: the optimized plan (default = the
 #     shipped pre-trained policy, fine-tuned from the best baseline for BUDGET seconds) against
 #     the expert rule, the best baseline and the lower bound;

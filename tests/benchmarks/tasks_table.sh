@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GO's table (issue 6, item 4; docs/performance.md): for every zoo workload on a multi-GPU
+# GO's table (docs/performance.md): for every zoo workload on a multi-GPU
 # preset, the step time of the default rows (single device, default fusion, expert placement)
 # and of placement / scheduling / fusion optimized alone, separately one after the other, and
 # jointly. Every optimizer stage gets BUDGET seconds per task it optimizes (bench --tasks-table).

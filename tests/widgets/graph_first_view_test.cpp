@@ -19,6 +19,8 @@
 #include "io/model_loader.h"
 
 using namespace gp;
+using gptest::childNamed;
+using gptest::scopeNamed;
 
 namespace {
 
@@ -43,18 +45,6 @@ bool waitForLayout(GraphView& v, int ms = 30000) {
 void screenshot(QWidget& w, const char* name) {
   if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
     QVERIFY(w.grab().save(QString::fromUtf8(dir) + "/" + name));
-}
-
-ScopeId scopeNamed(const Graph& g, const std::string& name) {
-  for (ScopeId s = 0; s < g.numScopes(); ++s)
-    if (g.scopeName(s) == name) return s;
-  return kNone;
-}
-
-ScopeId childNamed(const Graph& g, const ScopeTree& t, ScopeId parent, std::string_view label) {
-  for (ScopeId c : t.children(parent))
-    if (t.shortName(g, c) == label) return c;
-  return kNone;
 }
 
 // Sibling boxes drawn on one row, left to right in the order `scopes` lists them: how many

@@ -6,9 +6,11 @@
 #include "graph/graph_builder.h"
 #include "graph/graph_layout.h"
 #include "graph/scope_tree.h"
+#include "graph_test_models.h"
 #include "io/model_loader.h"
 
 using namespace gp;
+using gptest::scopeNamed;
 
 namespace {
 
@@ -22,12 +24,6 @@ Graph smallGraph() {
     t = b.output(op);
   }
   return std::move(b).build("t");
-}
-
-ScopeId scopeNamed(const Graph& g, const std::string& name) {
-  for (ScopeId s = 0; s < g.numScopes(); ++s)
-    if (g.scopeName(s) == name) return s;
-  return kNone;
 }
 
 bool overlaps(const GraphLayout& l) {

@@ -13,20 +13,10 @@
 #include "synthetic_graph.h"
 
 using namespace gp;
+using gptest::childNamed;
+using gptest::scopeNamed;
 
 namespace {
-
-ScopeId scopeNamed(const Graph& g, const std::string& name) {
-  for (ScopeId s = 0; s < g.numScopes(); ++s)
-    if (g.scopeName(s) == name) return s;
-  return kNone;
-}
-
-ScopeId childNamed(const Graph& g, const ScopeTree& t, ScopeId parent, std::string_view label) {
-  for (ScopeId c : t.children(parent))
-    if (t.shortName(g, c) == label) return c;
-  return kNone;
-}
 
 int itemsShown(const ScopeTree& t, ScopeId s) {
   return static_cast<int>(t.children(s).size() + t.directOps(s).size());

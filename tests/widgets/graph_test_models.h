@@ -3,9 +3,26 @@
 #include <string>
 #include <vector>
 
+#include <string_view>
+
 #include "graph/graph_builder.h"
+#include "graph/scope_tree.h"
 
 namespace gptest {
+
+// The Graph's scope of this full name, or kNone.
+inline gp::ScopeId scopeNamed(const gp::Graph& g, const std::string& name) {
+  for (gp::ScopeId s = 0; s < g.numScopes(); ++s)
+    if (g.scopeName(s) == name) return s;
+  return gp::kNone;
+}
+
+// The child of `parent` in the view's tree whose short name is `label`, or kNone.
+inline gp::ScopeId childNamed(const gp::Graph& g, const gp::ScopeTree& t, gp::ScopeId parent, std::string_view label) {
+  for (gp::ScopeId c : t.children(parent))
+    if (t.shortName(g, c) == label) return c;
+  return gp::kNone;
+}
 
 // An unrolled GRU seq2seq as torch.onnx.export flattens it (like build/corpus/seq2seq_gru_small):
 // one embedding module looked up at every step of the encoder and then of the decoder (scopes

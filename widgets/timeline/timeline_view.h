@@ -1,4 +1,4 @@
-// TimelineView: the Gantt chart of one measured step (issue 4, item 5). One row per device
+// TimelineView: the Gantt chart of one measured step. One row per device
 // (its kernels, coloured by device), then one row per directed channel that carried a transfer
 // (coloured, lighter and hatched, by the destination device); a time axis on top and a dashed
 // line at the step time.

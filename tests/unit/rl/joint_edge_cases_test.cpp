@@ -1,4 +1,4 @@
-// Edge cases of the joint tasks (issue 6) left from its review:
+// Edge cases of the joint tasks:
 //  - `optimize --resume` refuses a session whose plan breaks the fusion rules (a group over two
 //    devices, with two heavy ops, or forming a cycle; a group id out of range) with a one-line
 //    gp::Error naming the file, instead of resuming from a plan that never fits or deadlocks;

@@ -1,4 +1,4 @@
-// GO's joint tasks (issue 6): decisions -> plans (levels -> priorities and fusion groups), the
+// GO's joint tasks: decisions -> plans (levels -> priorities and fusion groups), the
 // level search, hand-derived cases where the schedule or fusion task provably shortens the step,
 // joint training beating placement alone, and the policy/session files that carry them.
 // Hand-built graphs run on the toy cluster (1e12 FLOPs = 1 s, 1e6 bytes = 1 s on a link).
