@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+127"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+131"/>
         <source>Optimizer (%1, stopped after %n iteration(s))</source>
         <translation>
             <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>

@@ -400,7 +400,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>최적화 중…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>최적화 중: 반복 %1, %3초 중 %2초</translation>
     </message>
@@ -623,7 +623,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+134"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+137"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
@@ -2116,7 +2116,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+56"/>
         <source>mean reward</source>
         <translation>평균 보상</translation>
     </message>
@@ -2127,12 +2127,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+120"/>
+        <location line="+161"/>
         <source>best so far</source>
         <translation>지금까지의 최고</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-156"/>
+        <source>zero-shot plan</source>
+        <translation>제로샷 계획</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>iteration</source>
         <translation>반복</translation>
     </message>
@@ -2149,7 +2154,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+108"/>
+        <source>zero-shot: %1 ms</source>
+        <translation>제로샷: %1 ms</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>lower bound: %1 ms</source>
         <translation>하한: %1 ms</translation>
     </message>

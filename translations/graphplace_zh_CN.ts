@@ -400,7 +400,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在优化…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>正在优化：第 %1 次迭代，已用 %2 秒，共 %3 秒</translation>
     </message>
@@ -623,7 +623,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+134"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+137"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
@@ -2116,7 +2116,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+55"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+56"/>
         <source>mean reward</source>
         <translation>平均奖励</translation>
     </message>
@@ -2127,12 +2127,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+120"/>
+        <location line="+161"/>
         <source>best so far</source>
         <translation>目前最佳</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-156"/>
+        <source>zero-shot plan</source>
+        <translation>零样本方案</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
@@ -2149,7 +2154,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+108"/>
+        <source>zero-shot: %1 ms</source>
+        <translation>零样本：%1 ms</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>lower bound: %1 ms</source>
         <translation>下界：%1 ms</translation>
     </message>

@@ -39,9 +39,11 @@ std::string modeName(const Graph& g) {
 void printUsage(std::ostream& out) {
   out << "usage:\n"
          "  graphplace-cli info MODEL [--mode inference|training] [--input-shape 1x3x224x224]\n"
-         "                            [--batch N] [--seq-len N] [--dim NAME=VALUE] [--json]\n"
+         "                            [--batch N] [--seq-len N] [--layers N] [--hidden N] [--graph-seed N]\n"
+         "                            [--dim NAME=VALUE] [--json]\n"
          "  graphplace-cli zoo list [--json]\n"
-         "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N]\n"
+         "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N] [--layers N]\n"
+         "                            [--hidden N] [--graph-seed N]\n"
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
          "                            [--fuse default|none|plan] [--calibration TABLE.json] [--trace OUT.json]\n"
          "                            [--out PLACEMENT.json] [--json]\n"
@@ -54,8 +56,10 @@ void printUsage(std::ostream& out) {
          "                            [--out PLACEMENT.json]\n"
          "                            [--trace OUT.json] [--save-policy FILE.pt] [--patience N] [--no-update]\n"
          "                            [--checkpoint FILE [--checkpoint-every N]] [--resume FILE] [--json]\n"
-         "  graphplace-cli pretrain [--models ...] [--exclude ...] [--clusters ...] [--rounds N | --budget-seconds S]\n"
-         "                            [--from FILE.pt] [--tasks ...] [--start baseline|none] --out FILE.pt\n"
+         "  graphplace-cli pretrain (--corpus CORPUS.json | [--models ...] [--exclude ...] [--eval ...] [--clusters ...])\n"
+         "                            [--rounds N | --budget-seconds S] [--method expert|ppo] [--eval-every N]\n"
+         "                            [--from FILE.pt | --resume SESSION] [--checkpoint SESSION] [--tasks ...]\n"
+         "                            [--start baseline|none] --out FILE.pt [--json]\n"
          "  graphplace-cli bench [--cluster PRESET|FILE] [--models zoo:a,zoo:b|FILES] [--calibration TABLE.json] [--json]\n"
          "                            [--optimize [optimize options] | --tasks-table [--budget-seconds B]]\n"
          "  graphplace-cli profile --out CLUSTER.json [--calibration TABLE.json] [--report REPORT.json] [--quick]\n"
@@ -67,7 +71,11 @@ void printUsage(std::ostream& out) {
          "                            [--gpus 0,1] [--timer auto|cupti|events] [--trace OUT.json] [--json]\n"
          "                            (runs one step of the plan on the local GPUs: simulated vs measured)\n"
          "--calibration TABLE.json: measured op times (graphplace-cli profile) replace the roofline for matching ops.\n"
-         "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len, --dim.\n"
+         "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len, --layers, --hidden,\n"
+         "--graph-seed, --dim. --layers N / --hidden N resize a zoo model (depth / width; `zoo list` gives each\n"
+         "model's ranges); --graph-seed N picks the graph of zoo:random_dag.\n"
+         "--cluster takes a preset, a cluster JSON file, or random:SEED[:DEVICES] (a random cluster: 2..16\n"
+         "devices drawn from the seed, or DEVICES 2..64).\n"
          "--dim NAME=VALUE binds a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1).\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";
@@ -150,10 +158,16 @@ int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
         arr.push_back({{"name", m.name},
                        {"description", m.description},
                        {"batch", m.defaultBatch},
-                       {"seq_len", m.defaultSeqLen}});
+                       {"seq_len", m.defaultSeqLen},
+                       {"layers", m.defaultLayers},
+                       {"hidden", m.defaultHidden},
+                       {"parameters", m.parameters},
+                       {"synthetic", m.synthetic}});
       out << arr.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
-      for (const auto& m : zooModels()) out << std::left << std::setw(16) << m.name << m.description << "\n";
+      for (const auto& m : zooModels())
+        out << std::left << std::setw(16) << m.name << m.description << "\n"
+            << std::setw(16) << "" << "parameters: " << m.parameters << "\n";
     }
     return 0;
   }

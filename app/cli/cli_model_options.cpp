@@ -5,10 +5,13 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "graph/seeded_random.h"
+
 namespace gp::cli {
 
 const std::set<std::string>& modelOptions() {
-  static const std::set<std::string> options{"--mode", "--input-shape", "--batch", "--seq-len", "--dim"};
+  static const std::set<std::string> options{"--mode",   "--input-shape", "--batch",      "--seq-len",
+                                             "--layers", "--hidden",      "--graph-seed", "--dim"};
   return options;
 }
 
@@ -44,6 +47,10 @@ LoadOptions loadOptionsFrom(const Args& a) {
   o.warn = [](const std::string& warning) { std::cerr << "graphplace-cli: warning: " << warning << "\n"; };
   o.zoo.batch = a.intValue("--batch", 0);
   o.zoo.seqLen = a.intValue("--seq-len", 0);
+  o.zoo.layers = a.intValue("--layers", 0);
+  o.zoo.hidden = a.intValue("--hidden", 0);
+  if (auto s = a.value("--graph-seed"); s && !parseSeed(*s, o.zoo.seed))
+    throw std::invalid_argument("--graph-seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
   return o;
 }
 

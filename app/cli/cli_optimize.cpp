@@ -74,9 +74,20 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   }
   const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
   InterruptScope interrupt;
+  std::vector<double> elapsed;  // per iteration, seconds since the start
+  double zeroShotMs = 0;        // the best plan after the zero-shot report
   OptimizeResult r = optimizePlacement(
       cost, o,
       [&](const IterationReport& it) {
+        if (it.zeroShot) {  // the policy's own plan, before the first iteration
+          zeroShotMs = it.bestStepTime * 1e3;
+          if (!json) {
+            std::snprintf(line, sizeof line, "zero-shot%38.3f %8s %10.1f\n", it.bestStepTime * 1e3, "", it.elapsed);
+            out << line << std::flush;
+          }
+          return;
+        }
+        elapsed.push_back(it.elapsed);
         if (json || (it.iteration != 1 && it.iteration % every != 0 && it.iteration != o.iterations)) return;
         std::snprintf(line, sizeof line, "%6d %12.4f %12.4f %14.3f %8.3f %10.1f\n", it.iteration, it.meanReward,
                       it.bestReward, it.bestStepTime * 1e3, it.entropy, it.elapsed);
@@ -116,6 +127,8 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
     for (const auto& b : baselines) bs.push_back(resultJson(b));
     auto& h = j["history"] = ordered_json::array();
     for (double s : r.bestStepTimeHistory) h.push_back(s * 1e3);
+    j["history_seconds"] = elapsed;
+    j["zero_shot_step_time_ms"] = zeroShotMs;
     out << dump(j) << "\n";
     return 0;
   }

@@ -10,25 +10,74 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
+#include "optimize/corpus_spec.h"
 #include "zoo/zoo.h"
 
 namespace gp::cli {
 
+namespace {
+
+// Every graph on every one of its clusters, each starting from its best baseline (as optimize
+// does); held-out tasks are evaluated zero-shot, never trained on.
+struct TaskList {
+  std::vector<std::unique_ptr<Graph>> graphs;
+  std::vector<std::unique_ptr<Cluster>> clusters;
+  std::vector<std::unique_ptr<CostModel>> costs;
+  std::vector<PretrainTask> tasks;
+
+  void add(const std::string& label, const std::string& model, const LoadOptions& lo,
+           const std::vector<const Cluster*>& on, bool heldOut, bool baselineStart, bool json, std::ostream& out) {
+    graphs.push_back(std::make_unique<Graph>(loadModel(model, lo)));
+    for (const Cluster* c : on) {
+      costs.push_back(std::make_unique<CostModel>(*graphs.back(), *c));
+      PretrainTask t{label + " on " + c->name(), costs.back().get(), std::nullopt, heldOut};
+      if (baselineStart) {
+        const std::vector<PlacementResult> bs = runAll(*costs.back(), placementMethods());
+        if (int best = bestOf(bs); best >= 0) t.startPlan = bs[best].plan;
+      }
+      if (!json)
+        out << (heldOut ? "held out " : "task ") << tasks.size() + 1 << ": " << t.name << " ("
+            << graphs.back()->numOps() << " ops)\n"
+            << std::flush;
+      tasks.push_back(std::move(t));
+    }
+  }
+};
+
+std::vector<const Cluster*> clustersOf(TaskList& list, const std::vector<std::string>& specs) {
+  std::vector<const Cluster*> out;
+  for (const std::string& s : specs) {
+    list.clusters.push_back(std::make_unique<Cluster>(loadCluster(s)));
+    out.push_back(list.clusters.back().get());
+  }
+  return out;
+}
+
+}  // namespace
+
 int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--models", "--exclude", "--clusters", "--rounds", "--budget-seconds", "--seed", "--samples",
-               "--threads", "--from", "--out", "--start", "--tasks", "--fuse"});
+  opts.insert({"--models", "--exclude", "--clusters", "--eval", "--corpus", "--rounds", "--budget-seconds", "--seed",
+               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--eval-every",
+               "--checkpoint", "--resume"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
   PretrainOptions o;
   o.out = a.value("--out").value_or("");
   if (o.out.empty()) throw std::invalid_argument("pretrain needs --out POLICY.pt");
   o.from = a.value("--from").value_or("");
+  o.checkpoint = a.value("--checkpoint").value_or("");
+  o.resume = a.value("--resume").value_or("");
+  if (!o.from.empty() && !o.resume.empty()) throw std::invalid_argument("pretrain takes --from or --resume, not both");
   o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
   o.rounds = a.intValue("--rounds", a.has("--budget-seconds") ? 1'000'000 : o.rounds);
   o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
   o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
   o.threads = a.intValue("--threads", 0);
+  o.method = a.value("--method").value_or("expert");
+  if (o.method != "expert" && o.method != "ppo")
+    throw std::invalid_argument("--method wants expert or ppo, got '" + o.method + "'");
+  o.evalEvery = a.intValue("--eval-every", o.evalEvery);
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
   o.fuse = a.value("--fuse").value_or("none");
   if (o.fuse != "none" && o.fuse != "default")
@@ -36,51 +85,53 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string start = a.value("--start").value_or("baseline");
   if (start != "baseline" && start != "none")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
-
-  std::vector<std::string> models;
-  if (auto list = a.value("--models")) models = splitList(*list);
-  else
-    for (const auto& z : zooModels()) models.push_back("zoo:" + z.name);
-  for (const std::string& x : splitList(a.value("--exclude").value_or(""))) {
-    std::erase_if(models, [&](const std::string& m) { return m == x || m == "zoo:" + x; });
-  }
-  const std::vector<std::string> clusters = splitList(a.value("--clusters").value_or("4xP100-PCIe,8xV100-DGX1"));
-  if (models.empty()) throw std::invalid_argument("pretrain: no models left to train on");
-  if (clusters.empty()) throw std::invalid_argument("pretrain: no clusters");
-
-  // every graph on every cluster, each starting from its best baseline (as optimize does)
-  const LoadOptions lo = loadOptionsFrom(a);
-  std::vector<std::unique_ptr<Graph>> graphs;
-  std::vector<std::unique_ptr<Cluster>> cls;
-  std::vector<std::unique_ptr<CostModel>> costs;
-  std::vector<PretrainTask> tasks;
-  for (const std::string& c : clusters) cls.push_back(std::make_unique<Cluster>(loadCluster(c)));
   const bool json = a.has("--json");
-  for (const std::string& m : models) {
-    graphs.push_back(std::make_unique<Graph>(loadModel(m, lo)));
-    for (const auto& c : cls) {
-      costs.push_back(std::make_unique<CostModel>(*graphs.back(), *c));
-      PretrainTask t{m + " on " + c->name(), costs.back().get(), std::nullopt};
-      if (start == "baseline") {
-        const std::vector<PlacementResult> bs = runAll(*costs.back(), placementMethods());
-        if (int best = bestOf(bs); best >= 0) t.startPlan = bs[best].plan;
-      }
-      if (!json) out << "task " << tasks.size() + 1 << ": " << t.name << " (" << graphs.back()->numOps() << " ops)\n"
-                     << std::flush;
-      tasks.push_back(std::move(t));
+  const bool baselineStart = start == "baseline";
+
+  TaskList list;
+  if (auto corpusFile = a.value("--corpus")) {
+    for (const char* flag : {"--models", "--exclude", "--clusters", "--eval"})
+      if (a.has(flag)) throw std::invalid_argument(std::string("pretrain --corpus takes no ") + flag);
+    const CorpusSpec spec = loadCorpusSpec(*corpusFile);
+    const std::vector<const Cluster*> on = clustersOf(list, spec.clusters), eval = clustersOf(list, spec.evalClusters);
+    for (size_t i = 0; i < spec.train.size(); ++i) {
+      std::vector<const Cluster*> some;
+      for (size_t c : spec.clustersOf(i)) some.push_back(on[c]);
+      const CorpusGraph& g = spec.train[i];
+      list.add(g.family + ": " + g.label, g.model, g.load, some, false, baselineStart, json, out);
     }
+    for (const CorpusGraph& g : spec.heldOut) list.add(g.family + ": " + g.label, g.model, g.load, eval, true, baselineStart, json, out);
+  } else {
+    std::vector<std::string> models;
+    if (auto m = a.value("--models")) models = splitList(*m);
+    else
+      for (const auto& z : zooModels())
+        if (!z.synthetic) models.push_back("zoo:" + z.name);
+    const std::vector<std::string> evalModels = splitList(a.value("--eval").value_or(""));
+    for (const std::string& x : splitList(a.value("--exclude").value_or("")))
+      std::erase_if(models, [&](const std::string& m) { return m == x || m == "zoo:" + x; });
+    for (const std::string& x : evalModels)
+      std::erase_if(models, [&](const std::string& m) { return m == x || m == "zoo:" + x; });
+    const std::vector<std::string> clusters = splitList(a.value("--clusters").value_or("4xP100-PCIe,8xV100-DGX1"));
+    if (models.empty()) throw std::invalid_argument("pretrain: no models left to train on");
+    if (clusters.empty()) throw std::invalid_argument("pretrain: no clusters");
+    const LoadOptions lo = loadOptionsFrom(a);
+    const std::vector<const Cluster*> on = clustersOf(list, clusters);
+    for (const std::string& m : models) list.add(m, m, lo, on, false, baselineStart, json, out);
+    for (const std::string& m : evalModels) list.add(m, m, lo, on, true, baselineStart, json, out);
   }
+  const std::vector<PretrainTask>& tasks = list.tasks;
 
   InterruptScope interrupt;
   char line[512];
-  if (!json) out << " round  task                                  mean reward   start ms    best ms  elapsed s\n";
+  if (!json) out << " round  task                                      start ms    best ms     own ms    loss  elapsed s\n";
   PretrainResult r = pretrainPolicy(
       tasks, o,
       [&](const PretrainReport& rep) {
         if (json) return;
-        std::snprintf(line, sizeof line, "%6d  %-36s %12.4f %10.2f %10.2f %10.1f\n", rep.round,
-                      tasks[rep.task].name.c_str(), rep.meanReward, rep.startStepTime * 1e3, rep.bestStepTime * 1e3,
-                      rep.elapsed);
+        std::snprintf(line, sizeof line, "%6d%s %-40.40s %10.2f %10.2f %10.2f %7.3f %10.1f\n", rep.round,
+                      rep.evaluation ? "*" : " ", tasks[rep.task].name.c_str(), rep.startStepTime * 1e3,
+                      rep.bestStepTime * 1e3, rep.ownStepTime * 1e3, rep.loss, rep.elapsed);
         out << line << std::flush;
       },
       interrupt.flag());
@@ -90,9 +141,21 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
     for (size_t i = 0; i < tasks.size(); ++i)
       ts.push_back({{"task", tasks[i].name},
                     {"start_step_time_ms", r.startStepTime[i] * 1e3},
-                    {"best_step_time_ms", r.bestStepTime[i] * 1e3}});
+                    {"best_step_time_ms", r.bestStepTime[i] * 1e3},
+                    {"held_out", tasks[i].heldOut}});
+    auto& curve = j["curve"] = nlohmann::ordered_json::array();
+    for (const PretrainCurvePoint& p : r.curve)
+      curve.push_back({{"round", p.round},
+                       {"seconds", p.seconds},
+                       {"zero_shot_gain", p.zeroShotGain},
+                       {"greedy_gain", p.greedyGain}});
     out << dump(j) << "\n";
     return 0;
+  }
+  for (const PretrainCurvePoint& p : r.curve) {
+    std::snprintf(line, sizeof line, "held-out zero-shot after round %d (%.0f s): %.1f %% faster than the start, greedy plan alone %.1f %%\n",
+                  p.round, p.seconds, 100 * p.zeroShotGain, 100 * p.greedyGain);
+    out << line;
   }
   std::snprintf(line, sizeof line, "wrote %s: %d rounds over %zu tasks in %.1f s%s\n", o.out.c_str(), r.rounds,
                 tasks.size(), r.seconds, r.cancelled ? " (stopped)" : "");

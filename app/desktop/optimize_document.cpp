@@ -65,9 +65,13 @@ void Document::cancelOptimize() {
 void Document::pollOptimizer(bool finishing) {
   const std::shared_ptr<OptimizeRun> run = optimizeRun_;
   if (!run) return;
+  bool showNow = false;  // the zero-shot plan is shown at once: what the policy knows by itself
   for (OptimizeProgress& p : run->take()) {
     Q_EMIT iterationReported(p);
-    if (p.improvedBest) liveBest_ = std::move(p.improvedBest);
+    if (p.improvedBest) {
+      liveBest_ = std::move(p.improvedBest);
+      showNow = showNow || p.report.zeroShot;
+    }
   }
   if (finishing) return;
   const OptimizeOptions& o = run->options;
@@ -83,7 +87,7 @@ void Document::pollOptimizer(bool finishing) {
             : tr("Optimizing: iteration %1 of %2").arg(it).arg(o.iterations));
   }
   // The views follow the best plan, throttled: a new plan at most every kLiveIntervalMs.
-  if (liveBest_ && liveShown_.elapsed() >= kLiveIntervalMs && liveBest_->device.size() == plan_.device.size()) {
+  if (liveBest_ && (showNow || liveShown_.elapsed() >= kLiveIntervalMs) && liveBest_->device.size() == plan_.device.size()) {
     plan_ = std::move(*liveBest_);
     liveBest_.reset();
     liveShown_.restart();

@@ -111,8 +111,9 @@ class Cluster {
   std::vector<double> routeLatency_, routeBandwidth_;
 };
 
-// A preset name ("4xP100-PCIe") or a path to a .json file. Throws gp::Error (one line naming
-// the file and field) on bad input, or listing the presets when the name is unknown.
+// A preset name ("4xP100-PCIe"), "random:SEED[:DEVICES]" (cluster/random_cluster.h) or a path
+// to a .json file. Throws gp::Error (one line naming the file and field) on bad input, or
+// listing the presets when the name is unknown.
 Cluster loadCluster(const std::string& presetOrPath);
 // Parses cluster JSON; `source` names it in errors.
 Cluster parseClusterJson(const std::string& text, const std::string& source);

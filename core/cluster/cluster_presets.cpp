@@ -1,10 +1,12 @@
-// loadCluster / clusterPresetNames: presets are the .json files of the cluster resource folder.
+// loadCluster / clusterPresetNames: presets are the .json files of the cluster resource folder;
+// "random:SEED[:DEVICES]" is a random cluster (cluster/random_cluster.h).
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
 #include "cluster/cluster.h"
+#include "cluster/random_cluster.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 
@@ -41,6 +43,7 @@ std::vector<std::string> clusterPresetNames() {
 }
 
 Cluster loadCluster(const std::string& presetOrPath) {
+  if (isRandomClusterSpec(presetOrPath)) return randomClusterFromSpec(presetOrPath);
   bool isPath =
       presetOrPath.find('/') != std::string::npos || (presetOrPath.size() > 5 && presetOrPath.ends_with(".json"));
   if (isPath) return parseClusterJson(readFileText(presetOrPath, "a cluster JSON file"), presetOrPath);
@@ -52,7 +55,8 @@ Cluster loadCluster(const std::string& presetOrPath) {
   if (!fs::is_regular_file(file, ec)) {
     std::string known;
     for (const std::string& n : clusterPresetNames()) known += (known.empty() ? "" : ", ") + n;
-    throw Error(presetOrPath, "unknown cluster preset (known: " + known + "; or give a .json path)");
+    throw Error(presetOrPath,
+                "unknown cluster preset (known: " + known + "; or give a .json path or random:SEED[:DEVICES])");
   }
   return parseClusterJson(readFileText(file.string(), "a cluster JSON file"), file.string());
 }

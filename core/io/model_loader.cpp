@@ -60,6 +60,11 @@ std::string modelSha256(const std::string& spec, const LoadOptions& options) {
     std::string key = spec + " batch=" + std::to_string(options.zoo.batch) + " seq=" +
                       std::to_string(options.zoo.seqLen) +
                       " mode=" + std::to_string(static_cast<int>(options.mode));
+    // the size parameters only when set, so the hashes of paper-sized models stay as they were
+    const ZooParams& z = options.zoo;
+    if (z.layers != 0 || z.hidden != 0 || z.seed != 0)
+      key += " layers=" + std::to_string(z.layers) + " hidden=" + std::to_string(z.hidden) +
+             " seed=" + std::to_string(z.seed);
     return sha256Hex(key);
   }
   return sha256OfFile(spec);

@@ -72,7 +72,8 @@ struct OptimizeOptions {
 };
 
 struct IterationReport {
-  int iteration = 0;              // 1-based
+  int iteration = 0;              // 1-based; 0 for the zero-shot report
+  bool zeroShot = false;          // the policy's own plan before any update (reported first)
   double meanReward = 0, bestReward = 0;  // of this iteration's samples
   double bestStepTime = 0;        // seconds, best feasible so far (0 if none yet)
   double entropy = 0;             // mean per-unit policy entropy (nats)
@@ -102,38 +103,61 @@ OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& o
                                  const std::atomic<bool>* cancel = nullptr);
 
 // Pre-training one policy over many graphs and clusters (graphplace-cli pretrain): every round
-// runs one PPO iteration on each task in turn, all tasks sharing the network and its optimizer.
+// runs one step on each training task in turn, all tasks sharing the network and its optimizer,
+// and every evalEvery rounds the held-out tasks are placed zero-shot (the learning curve).
 struct PretrainTask {
   std::string name;               // e.g. "zoo:resnet50 on 4xP100-PCIe", for reports
   const CostModel* cost = nullptr;
   std::optional<Plan> startPlan;  // e.g. the best baseline's plan, as optimize starts by default
+  bool heldOut = false;           // never trained on: evaluated zero-shot
 };
 
 struct PretrainOptions {
   std::string from;               // continue from this policy file (empty: a new policy)
   std::string out;                // the policy file to write (required); also every 5 rounds
   int rounds = 50;
-  double budgetSeconds = 0;       // > 0: stop after this wall time too
+  double budgetSeconds = 0;       // > 0: stop after this wall time too (of this run)
   uint64_t seed = 1;
   int samplesPerIteration = 8;
   int threads = 0;
   OptimizeTasks tasks{true, true, true};  // the heads trained (every one, so the policy serves any subset)
   std::string fuse = "none";              // as OptimizeOptions::fuse, when fusion is not a task
+  // "expert": expert iteration (each round the search improves each task's best plan, then the
+  // policy learns to produce that plan from the start alone); "ppo": PPO on the search's samples.
+  std::string method = "expert";
+  int evalEvery = 10;             // rounds between zero-shot evaluations of the held-out tasks
+  // A pre-training session (policy, optimizer state, rounds, time, learning curve and each task's
+  // best decisions): written with the policy when set; `resume` continues one (same tasks).
+  std::string checkpoint;
+  std::string resume;
 };
 
 struct PretrainReport {
   int round = 0, task = 0;        // 1-based round, 0-based task index
-  double meanReward = 0;          // of this iteration's samples
+  bool evaluation = false;        // a zero-shot evaluation of a held-out task after `round`
+  double meanReward = 0;          // of this iteration's samples (training)
   double startStepTime = 0;       // seconds: the task's start plan (or everything on device 0)
-  double bestStepTime = 0;        // seconds: best feasible plan of this task so far
+  double bestStepTime = 0;        // seconds: best feasible plan of this task so far (evaluation:
+                                  // the zero-shot result, never worse than the start)
+  double ownStepTime = 0;         // seconds: the policy's own greedy plan (infinity: infeasible)
+  double loss = 0;                // the imitation loss (expert)
   double entropy = 0, elapsed = 0;
 };
 
+// One point of the learning curve: after `round` rounds and `seconds` of training (resumed
+// sessions included), the held-out tasks' mean zero-shot gain over their start, and the mean gain
+// of the policy's own greedy plans alone (no samples).
+struct PretrainCurvePoint {
+  int round = 0;
+  double seconds = 0, zeroShotGain = 0, greedyGain = 0;
+};
+
 struct PretrainResult {
-  int rounds = 0;
-  double seconds = 0;
+  int rounds = 0;                 // rounds done, resumed sessions included
+  double seconds = 0;             // of this run
   bool cancelled = false;
-  std::vector<double> startStepTime, bestStepTime;  // per task, seconds
+  std::vector<double> startStepTime, bestStepTime;  // per task (held-out: the last zero-shot), seconds
+  std::vector<PretrainCurvePoint> curve;
 };
 
 using PretrainFn = std::function<void(const PretrainReport&)>;

@@ -144,6 +144,9 @@ GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(
                                                                       torch::nn::Linear(2 * h, h)));
   ffNorm_ = register_module("ffNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({h})));
   deviceHead_ = register_module("deviceHead", torch::nn::Linear(h, config_.maxDevices));
+  deviceQuery_ = register_module("deviceQuery", torch::nn::Linear(h, h));
+  deviceEmbed_ = register_module("deviceEmbed", torch::nn::Sequential(torch::nn::Linear(kDeviceFeatures, h),
+                                                                      torch::nn::ReLU(), torch::nn::Linear(h, h)));
   valueHead_ = register_module("valueHead", torch::nn::Sequential(torch::nn::Linear(h + kContextExtra, h),
                                                                   torch::nn::ReLU(), torch::nn::Linear(h, 1)));
   if (!config_.multiTask) return;
@@ -219,6 +222,14 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, P
 
   // ---- per-op logits -> per-unit mean -> device mask ----
   auto opLogits = deviceHead_(y);  // [N, D], topo order
+  {
+    // [D, H] device embeddings; rows beyond maxDevices in the input are ignored
+    auto devices = in.deviceX.defined() ? in.deviceX.slice(0, 0, config_.maxDevices)
+                                        : torch::zeros({config_.maxDevices, kDeviceFeatures});
+    if (devices.size(0) < config_.maxDevices)
+      devices = torch::cat({devices, torch::zeros({config_.maxDevices - devices.size(0), kDeviceFeatures})});
+    opLogits = opLogits + deviceQuery_(y).matmul(deviceEmbed_->forward(devices).t()) / std::sqrt(static_cast<double>(h));
+  }
   auto unitOfTopo = in.unitOf.index_select(0, in.topo);
   auto unitSum = torch::zeros({in.numUnits, config_.maxDevices}, opLogits.options()).index_add(0, unitOfTopo, opLogits);
   auto unitLogits = unitSum * inverseCount(in.unitOf, in.numUnits);

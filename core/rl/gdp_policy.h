@@ -7,7 +7,10 @@
 //   -> segment-recurrent attention placer (Transformer-XL style): ops in topological order,
 //      segments of `segment` ops; each segment attends to itself and to the cached (detached)
 //      states of the previous segment
-//   -> per-op device logits; a unit's logits are the mean of its ops' logits; devices beyond
+//   -> per-op device logits: a device-index head plus a match of the op's query against each
+//      device's embedding (of its kDeviceFeatures: present, load share under the current plan,
+//      memory share, speed), so "move to the least loaded device" reads the same on every
+//      cluster and device numbering; a unit's logits are the mean of its ops' logits; devices beyond
 //      the cluster's count are masked to -1e9 (an "-inf" that keeps softmax and entropy finite).
 //      A value head reads the graph embedding (mean of the final states). The device count
 //      (numDevices / 16, log2(numDevices) / 4) is appended to the FiLM and value inputs.
@@ -96,6 +99,8 @@ class GdpPolicyImpl : public torch::nn::Module {
   torch::nn::Sequential feedForward_{nullptr};
   torch::nn::LayerNorm ffNorm_{nullptr};
   torch::nn::Linear deviceHead_{nullptr};
+  torch::nn::Linear deviceQuery_{nullptr};
+  torch::nn::Sequential deviceEmbed_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};
   // multi-task: stacks, action-residual embeddings, heads
   AttentionStack scheduleStack_{nullptr}, fusionStack_{nullptr};

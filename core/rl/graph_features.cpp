@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -30,6 +31,10 @@ enum Column : int {
   kRoleBackward,
   kRoleUpdate,
   kColocated,
+  kTimeShare,                                // op time / the graph's mean op time
+  kCommRatio,                                // output transfer time / the graph's mean op time
+  kMemShare,                                 // param + output bytes / a device's memory
+  kDeviceLoad,                               // the current plan's load share of the op's device
   kCurrentDevice,                            // kMaxDevices columns
   kTopoRank = kCurrentDevice + kMaxDevices,  // rank / ops
   kPosition,                                 // 2 * kPositionPeriods columns: sin, cos per period
@@ -149,6 +154,37 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
   std::vector<int32_t> rankOf(static_cast<size_t>(n));
   for (int32_t i = 0; i < n; ++i) rankOf[f.topo[i]] = i;
 
+  // Scales of this graph on this cluster, so that the same op reads alike in a small and a large
+  // graph and on fast and slow clusters: the mean op time, the mean bandwidth between two
+  // devices, the smallest device memory.
+  double meanOpTime = 0;
+  for (OpId op = 0; op < n; ++op) meanOpTime += cost.fastestOpTime(op);
+  meanOpTime = std::max(meanOpTime / std::max(n, 1), 1e-9);
+  const Cluster& cl = cost.cluster();
+  double bandwidth = 0;
+  int pairs = 0;
+  int64_t minMemory = std::numeric_limits<int64_t>::max();
+  for (int a = 0; a < cl.numDevices(); ++a) {
+    minMemory = std::min(minMemory, cl.device(a).memCapacity);
+    for (int b = 0; b < cl.numDevices(); ++b)
+      if (a != b) bandwidth += cl.routeBandwidth(a, b), ++pairs;
+  }
+  bandwidth = pairs > 0 ? std::max(bandwidth / pairs, 1.0) : 1e12;
+  const double memory = static_cast<double>(std::max<int64_t>(minMemory, 1));
+  f.numDevices = cl.numDevices();
+  f.opTime.resize(static_cast<size_t>(n));
+  f.opParamBytes.resize(static_cast<size_t>(n));
+  f.deviceMemory.assign(kMaxDevices, 0.0);
+  f.deviceX.assign(static_cast<size_t>(kMaxDevices) * kDeviceFeatures, 0.0f);
+  double fastest = 0;
+  for (int d = 0; d < cl.numDevices(); ++d) fastest = std::max(fastest, cl.device(d).peakFlops(DType::F32));
+  for (int d = 0; d < std::min(cl.numDevices(), kMaxDevices); ++d) {
+    f.deviceMemory[d] = static_cast<double>(cl.device(d).memCapacity);
+    float* dx = f.deviceX.data() + static_cast<size_t>(d) * kDeviceFeatures;
+    dx[0] = 1;
+    dx[3] = fastest > 0 ? static_cast<float>(cl.device(d).peakFlops(DType::F32) / fastest) : 1.0f;
+  }
+
   for (OpId op = 0; op < n; ++op) {
     float* row = f.x.data() + static_cast<size_t>(op) * kNumColumns;
     f.opType[op] = typeBucket[static_cast<size_t>(g.opTypeId(op))];
@@ -191,6 +227,9 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
         break;
     }
     row[kColocated] = g.colocGroup(op) == kNone ? 0.0f : 1.0f;
+    row[kTimeShare] = logScaled(cost.fastestOpTime(op) / meanOpTime, 5.0);  // 150x the mean -> 1
+    row[kCommRatio] = logScaled(static_cast<double>(g.bytesWritten(op)) / bandwidth / meanOpTime, 5.0);
+    row[kMemShare] = logScaled(1e4 * static_cast<double>(g.paramBytes(op) + g.bytesWritten(op)) / memory, 9.0);
     const double r = rankOf[op];
     row[kTopoRank] = n > 1 ? static_cast<float>(r / (n - 1)) : 0.0f;
     for (int k = 0; k < kPositionPeriods; ++k) {
@@ -198,12 +237,46 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
       row[kPosition + 2 * k] = static_cast<float>(std::sin(angle));
       row[kPosition + 2 * k + 1] = static_cast<float>(std::cos(angle));
     }
-    if (current != nullptr) {
-      const int32_t dev = current->device[static_cast<size_t>(op)];
-      if (dev >= 0 && dev < kMaxDevices) row[kCurrentDevice + dev] = 1;
-    }
+    f.opTime[op] = cost.fastestOpTime(op);
+    f.opParamBytes[op] = g.paramBytes(op);
   }
+  setCurrentDevices(f, current != nullptr ? current->device : std::vector<int32_t>{});
   return f;
+}
+
+void setCurrentDevices(GraphFeatures& f, const std::vector<int32_t>& opDevice) {
+  const bool have = !opDevice.empty();
+  if (have && static_cast<int32_t>(opDevice.size()) != f.numOps)
+    throw Error("setCurrentDevices", std::to_string(opDevice.size()) + " devices for " + std::to_string(f.numOps) +
+                                         " ops");
+  std::vector<double> load(kMaxDevices, 0.0), params(kMaxDevices, 0.0);
+  double total = 0;
+  for (int32_t op = 0; op < f.numOps && have; ++op) {
+    const int32_t d = opDevice[op];
+    if (d < 0 || d >= kMaxDevices) continue;
+    load[d] += f.opTime[op];
+    params[d] += static_cast<double>(f.opParamBytes[op]);
+    total += f.opTime[op];
+  }
+  const int32_t nd = std::min(f.numDevices, kMaxDevices);
+  const double meanLoad = nd > 0 && total > 0 ? total / nd : 1.0;
+  std::vector<float> share(kMaxDevices, 0.0f);
+  for (int32_t d = 0; d < nd; ++d) {
+    float* dx = f.deviceX.data() + static_cast<size_t>(d) * kDeviceFeatures;
+    share[d] = static_cast<float>(load[d] / meanLoad);
+    dx[1] = std::min(share[d], 16.0f) / 4.0f;
+    dx[2] = static_cast<float>(std::min(4.0, params[d] / std::max(f.deviceMemory[d], 1.0)));
+  }
+  for (int32_t op = 0; op < f.numOps; ++op) {
+    float* row = f.x.data() + static_cast<size_t>(op) * kNumColumns;
+    std::fill(row + kCurrentDevice, row + kCurrentDevice + kMaxDevices, 0.0f);
+    row[kDeviceLoad] = 0;
+    if (!have) continue;
+    const int32_t d = opDevice[op];
+    if (d < 0 || d >= kMaxDevices) continue;
+    row[kCurrentDevice + d] = 1;
+    row[kDeviceLoad] = std::min(share[d], 16.0f) / 4.0f;
+  }
 }
 
 int32_t currentDeviceColumn() { return kCurrentDevice; }

@@ -9,8 +9,12 @@
 namespace gp::rl {
 namespace {
 
-// 1: placement-only policies (7 config values); 2: + multiTask, scheduleLevels, fusionLevels.
-constexpr int64_t kCheckpointFormat = 2;
+// 1: placement-only policies (7 config values); 2: + multiTask, scheduleLevels, fusionLevels;
+// 3: the device embedding (deviceQuery, deviceEmbed) is always there. Files of formats 1 and 2
+// load when they hold it (the last format-2 files do), else a one-line error.
+constexpr int64_t kCheckpointFormat = 3;
+
+}  // namespace
 
 void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive) {
   const PolicyConfig& c = policy->config();
@@ -55,9 +59,18 @@ GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string&
   GdpPolicy policy(featureDim.item<int64_t>(), c);
   torch::serialize::InputArchive weights;
   archive.read("policy", weights);
-  policy->load(weights);
+  try {
+    policy->load(weights);
+  } catch (const c10::Error& e) {
+    if (format.item<int64_t>() < kCheckpointFormat)
+      throw Error(path, "a policy of format " + std::to_string(format.item<int64_t>()) +
+                            " from an older version (no device embedding): pre-train a new one");
+    throw;
+  }
   return policy;
 }
+
+namespace {
 
 void requireFile(const std::string& path, const char* what) {
   std::error_code ec;

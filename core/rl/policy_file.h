@@ -1,7 +1,8 @@
 // Policy and optimizer-session files (.pt, torch::serialize archives).
 //
 // Policy file (written by pretrain and optimize --save-policy):
-//   "gp_policy_format"  int64 [1]     format version (2; 1 = placement-only, read as multiTask 0)
+//   "gp_policy_format"  int64 [1]     format version (3; files of 1 and 2 without the device
+//                                     embedding are refused with a one-line error)
 //   "config"            int64 [10]    hidden, typeEmbedding, sageLayers, segment, heads,
 //                                     maxDevices, film (0/1), multiTask (0/1), scheduleLevels,
 //                                     fusionLevels (format 1: the first 7)
@@ -27,6 +28,9 @@
 namespace gp::rl {
 
 void saveCheckpoint(GdpPolicy& policy, const std::string& path);  // throws gp::Error(path, ...)
+// The policy entries of those files, for files that hold a policy among other things.
+void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive);
+GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string& path);  // gp::Error(path, ...)
 GdpPolicy loadCheckpoint(const std::string& path);               // throws gp::Error(path, ...)
 
 // resources/policies/gdp_default.pt beside the cluster presets; empty when there is none.

@@ -13,14 +13,23 @@ torch::Tensor toInt64(const std::vector<int32_t>& v) {
 
 }  // namespace
 
-PolicyInput toPolicyInput(const GraphFeatures& f) {
-  PolicyInput in;
-  in.numOps = f.numOps;
-  in.numUnits = f.numUnits;
+void refreshCurrentPlan(PolicyInput& in, const GraphFeatures& f) {
   in.x = f.x.empty() ? torch::zeros({static_cast<int64_t>(f.numOps), f.featureDim})
                      : torch::from_blob(const_cast<float*>(f.x.data()), {static_cast<int64_t>(f.numOps), f.featureDim},
                                         torch::kFloat32)
                            .clone();
+  in.deviceX = f.deviceX.empty()
+                   ? torch::zeros({kMaxDevices, kDeviceFeatures})
+                   : torch::from_blob(const_cast<float*>(f.deviceX.data()), {kMaxDevices, kDeviceFeatures},
+                                      torch::kFloat32)
+                         .clone();
+}
+
+PolicyInput toPolicyInput(const GraphFeatures& f) {
+  PolicyInput in;
+  in.numOps = f.numOps;
+  in.numUnits = f.numUnits;
+  refreshCurrentPlan(in, f);
   in.opType = toInt64(f.opType);
   in.edgeSrc = toInt64(f.edgeSrc);
   in.edgeDst = toInt64(f.edgeDst);

@@ -1,7 +1,5 @@
 #include "rl/ppo.h"
 
-#include <ATen/CPUGeneratorImpl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,189 +7,10 @@
 #include <optional>
 
 #include "graph/error.h"
-#include "rl/cancellable.h"
-#include "rl/graph_features.h"
-#include "rl/incumbent.h"
-#include "rl/decisions.h"
-#include "rl/level_search.h"
-#include "rl/local_search.h"
-#include "rl/task_sampler.h"
-#include "rl/policy_tensors.h"
+#include "rl/ppo_state.h"
 #include "sim/simulator.h"
 
 namespace gp::rl {
-namespace {
-
-std::vector<int32_t> toVector(const torch::Tensor& t) {
-  torch::Tensor c = t.to(torch::kInt32).contiguous();
-  return {c.data_ptr<int32_t>(), c.data_ptr<int32_t>() + c.numel()};
-}
-
-torch::Tensor toTensor(const std::vector<int32_t>& v) {
-  return torch::tensor(std::vector<int64_t>(v.begin(), v.end()), torch::kInt64);
-}
-
-std::vector<float> toFloats(const torch::Tensor& t) {
-  torch::Tensor c = t.to(torch::kFloat32).contiguous();
-  return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
-// Mean of x [K, N] over the ops where mask [N] is 1 (every op when mask is undefined).
-torch::Tensor maskedMean(const torch::Tensor& x, const torch::Tensor& mask) {
-  if (!mask.defined()) return x.mean();
-  return (x * mask.unsqueeze(0)).sum() / (mask.sum() * x.size(0)).clamp_min(1.0);
-}
-
-}  // namespace
-
-struct PpoTrainer::State {
-  State(const CostModel& c, const OptimizeOptions& o, PpoConfig cfg)
-      : cost(c), options(o), config(cfg), inc(c), generator(at::detail::createCPUGenerator(o.seed)) {}
-
-  const CostModel& cost;
-  OptimizeOptions options;
-  PpoConfig config;
-  GraphFeatures features;
-  PolicyInput input;
-  int64_t numDevices = 0;
-  GdpPolicy policy{nullptr};
-  std::shared_ptr<torch::optim::Adam> optimizer;
-  Incumbent inc;  // the best plan so far (and the simulator)
-  at::Generator generator;
-  std::unique_ptr<LocalSearch> search;
-  std::unique_ptr<LevelSearch> scheduleSearch, fusionSearch;
-  std::unique_ptr<PlanBuilder> builder;
-  PolicyHeads heads;
-  torch::Tensor fusibleMask;  // [N] float, ops whose fusion level matters
-  // the incumbent's decisions (units empty before a feasible plan), the ones in the features
-  Decisions best;
-  std::vector<int32_t> featureUnits;
-  double startStep = std::numeric_limits<double>::infinity();
-
-  const OptimizeTasks& tasks() const { return options.tasks; }
-
-  // Simulates `d`'s plan (no timeline); keeps it when it is the best; returns its reward.
-  double consider(const Decisions& d, bool& improved) {
-    bool better = false;
-    const double reward = inc.consider(builder->build(d), better);
-    if (better) {
-      improved = true;
-      best = d;
-    }
-    return reward;
-  }
-  double considerPlan(const Plan& plan, bool& improved) {
-    bool better = false;
-    const double reward = inc.consider(plan, better);
-    if (better) {
-      improved = true;
-      best.units = builder->unitsOf(plan);  // its levels stay those of the last decisions
-    }
-    return reward;
-  }
-  double stepOf() const { return inc.m.feasible ? inc.m.stepTime : std::numeric_limits<double>::infinity(); }
-
-  // The incumbent's devices become the "current device" features (a new tensor: an abandoned
-  // forward pass may still read the old one).
-  void refreshCurrentDevices() {
-    if (best.units.empty() || best.units == featureUnits) return;
-    featureUnits = best.units;
-    std::vector<int64_t> dev(static_cast<size_t>(features.numOps));
-    for (int32_t op = 0; op < features.numOps; ++op)  // placement fixed: the devices op by op
-      dev[op] = tasks().placement ? best.units[features.unitOf[op]] : builder->fixedDevices()[op];
-    torch::Tensor oneHot = torch::one_hot(torch::tensor(dev, torch::kInt64), kMaxDevices).to(torch::kFloat32);
-    torch::Tensor x = input.x.clone();
-    x.slice(1, currentDeviceColumn(), currentDeviceColumn() + kMaxDevices).copy_(oneHot);
-    input.x = x;
-  }
-
-  // A decision pass (forward unless `out` is given) with the incumbent's bonuses.
-  DecideJob job() const {
-    DecideJob j;
-    j.policy = policy;
-    j.input = input;
-    j.numDevices = numDevices;
-    j.placement = tasks().placement;
-    j.heads = heads;
-    j.bestU = toTensor(best.units);
-    j.bestS = toTensor(best.schedule);
-    j.bestF = toTensor(best.fusion);
-    const double moves = inc.haveFeasible ? config.priorMoves : 0;  // no pull toward a plan that does not fit
-    j.bonusU = incumbentBonus(j.bestU, numDevices, features.numUnits, moves);  // [U, numDevices]
-    if (heads.schedule) j.bonusS = incumbentBonus(j.bestS, policy->config().scheduleLevels, features.numOps, moves);
-    if (heads.fusion)
-      j.bonusF = incumbentBonus(j.bestF, policy->config().fusionLevels, fusibleMask.sum().item<double>(), moves) *
-                 fusibleMask.unsqueeze(1);
-    j.generator = generator;
-    return j;
-  }
-  std::optional<Decided> decide(DecideJob j, const std::function<bool()>& stop, const std::atomic<bool>* cancel) {
-    return runUnlessStopped(std::move(j), cancel != nullptr, stop);
-  }
-  Decisions decisionsOf(const Decided& d, int64_t k) const {
-    return {toVector(d.actU.select(1, k)), toVector(d.actS[k]), toVector(d.actF[k])};
-  }
-
-  // The greedy (argmax) decisions on `out`, considered unless they are the incumbent's; with
-  // `bonus` false, of the policy's own logits (zero-shot: the policy's plan, not the start's).
-  void considerGreedy(const PolicyOutput& out, bool& improved, bool bonus = true) {
-    torch::NoGradGuard noGrad;
-    DecideJob j = job();
-    j.out = out;
-    j.greedy = true;
-    if (!bonus)
-      for (torch::Tensor* b : {&j.bonusU, &j.bonusS, &j.bonusF})
-        if (b->defined()) *b = torch::zeros_like(*b);
-    Decisions g = decisionsOf(j(), 0);
-    if (g != best) consider(g, improved);
-  }
-
-  // Policy-guided local search on each optimized task, in turn, from the incumbent.
-  void localSearch(const PolicyOutput& out, const torch::Tensor& logpU, bool& improved,
-                   const std::function<bool()>& stop) {
-    if (config.localMoves <= 0 || !inc.haveFeasible) return;
-    if (tasks().placement) {
-      std::vector<float> pv = toFloats(logpU.detach().exp());
-      std::vector<int32_t> units = best.units;
-      Decisions d = best;
-      search->run(units, pv, config.localMoves, inc.bestStep, [&](const std::vector<int32_t>& cand) {
-        d.units = cand;
-        consider(d, improved);
-        return stepOf();
-      }, stop);
-    }
-    if (!heads.schedule && !heads.fusion) return;
-    // level probabilities given the incumbent's devices (and schedule, for fusion)
-    torch::NoGradGuard noGrad;
-    DecideJob j = job();
-    j.out = out;
-    j.givenU = j.bestU.unsqueeze(1);
-    j.givenS = j.bestS.unsqueeze(0);
-    j.givenF = j.bestF.unsqueeze(0);
-    const Decided probs = j();
-    const int levelMoves = std::max(1, config.localMoves / 2);
-    if (heads.schedule && !stop()) {
-      Decisions d = best;
-      std::vector<int32_t> levels = best.schedule;
-      scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,
-                          [&](const std::vector<int32_t>& cand) {
-                            d.schedule = cand;
-                            consider(d, improved);
-                            return stepOf();
-                          }, stop);
-    }
-    if (heads.fusion && !stop()) {
-      Decisions d = best;
-      std::vector<int32_t> levels = best.fusion;
-      fusionSearch->run(levels, toFloats(probs.logpF[0].exp()), builder->fusible(), levelMoves, inc.bestStep,
-                        [&](const std::vector<int32_t>& cand) {
-                          d.fusion = cand;
-                          consider(d, improved);
-                          return stepOf();
-                        }, stop);
-    }
-  }
-};
 
 PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, const PolicyFactory& policyFor,
                        PpoConfig config)
@@ -250,6 +69,23 @@ GdpPolicy PpoTrainer::policy() const { return s_->policy; }
 torch::optim::Adam& PpoTrainer::optimizer() { return *s_->optimizer; }
 double PpoTrainer::bestStepTime() const { return s_->inc.bestStep; }
 double PpoTrainer::startStepTime() const { return s_->startStep; }
+
+Decisions PpoTrainer::bestDecisions() const { return s_->best; }
+
+void PpoTrainer::adopt(const Decisions& d) {
+  State& s = *s_;
+  const auto ops = static_cast<size_t>(s.features.numOps);
+  if (d.units.size() != static_cast<size_t>(s.features.numUnits) || d.schedule.size() != ops || d.fusion.size() != ops)
+    return;
+  for (int32_t u : d.units)
+    if (u < 0 || u >= s.numDevices) return;
+  for (int32_t l : d.schedule)
+    if (l < 0 || l >= s.policy->config().scheduleLevels) return;
+  for (int32_t l : d.fusion)
+    if (l < 0 || l >= s.policy->config().fusionLevels) return;
+  bool unused = false;
+  s.consider(d, unused);
+}
 
 Plan PpoTrainer::bestPlan() const { return s_->inc.bestOr(s_->features); }
 
@@ -317,20 +153,9 @@ void PpoTrainer::begin() {
   s.best = first;  // the decisions' incumbent (the raw start plan has no levels)
   s.consider(first, unused);
   s.startStep = s.inc.bestStep;
-}
-
-void PpoTrainer::zeroShot(const StopFn& stop, const std::atomic<bool>* cancel) {
-  State& s = *s_;
-  torch::NoGradGuard noGrad;
-  s.policy->eval();
   s.refreshCurrentDevices();
-  DecideJob j = s.job();
-  j.samples = std::max(1, s.options.samplesPerIteration);
-  std::optional<Decided> d = s.decide(j, stop, cancel);
-  if (!d) return;
-  bool unused = false;
-  s.considerGreedy(d->out, unused, /*bonus=*/false);
-  for (int64_t k = 0; k < j.samples && !stop(); ++k) s.consider(s.decisionsOf(*d, k), unused);
+  s.startInput = s.input;
+  s.startDecisions = s.best;
 }
 
 bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, const StopFn& stop,
@@ -435,16 +260,7 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
     const torch::Tensor entropy = entropyOf(d);
     if (epoch == 0) rep.entropy = entropy.item<double>();
     const torch::Tensor valueLoss = (d.out.value - meanReward).pow(2);
-    const torch::Tensor loss = -surrogate - entCoef * entropy + cfg.valueCoef * valueLoss;
-    s.optimizer->zero_grad();
-    try {
-      loss.backward();
-    } catch (...) {  // a gradient hook abandoned the pass on cancel
-      if (stop()) return false;
-      throw;
-    }
-    torch::nn::utils::clip_grad_norm_(s.policy->parameters(), cfg.maxGradNorm);
-    s.optimizer->step();
+    if (!s.applyGradient(-surrogate - entCoef * entropy + cfg.valueCoef * valueLoss, stop)) return false;
   }
 
   rep.meanReward = meanReward;
@@ -475,9 +291,21 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   }
   result.firstIteration = done + 1;
   begin();
-  if (o.iterations <= 0 && !stop()) {
+  if (!stop()) {
+    // the policy's own plan first (greedy + samples, no update, no search): what it knows
+    // before it refines, shown at once; refining starts from the better of it and the start
+    const double startStep = s.inc.bestStep;
     zeroShot(stop, cancel);
-    result.stopReason = "zero-shot";
+    if (o.iterations <= 0) result.stopReason = "zero-shot";
+    if (onIteration && !stop() && done == 0) {
+      IterationReport rep;
+      rep.zeroShot = true;
+      rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
+      rep.improved = s.inc.bestStep < startStep;
+      rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
+      rep.elapsed = elapsed();
+      onIteration(rep);
+    }
   }
   double lastGain = s.inc.bestStep;  // best step time when it last improved by 0.1%
   int sinceGain = 0;

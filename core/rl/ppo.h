@@ -30,10 +30,12 @@
 // (the start plan included) is kept; an infeasible plan is never the best while a feasible one
 // exists. Stops after options.iterations, options.budgetSeconds, on convergence (no 0.1% gain
 // in options.patience iterations) or on cancel (polled between samples, simulations and
-// passes; passes themselves are abandoned, rl/cancellable.h). iterations == 0: zero-shot, the
-// greedy plan and samplesPerIteration sampled plans of the policy as it is (no update, no
-// search). options.update == false skips the PPO update (the policy guides sampling and search
-// as it is). Deterministic for a seed (same thread count).
+// passes; passes themselves are abandoned, rl/cancellable.h). Every run first places
+// zero-shot (zeroShot: the policy's greedy plan for the start and its most confident changes,
+// no update, no search); the best so far is then reported as iteration 0
+// (IterationReport::zeroShot; not on a resumed session); iterations == 0 stops there.
+// options.update == false skips the PPO update (the policy guides sampling and search as it
+// is). Deterministic for a seed (same thread count).
 //
 // Policy and session files: rl/policy_file.h. Pre-training (one network, many trainers):
 // rl/pretrain.h.
@@ -44,6 +46,7 @@
 #include <string>
 
 #include "optimize/optimize.h"
+#include "rl/decisions.h"
 #include "rl/gdp_policy.h"
 #include "rl/policy_file.h"
 
@@ -94,7 +97,33 @@ class PpoTrainer {
   // Returns false when stopped before the update.
   bool iterate(int iteration, double progress, IterationReport& report, const StopFn& stop,
                const std::atomic<bool>* cancel);
-  void zeroShot(const StopFn& stop, const std::atomic<bool>* cancel);  // greedy + sampled plans, no update
+  // The policy's own plans for the start, no update, no search: its greedy plan and, as up to
+  // samplesPerIteration samples, the first 1, 2, 4, ... of the greedy plan's changes to the start,
+  // most confident first (rl/zero_shot.cpp).
+  void zeroShot(const StopFn& stop, const std::atomic<bool>* cancel);
+
+  // Expert iteration (rl/imitation.cpp; pre-training): the policy's own plan for the start — its
+  // greedy decisions on the zero-shot input (features with the start's devices, no incumbent
+  // bonus) — is simulated as a candidate; then one update raises the log-probability, on that
+  // input, of the best decisions found so far (the search's, or the policy's own): cross-entropy
+  // per task, the decisions the best plan keeps from the start and those it changes weighted
+  // half each, so that the few changes are learnt rather than drowned by the many kept ones.
+  struct Imitation {
+    bool done = false;        // false: stopped before the update
+    double loss = 0;          // summed over the tasks
+    double ownStepTime = 0;   // seconds, the policy's own plan (infinity when infeasible)
+    double changed = 0;       // fraction of units the best plan moves off the start's devices
+    double agreement = 0;     // fraction of units where the policy's own plan matches the best
+  };
+  Imitation imitate(const StopFn& stop, const std::atomic<bool>* cancel);
+  // The policy's own plan alone: its greedy decisions on the zero-shot input, simulated as a
+  // candidate. Returns the step time (infinity when infeasible; NaN when stopped).
+  double ownPlan(const StopFn& stop, const std::atomic<bool>* cancel);
+  // The best decisions so far, and handing such decisions back after begin() (a resumed
+  // pre-training session): simulated, kept when better; the zero-shot input stays the start's.
+  // Decisions of another shape are ignored.
+  Decisions bestDecisions() const;
+  void adopt(const Decisions& d);
   // The best plan with its measurement and timeline (every unit on device 0 if none was seen).
   Plan bestPlan() const;
   double bestStepTime() const;  // seconds; infinity before a feasible plan

@@ -1,11 +1,19 @@
-// Pre-training one GDP policy over many graphs and clusters, as GDP does:
-// one network and one Adam optimizer shared by a PpoTrainer per (graph, cluster) task; every
-// round runs one PPO iteration on each task in turn (graphs of very different sizes each take
-// their own pass, so no padding: the batch is the round). Each task keeps its own incumbent
-// (its start plan at first), so the policy learns to improve plans of the kind optimize gets.
-// The entropy bonus decays over the rounds; the policy file is written every 5 rounds and at the
-// end (options.out). The policy starts from options.from, or new from options.seed.
-// Deterministic for a seed (same thread count, no time budget).
+// Pre-training one GDP policy over many graphs and clusters: one network and one Adam optimizer
+// shared by a PpoTrainer per (graph, cluster) training task; every round runs one step on each
+// task in turn (graphs of very different sizes each take their own pass, so no padding). Each
+// task keeps its own best plan, starting from its start plan (the best baseline's, as optimize
+// starts). A step, by options.method:
+//   expert (expert iteration): the search (samples and policy-guided local search, no PPO update)
+//     improves the task's best plan; the policy's own greedy plan from the start is a candidate
+//     too; then the policy learns to produce the best plan from the start alone
+//     (PpoTrainer::imitate) — what zero-shot use asks of it;
+//   ppo: a PPO iteration on the search's samples (perturbations of the best plan).
+// Held-out tasks are never trained on: every evalEvery rounds (and at round 0 and the end) each is
+// placed zero-shot by a fresh trainer, as optimize --iterations 0 does, giving a point of the
+// learning curve. The policy file is written every 5 rounds and at the end (options.out), with a
+// session file when options.checkpoint is set; options.resume continues a session (its rounds,
+// time, curve and each task's best plan). The policy starts from options.from, or new from
+// options.seed. Deterministic for a seed (same thread count, no time budget).
 #pragma once
 #include "optimize/optimize.h"
 

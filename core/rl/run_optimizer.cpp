@@ -51,7 +51,14 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   }
   PpoTrainer trainer(cost, o, [&](int64_t featureDim) {
     if (file.empty()) return makePolicy(featureDim, o.seed);
-    GdpPolicy p = loadCheckpoint(file);
+    GdpPolicy p{nullptr};
+    try {
+      p = loadCheckpoint(file);
+    } catch (const Error& e) {
+      if (!isDefault || !o.resume.empty()) throw;
+      note = "the pre-trained policy does not load (" + std::string(e.what()) + "): trained from scratch";
+      return makePolicy(featureDim, o.seed);
+    }
     const bool needsHeads = o.tasks.schedule || o.tasks.fusion;
     if (isDefault && o.resume.empty() && needsHeads && !p->config().multiTask) {
       note = "the pre-trained policy " + file + " places only: trained from scratch";

@@ -3,7 +3,8 @@
 // implementation does (tensorflow/tpu models/official/amoeba_net: model_builder.py,
 // network_utils.py, model_specs.py 'amoeba_net_a'): a 3x3 stem conv, two reduction stem
 // cells, 3 stacks of N normal cells with a reduction cell between stacks, ReLU, global
-// average pooling and a 1001-way FC layer. No auxiliary head and no drop-path.
+// average pooling and a 1001-way FC layer. No auxiliary head and no drop-path. N and F come
+// from ModelArgs (layers, hidden).
 #include <array>
 #include <string>
 
@@ -31,8 +32,6 @@ constexpr CellSpec kReduction{{CellOp::Sep3, CellOp::AvgPool3, CellOp::MaxPool3,
                               {1, 0, 0, 2, 1, 0, 4, 0, 1, 0},
                               {1, 1, 0, 0, 0, 0, 0}};
 
-constexpr int kNumCells = 18;  // 3 stacks of N = 6 normal cells
-constexpr int64_t kFilters = 190;
 constexpr int64_t kStemFilters = 32;
 constexpr int64_t kImage = 331;
 
@@ -172,9 +171,11 @@ TensorId cell(Net& net, const std::string& scope, const CellSpec& spec, TensorId
 
 }  // namespace
 
-Graph amoebanet(int batch) {
+Graph amoebanet(const ModelArgs& args) {
+  const int numCells = 3 * args.layers;  // 3 stacks of N normal cells
+  const auto filtersF = static_cast<double>(args.hidden);
   Net net("amoebanet");
-  TensorId x = net.input("images", {batch, kImage, kImage, 3});
+  TensorId x = net.input("images", {args.batch, kImage, kImage, 3});
   {
     Net::Scope s(net, "stem");
     x = convBn(net, "conv0", x, conv(kStemFilters, 3, 2, Pad::Valid), false);
@@ -182,21 +183,21 @@ Graph amoebanet(int batch) {
   std::vector<TensorId> outputs{kNone, x};
   double scaling = 0.25;  // two stem reduction cells at F/4 and F/2
   for (int i = 0; i < 2; ++i, scaling *= 2) {
-    const auto filters = static_cast<int64_t>(static_cast<double>(kFilters) * scaling);
+    const auto filters = static_cast<int64_t>(filtersF * scaling);
     x = cell(net, "cell_stem_" + std::to_string(i), kReduction, x, outputs[outputs.size() - 2], filters, 2);
     outputs.push_back(x);
   }
   scaling = 1;
-  const int reductionAt[2] = {kNumCells / 3, 2 * kNumCells / 3};
-  for (int c = 0; c < kNumCells; ++c) {
+  const int reductionAt[2] = {numCells / 3, 2 * numCells / 3};
+  for (int c = 0; c < numCells; ++c) {
     for (int r = 0; r < 2; ++r) {
       if (c != reductionAt[r]) continue;
       scaling *= 2;
-      const auto filters = static_cast<int64_t>(static_cast<double>(kFilters) * scaling);
+      const auto filters = static_cast<int64_t>(filtersF * scaling);
       x = cell(net, "reduction_cell_" + std::to_string(r), kReduction, x, outputs[outputs.size() - 2], filters, 2);
       outputs.push_back(x);
     }
-    const auto filters = static_cast<int64_t>(static_cast<double>(kFilters) * scaling);
+    const auto filters = static_cast<int64_t>(filtersF * scaling);
     x = cell(net, "cell_" + std::to_string(c), kNormal, x, outputs[outputs.size() - 2], filters, 1);
     outputs.push_back(x);
   }

@@ -1,6 +1,8 @@
 // ResNet-50 (He et al. 2016, v1.5: stride on the 3x3 conv) and Inception-V3 (Szegedy et
 // al. 2016, without the auxiliary head), as TensorFlow graphs: Conv2D + FusedBatchNorm +
-// Relu per conv layer, NHWC.
+// Relu per conv layer, NHWC. ResNet's depth (bottleneck blocks per stage) and base width
+// come from ModelArgs.
+#include <array>
 #include <string>
 
 #include "zoo/layers.h"
@@ -8,16 +10,35 @@
 
 namespace gp::zoo {
 
-Graph resnet50(int batch) {
+namespace {
+// Bottleneck blocks per stage for each depth makeZooModel accepts (3 convs per block + stem + fc).
+std::array<int, 4> resnetBlocks(int depth) {
+  switch (depth) {
+    case 26:
+      return {2, 2, 2, 2};
+    case 38:
+      return {3, 3, 3, 3};
+    case 101:
+      return {3, 4, 23, 3};
+    case 152:
+      return {3, 8, 36, 3};
+    default:
+      return {3, 4, 6, 3};
+  }
+}
+}  // namespace
+
+Graph resnet50(const ModelArgs& args) {
   Net net("resnet50");
-  TensorId x = net.input("images", {batch, 224, 224, 3});
+  TensorId x = net.input("images", {args.batch, 224, 224, 3});
+  const int64_t base = args.hidden;
   {
     Net::Scope s(net, "stem");
-    x = convBn(net, "conv1", x, conv(64, 7, 2));
+    x = convBn(net, "conv1", x, conv(base, 7, 2));
     x = pool2d(net, "MaxPool", x, 3, 2, Pad::Same);
   }
-  const int blocks[4] = {3, 4, 6, 3};
-  int64_t width = 64;
+  const std::array<int, 4> blocks = resnetBlocks(args.layers);
+  int64_t width = base;
   for (int st = 0; st < 4; ++st, width *= 2) {
     Net::Scope ss(net, "stage" + std::to_string(st + 1));
     for (int b = 0; b < blocks[st]; ++b) {
@@ -108,9 +129,9 @@ TensorId inceptionE(Net& net, TensorId x) {
 }
 }  // namespace
 
-Graph inceptionV3(int batch) {
+Graph inceptionV3(const ModelArgs& args) {
   Net net("inception_v3");
-  TensorId x = net.input("images", {batch, 299, 299, 3});
+  TensorId x = net.input("images", {args.batch, 299, 299, 3});
   x = convBn(net, "Conv2d_1a_3x3", x, conv(32, 3, 2, Pad::Valid));
   x = convBn(net, "Conv2d_2a_3x3", x, conv(32, 3, 1, Pad::Valid));
   x = convBn(net, "Conv2d_2b_3x3", x, conv(64, 3));

@@ -1,5 +1,6 @@
 #include "zoo/net.h"
 
+#include "graph/error.h"
 #include "graph/flops.h"
 
 namespace gp::zoo {
@@ -31,6 +32,9 @@ void Net::leave(size_t prevLen) {
 }
 
 std::string Net::uniqueName(std::string_view type) {
+  if (b_.numOps() >= kMaxOps)
+    throw Error(b_.source(), "the graph would have more than " + std::to_string(kMaxOps) +
+                                 " ops; use fewer layers or a shorter sequence");
   std::string name;
   name.reserve(scope_.size() + type.size() + 4);
   name += scope_;

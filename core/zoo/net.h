@@ -20,6 +20,10 @@ using Shape = std::vector<int64_t>;
 
 class Net {
  public:
+  // The most ops a generated forward graph may have (its training step has about 2.5x as
+  // many); op() and opN() throw gp::Error("zoo:MODEL", ...) beyond it.
+  static constexpr int32_t kMaxOps = 200000;
+
   explicit Net(std::string model);
   Net(const Net&) = delete;
   Net& operator=(const Net&) = delete;

@@ -7,6 +7,8 @@
 //          (bottom one bidirectional) and 8 decoder layers of 1024 units, residual
 //          connections from layer 3 on, normed Bahdanau attention computed from the bottom
 //          decoder layer and fed to every decoder layer, 32k vocab.
+// The layer count (per side) and the units come from ModelArgs; the embeddings are as wide
+// as the LSTMs.
 #include <string>
 
 #include "zoo/layers.h"
@@ -91,15 +93,17 @@ TensorId projectOutputs(Net& net, const std::vector<TensorId>& outs, int64_t voc
 
 }  // namespace
 
-Graph rnnlm(int batch, int steps) {
-  constexpr int64_t kHidden = 1500, kVocab = 10000, kLayers = 2;
+Graph rnnlm(const ModelArgs& args) {
+  constexpr int64_t kVocab = 10000;
+  const int64_t units = args.hidden, layers = args.layers;
+  const int batch = args.batch, steps = args.seqLen;
   Net net("rnnlm");
   TensorId ids = net.input("input_ids", {batch, steps}, DType::I32);
-  std::vector<TensorId> xs = embedSteps(net, ids, kVocab, kHidden);
-  for (int64_t l = 1; l <= kLayers; ++l) {
+  std::vector<TensorId> xs = embedSteps(net, ids, kVocab, units);
+  for (int64_t l = 1; l <= layers; ++l) {
     Net::Scope s(net, "layer", l);
-    LstmWeights w = lstmWeights(net, kHidden, kHidden);
-    lstmLayer(net, xs, zeroState(net, batch, kHidden), w, false);
+    LstmWeights w = lstmWeights(net, units, units);
+    lstmLayer(net, xs, zeroState(net, batch, units), w, false);
   }
   Net::Scope s(net, "softmax");
   TensorId y = stack(net, xs, 1);
@@ -107,8 +111,10 @@ Graph rnnlm(int batch, int steps) {
   return std::move(net).build();
 }
 
-Graph nmt(int batch, int steps) {
-  constexpr int64_t kHidden = 1024, kVocab = 32000, kLayers = 2;
+Graph nmt(const ModelArgs& args) {
+  constexpr int64_t kVocab = 32000;
+  const int64_t units = args.hidden, layers = args.layers;
+  const int batch = args.batch, steps = args.seqLen;
   Net net("nmt");
   TensorId src = net.input("source_ids", {batch, steps}, DType::I32);
   TensorId tgt = net.input("target_ids", {batch, steps}, DType::I32);
@@ -116,30 +122,30 @@ Graph nmt(int batch, int steps) {
   TensorId memory;
   {
     Net::Scope es(net, "encoder");
-    std::vector<TensorId> xs = embedSteps(net, src, kVocab, kHidden);
-    for (int64_t l = 1; l <= kLayers; ++l) {
+    std::vector<TensorId> xs = embedSteps(net, src, kVocab, units);
+    for (int64_t l = 1; l <= layers; ++l) {
       Net::Scope s(net, "layer", l);
-      LstmWeights w = lstmWeights(net, kHidden, kHidden);
-      finals.push_back(lstmLayer(net, xs, zeroState(net, batch, kHidden), w, false));
+      LstmWeights w = lstmWeights(net, units, units);
+      finals.push_back(lstmLayer(net, xs, zeroState(net, batch, units), w, false));
     }
     Net::Scope os(net, "output");
     memory = stack(net, xs, 1);
   }
   Net::Scope ds(net, "decoder");
-  std::vector<TensorId> ys = embedSteps(net, tgt, kVocab, kHidden);
-  Attention att = attentionParams(net, memory, kHidden, false);
-  TensorId attnKernel = net.param("attention/attention_layer/kernel", {2 * kHidden, kHidden});
-  TensorId attn = net.input("attention/zero_attention", {batch, kHidden});
+  std::vector<TensorId> ys = embedSteps(net, tgt, kVocab, units);
+  Attention att = attentionParams(net, memory, units, false);
+  TensorId attnKernel = net.param("attention/attention_layer/kernel", {2 * units, units});
+  TensorId attn = net.input("attention/zero_attention", {batch, units});
   std::vector<LstmWeights> w;
-  for (int64_t l = 1; l <= kLayers; ++l) {
+  for (int64_t l = 1; l <= layers; ++l) {
     Net::Scope s(net, "layer", l);
-    w.push_back(lstmWeights(net, l == 1 ? 2 * kHidden : kHidden, kHidden));  // input feeding
+    w.push_back(lstmWeights(net, l == 1 ? 2 * units : units, units));  // input feeding
   }
   std::vector<LstmState> st = finals;  // pass the encoder state
   std::vector<TensorId> outs;
   for (int64_t t = 0; t < steps; ++t) {
     TensorId x = ys[t];
-    for (int64_t l = 0; l < kLayers; ++l) {
+    for (int64_t l = 0; l < layers; ++l) {
       Net::Scope s(net, "layer", l + 1);
       Net::Scope ts(net, "step", t);
       st[l] = lstmStep(net, l == 0 ? std::vector<TensorId>{x, attn} : std::vector<TensorId>{x}, st[l], w[l]);
@@ -156,8 +162,10 @@ Graph nmt(int batch, int steps) {
   return std::move(net).build();
 }
 
-Graph gnmt(int batch, int steps) {
-  constexpr int64_t kHidden = 1024, kVocab = 32000, kLayers = 8, kFirstResidual = 3;
+Graph gnmt(const ModelArgs& args) {
+  constexpr int64_t kVocab = 32000, kFirstResidual = 3;
+  const int64_t units = args.hidden, layers = args.layers;  // layers >= 2 (makeZooModel)
+  const int batch = args.batch, steps = args.seqLen;
   Net net("gnmt");
   TensorId src = net.input("source_ids", {batch, steps}, DType::I32);
   TensorId tgt = net.input("target_ids", {batch, steps}, DType::I32);
@@ -165,47 +173,47 @@ Graph gnmt(int batch, int steps) {
   TensorId memory;
   {
     Net::Scope es(net, "encoder");
-    std::vector<TensorId> xs = embedSteps(net, src, kVocab, kHidden);
+    std::vector<TensorId> xs = embedSteps(net, src, kVocab, units);
     {
       Net::Scope s(net, "layer", 1);  // bidirectional
       std::vector<TensorId> fw = xs, bw = xs;
       {
         Net::Scope ds(net, "fw");
-        LstmWeights w = lstmWeights(net, kHidden, kHidden);
-        lstmLayer(net, fw, zeroState(net, batch, kHidden), w, false);
+        LstmWeights w = lstmWeights(net, units, units);
+        lstmLayer(net, fw, zeroState(net, batch, units), w, false);
       }
       {
         Net::Scope ds(net, "bw");
-        LstmWeights w = lstmWeights(net, kHidden, kHidden);
-        finals.push_back(lstmLayer(net, bw, zeroState(net, batch, kHidden), w, false, true));
+        LstmWeights w = lstmWeights(net, units, units);
+        finals.push_back(lstmLayer(net, bw, zeroState(net, batch, units), w, false, true));
       }
       for (int64_t t = 0; t < steps; ++t) {
         Net::Scope ts(net, "step", t);
         xs[t] = concat(net, {fw[t], bw[t]}, 1);
       }
     }
-    for (int64_t l = 2; l <= kLayers; ++l) {
+    for (int64_t l = 2; l <= layers; ++l) {
       Net::Scope s(net, "layer", l);
-      LstmWeights w = lstmWeights(net, l == 2 ? 2 * kHidden : kHidden, kHidden);
-      finals.push_back(lstmLayer(net, xs, zeroState(net, batch, kHidden), w, l >= kFirstResidual));
+      LstmWeights w = lstmWeights(net, l == 2 ? 2 * units : units, units);
+      finals.push_back(lstmLayer(net, xs, zeroState(net, batch, units), w, l >= kFirstResidual));
     }
     Net::Scope os(net, "output");
     memory = stack(net, xs, 1);
   }
   Net::Scope ds(net, "decoder");
-  std::vector<TensorId> ys = embedSteps(net, tgt, kVocab, kHidden);
-  Attention att = attentionParams(net, memory, kHidden, true);
-  TensorId attn = net.input("attention/zero_attention", {batch, kHidden});
+  std::vector<TensorId> ys = embedSteps(net, tgt, kVocab, units);
+  Attention att = attentionParams(net, memory, units, true);
+  TensorId attn = net.input("attention/zero_attention", {batch, units});
   std::vector<LstmWeights> w;
-  for (int64_t l = 1; l <= kLayers; ++l) {
+  for (int64_t l = 1; l <= layers; ++l) {
     Net::Scope s(net, "layer", l);
-    w.push_back(lstmWeights(net, 2 * kHidden, kHidden));  // [input, attention]
+    w.push_back(lstmWeights(net, 2 * units, units));  // [input, attention]
   }
   std::vector<LstmState> st = finals;  // pass the encoder state, layer by layer
   std::vector<TensorId> outs;
   for (int64_t t = 0; t < steps; ++t) {
     TensorId x = ys[t];
-    for (int64_t l = 0; l < kLayers; ++l) {
+    for (int64_t l = 0; l < layers; ++l) {
       TensorId in = x;
       {
         Net::Scope s(net, "layer", l + 1);

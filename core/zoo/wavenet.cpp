@@ -3,7 +3,9 @@
 // input and output, no biases) and 2 stacks of dilations 1..512 as in GDP (Zhou et al.
 // 2019). Each layer: dilated causal filter and gate convolutions, tanh * sigmoid, a 1x1
 // skip convolution and (except for the last layer) a 1x1 dense convolution plus the residual
-// Add. Scopes "wavenet/stack_S/dilation_D/..." carry each layer's dilation.
+// Add. Scopes "wavenet/stack_S/dilation_D/..." carry each layer's dilation. ModelArgs sets
+// the layers per stack (dilations 1..2^(layers-1)) and the residual channels, which the
+// dilation (filter and gate) channels follow.
 #include <string>
 
 #include "zoo/layers.h"
@@ -12,8 +14,8 @@
 namespace gp::zoo {
 namespace {
 
-constexpr int64_t kQuantization = 256, kResidual = 32, kDilation = 32, kSkip = 512;
-constexpr int kStacks = 2, kLayersPerStack = 10, kFilterWidth = 2;
+constexpr int64_t kQuantization = 256, kSkip = 512;
+constexpr int kStacks = 2, kFilterWidth = 2;
 
 // Causal 1-D convolution on [batch, time, channels] (TensorFlow runs it as Conv2D); causal
 // padding keeps the time extent.
@@ -29,24 +31,26 @@ TensorId conv1d(Net& net, std::string_view scope, TensorId x, int64_t filters, i
 
 }  // namespace
 
-Graph wavenet(int batch, int samples) {
+Graph wavenet(const ModelArgs& args) {
+  const int64_t residual = args.hidden, dilationChannels = args.hidden;
+  const int layersPerStack = args.layers;
   Net net("wavenet");
-  TensorId x = net.input("audio_one_hot", {batch, samples, kQuantization});
-  x = conv1d(net, "causal_layer", x, kResidual, kFilterWidth);
+  TensorId x = net.input("audio_one_hot", {args.batch, args.seqLen, kQuantization});
+  x = conv1d(net, "causal_layer", x, residual, kFilterWidth);
   std::vector<TensorId> skips;
   for (int s = 0; s < kStacks; ++s) {
     Net::Scope ss(net, "stack", s + 1);
-    for (int i = 0; i < kLayersPerStack; ++i) {
-      const bool last = s == kStacks - 1 && i == kLayersPerStack - 1;
+    for (int i = 0; i < layersPerStack; ++i) {
+      const bool last = s == kStacks - 1 && i == layersPerStack - 1;
       Net::Scope ls(net, "dilation", int64_t{1} << i);
-      TensorId filter = conv1d(net, "filter", x, kDilation, kFilterWidth);
-      TensorId gate = conv1d(net, "gate", x, kDilation, kFilterWidth);
+      TensorId filter = conv1d(net, "filter", x, dilationChannels, kFilterWidth);
+      TensorId gate = conv1d(net, "gate", x, dilationChannels, kFilterWidth);
       filter = unary(net, "Tanh", filter);
       gate = unary(net, "Sigmoid", gate);
       TensorId out = binary(net, "Mul", filter, gate);
       skips.push_back(conv1d(net, "skip", out, kSkip, 1));
       if (last) break;  // the last layer's residual output feeds nothing
-      TensorId dense = conv1d(net, "dense", out, kResidual, 1);
+      TensorId dense = conv1d(net, "dense", out, residual, 1);
       x = binary(net, "Add", x, dense);
     }
   }

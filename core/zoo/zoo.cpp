@@ -1,6 +1,8 @@
 #include "zoo/zoo.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "graph/error.h"
 #include "zoo/models.h"
@@ -8,82 +10,173 @@
 namespace gp {
 namespace {
 
+// The values a size parameter (layers, hidden) may take besides 0 (the default).
+struct Range {
+  int min = 0, max = 0;      // max 0: the model does not take the parameter
+  int multiple = 1;          // values must be multiples of it
+  std::vector<int> choices;  // non-empty: only these values
+  const char* meaning = "";  // what it sets, for messages: "the depth"
+};
+
 struct Model {
   ZooEntry entry;
   int maxSeqLen;  // 0 for models without a sequence
-  Graph (*make)(int batch, int seqLen);
+  Range layers, hidden;
+  bool takesSeed;
+  Graph (*make)(const zoo::ModelArgs&);
 };
 
 constexpr int kMaxBatch = 1 << 16;
 
-Graph resnet50(int b, int) {
-  return zoo::resnet50(b);
-}
-Graph inceptionV3(int b, int) {
-  return zoo::inceptionV3(b);
-}
-Graph amoebanet(int b, int) {
-  return zoo::amoebanet(b);
-}
+const Range kLstmLayers{1, 64, 1, {}, "LSTM layers"};
+const Range kLstmUnits{1, 8192, 1, {}, "LSTM units"};
+const Range kAttentionLayers{1, 128, 1, {}, "Transformer layers"};
+const Range kAttentionHidden{64, 8192, 64, {}, "the model width, 64 per attention head"};
 
 const std::vector<Model>& models() {
   static const std::vector<Model> m = {
       {{"rnnlm",
         "2-layer LSTM language model, 1500 units, 10k vocabulary (Zaremba et al. 2014 'large'); "
         "defaults: batch 64 (ColocRL, Mirhoseini et al. 2017), 35 unrolled steps",
-        64, 35},
+        64, 35, 2, 1500},
        500,
+       kLstmLayers,
+       kLstmUnits,
+       false,
        zoo::rnnlm},
       {{"nmt",
         "2-layer LSTM encoder-decoder with Bahdanau attention, 1024 units, 32k vocabulary (ColocRL, "
         "Mirhoseini et al. 2017); defaults: batch 64, 50 source and 50 target steps",
-        64, 50},
+        64, 50, 2, 1024},
        500,
+       {1, 64, 1, {}, "LSTM layers per side"},
+       kLstmUnits,
+       false,
        zoo::nmt},
       {{"gnmt",
         "GNMT (Wu et al. 2016): 8 encoder (bottom bidirectional) + 8 decoder LSTM layers of 1024, residual "
         "from layer 3, normed Bahdanau attention, 32k vocabulary, as placed by HDP/GDP; defaults: batch 128 "
         "(tensorflow/nmt GNMT), 90 source and 90 target steps, which gives the ~64k-op training step of the "
         "size HDP/GDP report for GNMT-8",
-        128, 90},
+        128, 90, 8, 1024},
        500,
+       {2, 64, 1, {}, "LSTM layers per side"},
+       kLstmUnits,
+       false,
        zoo::gnmt},
       {{"inception_v3",
         "Inception-V3 (Szegedy et al. 2016), 299x299, no auxiliary head; default batch 32 (ColocRL, "
         "Mirhoseini et al. 2017)",
         32, 0},
        0,
-       inceptionV3},
+       {},
+       {},
+       false,
+       zoo::inceptionV3},
       {{"amoebanet",
         "AmoebaNet-A (Real et al. 2019), N=6, F=190, 331x331, as in tensorflow/tpu amoeba_net, no auxiliary "
         "head; default batch 32",
-        32, 0},
+        32, 0, 6, 190},
        0,
-       amoebanet},
+       {1, 32, 1, {}, "N, normal cells per stack"},
+       {16, 1024, 1, {}, "F, the filters of the first stack"},
+       false,
+       zoo::amoebanet},
       {{"transformer_xl",
         "Transformer-XL base for enwik8 (Dai et al. 2019): 12 layers, d_model 512, 8 heads, FFN 2048, "
         "memory = segment length; defaults: batch 22, segment 512",
-        22, 512},
+        22, 512, 12, 512},
        8192,
+       kAttentionLayers,
+       kAttentionHidden,
+       false,
        zoo::transformerXl},
       {{"wavenet",
         "WaveNet (van den Oord et al. 2016), 2 stacks of 10 dilated causal conv layers (dilation 1..512), "
         "32 residual / 512 skip channels, 256-way output (GDP, Zhou et al. 2019; ibab/tensorflow-wavenet "
         "sizes); defaults: batch 1, 100000 samples",
-        1, 100000},
+        1, 100000, 10, 32},
        1 << 24,
+       {1, 20, 1, {}, "dilation layers per stack"},
+       {1, 1024, 1, {}, "residual channels"},
+       false,
        zoo::wavenet},
-      {{"resnet50", "ResNet-50 v1.5 (He et al. 2016), 224x224; default batch 32 (the paper's 256 over 8 GPUs)", 32, 0},
+      {{"resnet50", "ResNet-50 v1.5 (He et al. 2016), 224x224; default batch 32 (the paper's 256 over 8 GPUs)", 32, 0,
+        50, 64},
        0,
-       resnet50},
+       {26, 152, 1, {26, 38, 50, 101, 152}, "the depth"},
+       {8, 1024, 1, {}, "the base width"},
+       false,
+       zoo::resnet50},
       {{"bert_base",
         "BERT-base (Devlin et al. 2019) with masked-LM and next-sentence heads: 12 layers, 768 hidden, 12 "
         "heads; defaults: batch 256, sequence 128 (the paper's pre-training phase 1)",
-        256, 128},
+        256, 128, 12, 768},
        512,
+       kAttentionLayers,
+       kAttentionHidden,
+       false,
        zoo::bertBase},
+      {{"random_dag",
+        "Random layered network (generated, not a paper's workload): an image, sequence or hybrid trunk of "
+        "layers of 1..hidden parallel branches (conv/BN/ReLU, separable, pooling, gated, squeeze-excite, MLP, "
+        "attention, LayerNorm blocks) merged by AddN or ConcatV2 + projection, with residual and skip Adds; "
+        "defaults: batch 16, 40 layers, up to 4 branches, seed 1",
+        16, 0, 40, 4, true},
+       0,
+       {1, 10000, 1, {}, "the depth"},
+       {1, 32, 1, {}, "the most parallel branches per layer"},
+       true,
+       zoo::randomDag},
   };
   return m;
+}
+
+std::string rangeText(const Range& r) {
+  std::string t;
+  if (r.choices.empty()) {
+    t = std::to_string(r.min) + ".." + std::to_string(r.max);
+    if (r.multiple > 1) t += " in steps of " + std::to_string(r.multiple);
+  } else {
+    for (int c : r.choices) {
+      if (!t.empty()) t += '/';
+      t += std::to_string(c);
+    }
+  }
+  return t;
+}
+
+// "batch, seq_len 1..500, layers 1..64 (LSTM layers), hidden 1..8192 (LSTM units)"
+std::string parameterText(const Model& m) {
+  std::string t = "batch";
+  if (m.maxSeqLen > 0) t += ", seq_len 1.." + std::to_string(m.maxSeqLen);
+  if (m.layers.max > 0) t += ", layers " + rangeText(m.layers) + " (" + m.layers.meaning + ")";
+  if (m.hidden.max > 0) t += ", hidden " + rangeText(m.hidden) + " (" + m.hidden.meaning + ")";
+  if (m.takesSeed) t += ", seed (any; 0 = 1)";
+  return t;
+}
+
+// The names of the parameters a model takes, for the error about one it does not.
+std::string parameterNames(const Model& m) {
+  std::string t = "batch";
+  if (m.maxSeqLen > 0) t += ", seq_len";
+  if (m.layers.max > 0) t += ", layers";
+  if (m.hidden.max > 0) t += ", hidden";
+  if (m.takesSeed) t += ", seed";
+  return t;
+}
+
+// A size parameter: 0 resolves to `fallback`; anything else must lie in `r`.
+int resolve(const Model& m, const std::string& source, const char* what, int value, const Range& r, int fallback) {
+  if (value == 0) return fallback;
+  if (r.max == 0)
+    throw Error(source, std::string(what) + " is not a parameter of " + m.entry.name +
+                            " (it takes: " + parameterNames(m) + ")");
+  const bool listed = r.choices.empty() || std::find(r.choices.begin(), r.choices.end(), value) != r.choices.end();
+  if (value < r.min || value > r.max || value % r.multiple != 0 || !listed)
+    throw Error(source, std::string(what) + " (" + r.meaning + ") must be " + (r.choices.empty() ? "" : "one of ") +
+                            rangeText(r) + " (got " + std::to_string(value) + ")");
+  return value;
 }
 
 }  // namespace
@@ -91,7 +184,10 @@ const std::vector<Model>& models() {
 const std::vector<ZooEntry>& zooModels() {
   static const std::vector<ZooEntry> entries = [] {
     std::vector<ZooEntry> e;
-    for (const Model& m : models()) e.push_back(m.entry);
+    for (const Model& m : models()) {
+      e.push_back(m.entry);
+      e.back().parameters = parameterText(m);
+    }
     return e;
   }();
   return entries;
@@ -112,15 +208,20 @@ Graph makeZooModel(const std::string& name, const ZooParams& params) {
                             std::to_string(params.batch) + ")");
   if (params.seqLen < 0)
     throw Error(source, "sequence length must be positive (got " + std::to_string(params.seqLen) + ")");
-  const int batch = params.batch ? params.batch : model->entry.defaultBatch;
-  int seqLen = 0;
+  zoo::ModelArgs args;
+  args.batch = params.batch ? params.batch : model->entry.defaultBatch;
   if (model->maxSeqLen > 0) {
-    seqLen = params.seqLen ? params.seqLen : model->entry.defaultSeqLen;
-    if (seqLen > model->maxSeqLen)
+    args.seqLen = params.seqLen ? params.seqLen : model->entry.defaultSeqLen;
+    if (args.seqLen > model->maxSeqLen)
       throw Error(source, "sequence length must be at most " + std::to_string(model->maxSeqLen) + " (got " +
-                              std::to_string(seqLen) + ")");
+                              std::to_string(args.seqLen) + ")");
   }
-  return model->make(batch, seqLen);
+  args.layers = resolve(*model, source, "layers", params.layers, model->layers, model->entry.defaultLayers);
+  args.hidden = resolve(*model, source, "hidden", params.hidden, model->hidden, model->entry.defaultHidden);
+  if (params.seed != 0 && !model->takesSeed)
+    throw Error(source, "seed is not a parameter of " + name + " (it takes: " + parameterNames(*model) + ")");
+  args.seed = params.seed ? params.seed : 1;
+  return model->make(args);
 }
 
 }  // namespace gp

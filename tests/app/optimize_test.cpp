@@ -98,8 +98,10 @@ class OptimizeTest : public QObject {
 
     // ---- Optimize: 5 iterations, seed 1.
     int reports = 0, improved = 0, finished = 0;
+    std::vector<IterationReport> seen;
     connect(&doc, &Document::iterationReported, this, [&](const OptimizeProgress& p) {
       ++reports;
+      seen.push_back(p.report);
       if (p.improvedBest) {
         ++improved;
         QCOMPARE(p.improvedBest->device.size(), baseline.plan.device.size());
@@ -123,7 +125,16 @@ class OptimizeTest : public QObject {
     QVERIFY(waitIdle(w));
     QCOMPARE(finished, 1);
     QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
-    QCOMPARE(reports, 5);
+    // the policy's zero-shot plan first (a marker at iteration 0), then the 5 iterations
+    QCOMPARE(reports, 6);
+    QVERIFY(seen[0].zeroShot);
+    QCOMPARE(seen[0].iteration, 0);
+    QVERIFY(seen[0].bestStepTime > 0 && seen[0].bestStepTime <= baseline.stepTime + 1e-12);
+    QCOMPARE(seen[1].iteration, 1);
+    QVERIFY(!seen[1].zeroShot);
+    QVERIFY(seen[5].bestStepTime <= seen[0].bestStepTime + 1e-12);  // refining starts from it
+    QVERIFY(w.rewardPlot()->zeroShotMarkerVisible());
+    QCOMPARE(w.rewardPlot()->zeroShotStepTime(), seen[0].bestStepTime);
     QCOMPARE(w.rewardPlot()->pointCount(), 5);
     QCOMPARE(w.rewardPlot()->plot()->graph(0)->dataCount(), 5);
     QVERIFY(w.rewardPlot()->baselineLineVisible());  // m_etf
@@ -176,7 +187,7 @@ class OptimizeTest : public QObject {
     QCOMPARE(stopped.kind, QStringLiteral("optimizer"));
     QVERIFY2(stopped.label.contains(QLatin1String("stopped after")), qPrintable(stopped.label));
     QVERIFY(stopped.feasible && stopped.stepTime <= opt.stepTime + 1e-12);
-    QVERIFY(reports < 200 && w.rewardPlot()->pointCount() == reports);
+    QVERIFY(reports < 200 && w.rewardPlot()->pointCount() == reports - 1);  // and the zero-shot marker
 
     // ---- Edit the plan (stage 4 to the fourth GPU) and optimize again from there.
     const int found = w.graphView()->search(QStringLiteral("^resnet50/stage4/"), GraphView::SearchKind::Regex);

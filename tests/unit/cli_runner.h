@@ -1,8 +1,10 @@
 // Runs the built graphplace-cli as a user would: exit code, stdout and stderr.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -34,6 +36,16 @@ inline CliRun runCli(const std::string& args) {
   r.err.assign(std::istreambuf_iterator<char>(e), {});
   std::filesystem::remove(errPath);
   return r;
+}
+
+// A command that must fail as every bad input does: exit code 1, nothing on stdout, and one
+// line on stderr that contains `expect`.
+inline void expectCliError(const std::string& args, const std::string& expect) {
+  const CliRun r = runCli(args);
+  EXPECT_EQ(r.code, 1) << args;
+  EXPECT_NE(r.err.find(expect), std::string::npos) << args << "\nstderr: " << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << args;
 }
 
 }  // namespace gptest

@@ -167,6 +167,35 @@ class RewardPlotTest : public QObject {
     QVERIFY2(bytes.contains("m_sct"), bytes.left(400).constData());
     QVERIFY(bytes.contains("iteration"));
   }
+
+  void zeroShotPlanIsAMarkerAtIterationZero() {
+    RewardPlot plot;
+    plot.resize(640, 360);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    IterationReport zero;
+    zero.zeroShot = true;
+    zero.bestStepTime = 0.150;
+    plot.addIteration(zero);  // before the bound is known: kept, drawn once it is
+    QVERIFY(!plot.zeroShotMarkerVisible());
+    plot.setReferenceLines({0.100, 0.160, QStringLiteral("heft")});
+    QVERIFY(plot.zeroShotMarkerVisible());
+    QCOMPARE(plot.zeroShotStepTime(), 0.150);
+    QCOMPARE(plot.pointCount(), 0);  // not an iteration: no mean / best point
+    QCOMPARE(plot.bestStepTime(), 0.150);
+    plot.addIteration(report(1, -1.5, -1.2, 0.140));
+    plot.replotNow();
+    QCOMPARE(plot.pointCount(), 1);
+    QVERIFY(plot.plot()->xAxis->range().contains(0));  // the marker is in view
+    QVERIFY(plot.plot()->yAxis->range().contains(plot.rewardOf(0.150)));
+    const QImage img = plot.grab().toImage();
+    QVERIFY(pixelsNear(img, QColor(128, 0, 128)) > 20);  // the diamond and its label
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(img.save(QString::fromUtf8(dir) + "/reward_plot_zero_shot.png"));
+    plot.clear();
+    QVERIFY(!plot.zeroShotMarkerVisible());
+    QCOMPARE(plot.zeroShotStepTime(), 0.0);
+  }
 };
 
 QTEST_MAIN(RewardPlotTest)

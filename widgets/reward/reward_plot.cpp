@@ -19,6 +19,7 @@ const QColor kBestColor(230, 145, 56);
 const QColor kBestSoFarColor(46, 139, 87);
 const QColor kBaselineColor(178, 34, 34);
 const QColor kBoundColor(90, 90, 90);
+const QColor kZeroShotColor(128, 0, 128);
 
 QCPItemText* makeLineLabel(QCustomPlot* plot, const QColor& color) {
   auto* t = new QCPItemText(plot);
@@ -64,10 +65,24 @@ RewardPlot::RewardPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   bestSoFarGraph_->setPen(QPen(kBestSoFarColor, 2.5));
   bestSoFarGraph_->setLineStyle(QCPGraph::lsStepLeft);
 
+  zeroShotGraph_ = plot_->addGraph();
+  zeroShotGraph_->setName(tr("zero-shot plan"));
+  zeroShotGraph_->setLineStyle(QCPGraph::lsNone);
+  zeroShotGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kZeroShotColor, 1.5),
+                                                  QBrush(kZeroShotColor), 10));
+  zeroShotGraph_->setPen(QPen(kZeroShotColor));
+  zeroShotGraph_->removeFromLegend();
+
   baselineLine_ = makeLine(plot_, kBaselineColor);
   boundLine_ = makeLine(plot_, kBoundColor);
   baselineText_ = makeLineLabel(plot_, kBaselineColor);
   boundText_ = makeLineLabel(plot_, kBoundColor);
+  zeroShotText_ = new QCPItemText(plot_);
+  zeroShotText_->position->setType(QCPItemPosition::ptPlotCoords);
+  zeroShotText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+  zeroShotText_->setColor(kZeroShotColor);
+  zeroShotText_->setPadding(QMargins(6, 0, 2, 4));
+  zeroShotText_->setVisible(false);
 
   plot_->xAxis->setLabel(tr("iteration"));
   plot_->yAxis->setLabel(tr("reward"));
@@ -122,6 +137,13 @@ bool RewardPlot::lowerBoundLineVisible() const {
 }
 
 void RewardPlot::addIteration(const IterationReport& it) {
+  if (it.zeroShot) {  // the policy's own plan, before the first iteration: a marker, not a point
+    zeroShotStep_ = it.bestStepTime;
+    if (it.bestStepTime > 0) bestStep_ = it.bestStepTime;
+    updateZeroShotMarker();
+    scheduleReplot();
+    return;
+  }
   const double x = it.iteration > 0 ? it.iteration : iterations_.size() + 1.0;
   iterations_ << x;
   mean_ << it.meanReward;
@@ -137,7 +159,10 @@ void RewardPlot::addIteration(const IterationReport& it) {
 void RewardPlot::setReferenceLines(const RewardReferences& refs) {
   const bool boundChanged = refs.lowerBound != refs_.lowerBound;
   refs_ = refs;
-  if (boundChanged) updateBestCurve();
+  if (boundChanged) {
+    updateBestCurve();
+    updateZeroShotMarker();
+  }
   updateReferenceItems();
   scheduleReplot();
 }
@@ -148,7 +173,9 @@ void RewardPlot::clear() {
   best_.clear();
   bestSoFarStep_.clear();
   bestStep_ = 0;
+  zeroShotStep_ = 0;
   for (QCPGraph* g : {meanGraph_, bestGraph_, bestSoFarGraph_}) g->data()->clear();
+  updateZeroShotMarker();
   userView_ = false;
   scheduleReplot();
 }
@@ -158,6 +185,21 @@ void RewardPlot::updateBestCurve() {
   if (refs_.lowerBound <= 0) return;
   for (qsizetype i = 0; i < iterations_.size(); ++i)
     if (bestSoFarStep_[i] > 0) bestSoFarGraph_->addData(iterations_[i], rewardOf(bestSoFarStep_[i]));
+}
+
+void RewardPlot::updateZeroShotMarker() {
+  zeroShotGraph_->data()->clear();
+  const bool show = zeroShotStep_ > 0 && refs_.lowerBound > 0;
+  zeroShotText_->setVisible(show);
+  if (!show) return;
+  const double y = rewardOf(zeroShotStep_);
+  zeroShotGraph_->addData(0, y);
+  zeroShotText_->position->setCoords(0, y);
+  zeroShotText_->setText(tr("zero-shot: %1 ms").arg(ms(zeroShotStep_)));
+}
+
+bool RewardPlot::zeroShotMarkerVisible() const {
+  return zeroShotText_->visible() && !zeroShotGraph_->data()->isEmpty();
 }
 
 void RewardPlot::updateReferenceItems() {
@@ -185,7 +227,7 @@ void RewardPlot::updateReferenceItems() {
 
 void RewardPlot::fitView() {
   const double n = std::max<double>(10, iterations_.isEmpty() ? 0 : iterations_.back());
-  plot_->xAxis->setRange(0.5, n + 0.5);
+  plot_->xAxis->setRange(zeroShotGraph_->data()->isEmpty() ? 0.5 : -0.5, n + 0.5);
   // The figures that matter: the best rewards, the best so far and the reference lines. The
   // mean may dive far below them (out-of-memory samples earn −10): it is shown down to as far
   // below the others as they span, the rest is a zoom away.
@@ -195,8 +237,8 @@ void RewardPlot::fitView() {
     hi = std::max(hi, v);
   };
   for (double v : best_) take(v);
-  for (auto it = bestSoFarGraph_->data()->constBegin(); it != bestSoFarGraph_->data()->constEnd(); ++it)
-    take(it->value);
+  for (const QCPGraph* g : {bestSoFarGraph_, zeroShotGraph_})
+    for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) take(it->value);
   if (refs_.lowerBound > 0) take(-1);
   if (baselineLine_->visible()) take(rewardOf(refs_.bestBaseline));
   if (!std::isfinite(lo)) {

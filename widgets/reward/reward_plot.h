@@ -1,6 +1,7 @@
 // RewardPlot: the RL optimizer's progress, one point per iteration (QCustomPlot): the mean and
 // the best reward of the iteration's sampled plans and the best plan so far, with the best
-// baseline and the lower bound as labelled horizontal lines. Rewards are the optimizer's
+// baseline and the lower bound as labelled horizontal lines, and the policy's zero-shot plan
+// (reported before the first iteration) as a labelled diamond at iteration 0. Rewards are the optimizer's
 // −√(step time ÷ lower bound): the lower bound is −1, higher is better; the labels give the
 // step times in ms. Zoom with the wheel, pan by dragging, double-click to fit again.
 //
@@ -46,6 +47,8 @@ class RewardPlot : public QWidget {
   const QVector<double>& meanRewards() const { return mean_; }
   const QVector<double>& bestRewards() const { return best_; }
   double bestStepTime() const { return bestStep_; }  // seconds; 0 before a feasible plan
+  double zeroShotStepTime() const { return zeroShotStep_; }  // seconds; 0 before the report
+  bool zeroShotMarkerVisible() const;
   const RewardReferences& references() const { return refs_; }
   // Reward of a step time against the lower bound (−√(step ÷ bound)); 0 without a bound.
   double rewardOf(double stepSeconds) const;
@@ -60,15 +63,17 @@ class RewardPlot : public QWidget {
   void fitView();
   void updateReferenceItems();
   void updateBestCurve();
+  void updateZeroShotMarker();
 
   QCustomPlot* plot_;
-  QCPGraph *meanGraph_, *bestGraph_, *bestSoFarGraph_;
+  QCPGraph *meanGraph_, *bestGraph_, *bestSoFarGraph_, *zeroShotGraph_;
   QCPItemStraightLine *baselineLine_, *boundLine_;
-  QCPItemText *baselineText_, *boundText_;
+  QCPItemText *baselineText_, *boundText_, *zeroShotText_;
   QTimer replotTimer_;
   RewardReferences refs_;
   QVector<double> iterations_, mean_, best_, bestSoFarStep_;
   double bestStep_ = 0;
+  double zeroShotStep_ = 0;
   bool userView_ = false;  // zoomed or panned: the view no longer follows the data
   int replots_ = 0;
 };

@@ -60,7 +60,7 @@ TEST(GraphFeatures, ShapesEdgesAndUnitsOnASmallGraph) {
   CostModel cost(g, c);
   GraphFeatures f = rl::buildGraphFeatures(g, cost);
   ASSERT_EQ(f.numOps, 4);
-  EXPECT_EQ(f.featureDim, 14 + rl::kMaxDevices + 1 + 2 * rl::kPositionPeriods);
+  EXPECT_EQ(f.featureDim, 18 + rl::kMaxDevices + 1 + 2 * rl::kPositionPeriods);
   EXPECT_EQ(f.x.size(), 4u * static_cast<size_t>(f.featureDim));
   // Edges: a->b, a->c, b->c (distinct producer/consumer pairs).
   std::set<std::pair<int, int>> edges;
@@ -93,6 +93,29 @@ TEST(GraphFeatures, ShapesEdgesAndUnitsOnASmallGraph) {
   EXPECT_FLOAT_EQ(at(f, 0, 8), 0.5f);
   EXPECT_FLOAT_EQ(at(f, 3, 8), 0.25f);
   EXPECT_FLOAT_EQ(at(f, 1, 10), 1.0f);
+  // Time share (14): a holds the FLOPs, so it takes more than the mean op time; comm ratio (15)
+  // and memory share (16) grow with the bytes an op writes and holds.
+  EXPECT_GT(at(f, 0, 14), at(f, 1, 14));
+  EXPECT_GE(at(f, 0, 15), 0.0f);
+  EXPECT_GE(at(f, 0, 16), 0.0f);
+}
+
+TEST(GraphFeatures, RatiosReadAlikeAtEveryBatchSize) {
+  // the op-time share of a layer does not change when the whole graph scales
+  Cluster c = loadCluster("4xP100-PCIe");
+  LoadOptions small, large;
+  small.zoo.batch = 32;
+  large.zoo.batch = 128;
+  Graph a = loadModel("zoo:resnet50", small), b = loadModel("zoo:resnet50", large);
+  CostModel ca(a, c), cb(b, c);
+  GraphFeatures fa = rl::buildGraphFeatures(a, ca), fb = rl::buildGraphFeatures(b, cb);
+  ASSERT_EQ(fa.numOps, fb.numOps);
+  double shareDiff = 0, flopsDiff = 0;
+  for (OpId op = 0; op < fa.numOps; ++op) {
+    shareDiff += std::abs(at(fa, op, 14) - at(fb, op, 14));
+    flopsDiff += std::abs(at(fa, op, 0) - at(fb, op, 0));
+  }
+  EXPECT_LT(shareDiff, 0.25 * flopsDiff);
 }
 
 TEST(GraphFeatures, CurrentPlanOneHotOnlyWhenGiven) {
@@ -103,16 +126,49 @@ TEST(GraphFeatures, CurrentPlanOneHotOnlyWhenGiven) {
   Plan p = Plan::singleDevice(4, 0);
   p.device = {2, 0, 2, 3};
   GraphFeatures refine = rl::buildGraphFeatures(g, cost, &p);
-  const int dev0 = 14;
+  const int dev0 = rl::currentDeviceColumn();
+  ASSERT_EQ(dev0, 18);
   for (OpId op = 0; op < 4; ++op) {
     for (int d = 0; d < rl::kMaxDevices; ++d) {
       EXPECT_FLOAT_EQ(at(fresh, op, dev0 + d), 0.0f);
       EXPECT_FLOAT_EQ(at(refine, op, dev0 + d), d == p.device[op] ? 1.0f : 0.0f) << op << " " << d;
     }
-    for (int col = 0; col < dev0; ++col) EXPECT_FLOAT_EQ(at(fresh, op, col), at(refine, op, col));
+    for (int col = 0; col < dev0 - 1; ++col) EXPECT_FLOAT_EQ(at(fresh, op, col), at(refine, op, col));
+    EXPECT_FLOAT_EQ(at(fresh, op, dev0 - 1), 0.0f);  // no plan, no load
   }
   Plan wrong = Plan::singleDevice(3);
   EXPECT_THROW(rl::buildGraphFeatures(g, cost, &wrong), Error);
+}
+
+TEST(GraphFeatures, DeviceLoadsFollowTheCurrentPlan) {
+  Graph g = diamond();
+  Cluster c = loadCluster("4xP100-PCIe");
+  CostModel cost(g, c);
+  GraphFeatures f = rl::buildGraphFeatures(g, cost);
+  auto dev = [&](int d, int k) { return f.deviceX[static_cast<size_t>(d) * rl::kDeviceFeatures + k]; };
+  // present and equally fast: the cluster's 4 devices; nothing beyond
+  for (int d = 0; d < rl::kMaxDevices; ++d) {
+    EXPECT_FLOAT_EQ(dev(d, 0), d < 4 ? 1.0f : 0.0f);
+    EXPECT_FLOAT_EQ(dev(d, 3), d < 4 ? 1.0f : 0.0f);
+    EXPECT_FLOAT_EQ(dev(d, 1), 0.0f);  // no plan yet
+  }
+  // everything on device 2: it carries 4x the mean load (the column reads load share / 4)
+  rl::setCurrentDevices(f, {2, 2, 2, 2});
+  EXPECT_FLOAT_EQ(dev(2, 1), 1.0f);
+  EXPECT_FLOAT_EQ(dev(0, 1), 0.0f);
+  const int loadColumn = rl::currentDeviceColumn() - 1;
+  for (OpId op = 0; op < 4; ++op) {
+    EXPECT_FLOAT_EQ(at(f, op, loadColumn), 1.0f);
+    EXPECT_FLOAT_EQ(at(f, op, rl::currentDeviceColumn() + 2), 1.0f);
+  }
+  // moving the plan moves the one-hot; clearing it clears everything
+  rl::setCurrentDevices(f, {0, 1, 0, 3});
+  EXPECT_FLOAT_EQ(at(f, 1, rl::currentDeviceColumn() + 1), 1.0f);
+  EXPECT_FLOAT_EQ(at(f, 1, rl::currentDeviceColumn() + 2), 0.0f);
+  EXPECT_GT(dev(0, 1), dev(3, 1));  // a (the FLOPs) and c share device 0
+  rl::setCurrentDevices(f, {});
+  for (OpId op = 0; op < 4; ++op) EXPECT_FLOAT_EQ(at(f, op, loadColumn), 0.0f);
+  EXPECT_THROW(rl::setCurrentDevices(f, {0, 1}), Error);
 }
 
 TEST(GraphFeatures, PlanFromUnitsPutsEveryOpOnItsUnitsDevice) {

@@ -6,11 +6,11 @@
 
 #include <cmath>
 #include <map>
-#include <set>
 #include <string>
 
 #include "graph/error.h"
 #include "graph/training.h"
+#include "zoo_checks.h"
 
 using namespace gp;
 
@@ -67,19 +67,23 @@ std::string errorOf(const std::string& name, ZooParams p) {
 }
 
 const char* const kNames[] = {"rnnlm",          "nmt",     "gnmt",     "inception_v3", "amoebanet",
-                              "transformer_xl", "wavenet", "resnet50", "bert_base"};
+                              "transformer_xl", "wavenet", "resnet50", "bert_base",    "random_dag"};
 
 }  // namespace
 
-TEST(ZooTest, ListsThePapersWorkloads) {
+TEST(ZooTest, ListsThePapersWorkloadsAndRandomDag) {
   const auto& models = zooModels();
   ASSERT_EQ(models.size(), std::size(kNames));
   for (size_t i = 0; i < models.size(); ++i) {
     EXPECT_EQ(models[i].name, kNames[i]);
     EXPECT_FALSE(models[i].description.empty());
     EXPECT_GT(models[i].defaultBatch, 0);
-    const bool cnn = models[i].name == "resnet50" || models[i].name == "inception_v3" || models[i].name == "amoebanet";
-    EXPECT_EQ(models[i].defaultSeqLen == 0, cnn) << models[i].name;
+    const bool noSequence = models[i].name == "resnet50" || models[i].name == "inception_v3" ||
+                            models[i].name == "amoebanet" || models[i].name == "random_dag";
+    EXPECT_EQ(models[i].defaultSeqLen == 0, noSequence) << models[i].name;
+    EXPECT_EQ(models[i].synthetic, models[i].name == "random_dag") << models[i].name;
+    EXPECT_EQ(models[i].defaultLayers == 0, models[i].name == "inception_v3") << models[i].name;
+    EXPECT_EQ(models[i].parameters.rfind("batch", 0), 0u) << models[i].name;
   }
 }
 
@@ -89,36 +93,8 @@ class ZooModelTest : public ::testing::TestWithParam<const char*> {};
 TEST_P(ZooModelTest, BuildsAWellFormedScopedGraph) {
   const std::string name = GetParam();
   Graph g = makeZooModel(name, {.batch = 2, .seqLen = 8});
-  EXPECT_EQ(g.name(), name);
   EXPECT_GT(g.numOps(), 100);
-  EXPECT_GT(g.totalFlops(), 0);
-  EXPECT_GE(g.maxScopeDepth(), 3);
-  std::set<std::string> names;
-  int sinks = 0;
-  for (OpId op = 0; op < g.numOps(); ++op) {
-    const std::string& n = g.opName(op);
-    EXPECT_TRUE(names.insert(n).second) << "duplicate op name " << n;
-    EXPECT_EQ(n.rfind(name + "/", 0), 0u) << n;
-    EXPECT_GE(g.scopeDepth(g.opScope(op)), 2) << n;
-    EXPECT_TRUE(std::isfinite(g.flops(op)) && g.flops(op) >= 0) << n;
-    sinks += g.fanOut(op).empty();
-  }
-  EXPECT_EQ(sinks, name == "bert_base" ? 2 : 1);  // the logits (BERT: masked-LM and next-sentence)
-  for (TensorId t = 0; t < g.numTensors(); ++t) {
-    const std::string& n = g.tensorName(t);
-    ASSERT_TRUE(g.hasShape(t)) << n;
-    EXPECT_GT(g.tensorBytes(t), 0) << n;
-    if (g.tensorKind(t) == TensorKind::Activation) {
-      EXPECT_EQ(g.dtype(t), DType::F32) << n;
-      // every activation feeds something, except the model outputs
-      if (g.consumers(t).empty()) {
-        EXPECT_TRUE(g.fanOut(g.producer(t)).empty()) << n;
-      }
-    } else {
-      EXPECT_FALSE(g.consumers(t).empty()) << "unused " << n;
-      EXPECT_TRUE(g.dtype(t) == DType::F32 || g.dtype(t) == DType::I32) << n;
-    }
-  }
+  gptest::expectWellFormedZooGraph(g, name);
 }
 
 TEST_P(ZooModelTest, DefaultsAreTheListedOnesAndTrainingDerives) {

@@ -49,8 +49,11 @@ TEST(Ppo, ReachesTheOptimumOfTwoHeavyChains) {
   const double single = Simulator(t.cost).run(Plan::singleDevice(t.g.numOps()), false).stepTime;
   ASSERT_NEAR(single, 8.0, 1e-6);
   std::vector<IterationReport> reports;
-  OptimizeResult r = rl::runOptimizer(t.cost, scratch(40, 1), [&](const IterationReport& it) { reports.push_back(it); },
-                                      nullptr);
+  OptimizeResult r = rl::runOptimizer(
+      t.cost, scratch(40, 1), [&](const IterationReport& it) { reports.push_back(it); }, nullptr);
+  ASSERT_FALSE(reports.empty());
+  EXPECT_TRUE(reports.front().zeroShot);  // the untrained policy's own plan comes first
+  reports.erase(reports.begin());
   EXPECT_TRUE(r.measurement.feasible);
   EXPECT_NEAR(r.measurement.stepTime, single / 2, 1e-6);
   EXPECT_FALSE(r.measurement.timeline.empty());
@@ -215,9 +218,12 @@ TEST(Ppo, ZeroShotReturnsAFeasiblePlan) {
   Graph g = loadModel("zoo:resnet50");
   Cluster c = loadCluster("4xP100-PCIe");
   CostModel cost(g, c);
-  int calls = 0;
-  OptimizeResult r = rl::runOptimizer(cost, scratch(0, 1), [&](const IterationReport&) { ++calls; }, nullptr);
-  EXPECT_EQ(calls, 0);
+  std::vector<IterationReport> calls;
+  OptimizeResult r = rl::runOptimizer(cost, scratch(0, 1), [&](const IterationReport& it) { calls.push_back(it); }, nullptr);
+  ASSERT_EQ(calls.size(), 1u);  // the zero-shot report, no iteration
+  EXPECT_TRUE(calls[0].zeroShot);
+  EXPECT_EQ(calls[0].iteration, 0);
+  EXPECT_DOUBLE_EQ(calls[0].bestStepTime, r.measurement.stepTime);
   EXPECT_EQ(r.iterations, 0);
   EXPECT_TRUE(r.measurement.feasible) << r.measurement.problem;
   EXPECT_GT(r.measurement.stepTime, 0);
@@ -241,7 +247,8 @@ TEST(Ppo, IterationTimeOnNmt) {
   OptimizeOptions o = scratch(3, 1);
   o.tasks = {true, true, true};
   std::vector<double> at;
-  OptimizeResult r = rl::runOptimizer(cost, o, [&](const IterationReport& it) { at.push_back(it.elapsed); }, nullptr);
+  OptimizeResult r = rl::runOptimizer(
+      cost, o, [&](const IterationReport& it) { if (!it.zeroShot) at.push_back(it.elapsed); }, nullptr);
   ASSERT_EQ(at.size(), 3u);
   std::printf("nmt (%d ops): iterations at %.3f, %.3f, %.3f s; %.3f s per iteration after the first\n", g.numOps(),
               at[0], at[1], at[2], (at[2] - at[0]) / 2);
@@ -301,9 +308,10 @@ TEST(Ppo, StopsOnConvergence) {
   OptimizeResult r = rl::runOptimizer(t.cost, o, {}, nullptr);
   EXPECT_EQ(r.stopReason, "converged");
   EXPECT_LT(r.iterations, 200);
-  ASSERT_GE(r.bestStepTimeHistory.size(), 6u);
-  const auto& h = r.bestStepTimeHistory;
-  for (size_t i = h.size() - 5; i < h.size(); ++i) EXPECT_EQ(h[i], h[h.size() - 6]) << i;
+  ASSERT_GE(r.bestStepTimeHistory.size(), 5u);
+  const auto& h = r.bestStepTimeHistory;  // no gain in the last 5 (the zero-shot plan may be the optimum)
+  const double settled = h.size() >= 6 ? h[h.size() - 6] : h.front();
+  for (size_t i = h.size() - 5; i < h.size(); ++i) EXPECT_EQ(h[i], settled) << i;
   OptimizeResult full = rl::runOptimizer(t.cost, scratch(7, 1), {}, nullptr);
   EXPECT_EQ(full.stopReason, "iterations");
   EXPECT_EQ(full.iterations, 7);

@@ -1,0 +1,76 @@
+// Expert iteration: the policy learns to produce, from the start plan alone, the best plan the
+// search has found (PpoTrainer::imitate, ppo.h).
+#include <cmath>
+#include <limits>
+
+#include "rl/ppo_state.h"
+
+namespace gp::rl {
+namespace {
+
+// -(mean log-prob of the kept decisions + mean of the changed ones) / 2 over the entries where
+// `mask` is 1 (every entry when undefined); just the kept mean when nothing changed.
+torch::Tensor balancedNll(const torch::Tensor& logp, const torch::Tensor& changed, const torch::Tensor& mask) {
+  torch::Tensor m = mask.defined() ? mask : torch::ones_like(logp);
+  torch::Tensor c = changed.to(torch::kFloat32) * m;
+  torch::Tensor k = m - c;
+  torch::Tensor kept = (logp * k).sum() / k.sum().clamp_min(1.0);
+  if (c.sum().item<double>() <= 0) return -kept;
+  torch::Tensor moved = (logp * c).sum() / c.sum();
+  return -(kept + moved) * 0.5;
+}
+
+}  // namespace
+
+PpoTrainer::Imitation PpoTrainer::imitate(const StopFn& stop, const std::atomic<bool>* cancel) {
+  State& s = *s_;
+  Imitation r;
+  const OptimizeTasks& t = s.tasks();
+
+  // the policy's own plan: a candidate like any other (the apprentice may beat the expert)
+  std::optional<Decisions> own = s.ownDecisions(stop, cancel);
+  if (!own || stop()) return r;
+  bool unused = false;
+  s.consider(*own, unused);
+  r.ownStepTime = s.inc.m.feasible ? s.inc.m.stepTime : std::numeric_limits<double>::infinity();
+  const Decisions& best = s.best;
+  if (t.placement && !best.units.empty()) {
+    int same = 0, moved = 0;
+    for (size_t u = 0; u < best.units.size(); ++u) {
+      same += own->units[u] == best.units[u];
+      moved += best.units[u] != s.startDecisions.units[u];
+    }
+    r.agreement = static_cast<double>(same) / static_cast<double>(best.units.size());
+    r.changed = static_cast<double>(moved) / static_cast<double>(best.units.size());
+  }
+  if (!s.inc.haveFeasible) {  // nothing worth imitating yet
+    r.done = true;
+    return r;
+  }
+
+  // one update toward the best decisions on the zero-shot input
+  s.policy->train();
+  DecideJob j = s.zeroShotJob();
+  const torch::Tensor tU = toTensor(best.units), tS = toTensor(best.schedule), tF = toTensor(best.fusion);
+  j.givenU = tU.unsqueeze(1);
+  j.givenS = tS.unsqueeze(0);
+  j.givenF = tF.unsqueeze(0);
+  std::optional<Decided> d = s.decide(std::move(j), stop, cancel);
+  if (!d) return r;
+  torch::Tensor loss = torch::zeros({});
+  if (t.placement)
+    loss = loss + balancedNll(d->logpU.gather(1, tU.unsqueeze(1)).squeeze(1),
+                              tU.ne(toTensor(s.startDecisions.units)), torch::Tensor());
+  if (s.heads.schedule)
+    loss = loss + balancedNll(d->logpS[0].gather(1, tS.unsqueeze(1)).squeeze(1),
+                              tS.ne(toTensor(s.startDecisions.schedule)), torch::Tensor());
+  if (s.heads.fusion)
+    loss = loss + balancedNll(d->logpF[0].gather(1, tF.unsqueeze(1)).squeeze(1),
+                              tF.ne(toTensor(s.startDecisions.fusion)), s.fusibleMask);
+  if (!s.applyGradient(loss, stop)) return r;
+  r.loss = loss.item<double>();
+  r.done = true;
+  return r;
+}
+
+}  // namespace gp::rl

@@ -1,0 +1,215 @@
+// PpoTrainer's state, shared by the files that implement its steps (ppo.cpp: begin, PPO
+// iterations, zero-shot; imitation.cpp: expert iteration). Internal to core/rl.
+#pragma once
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "rl/cancellable.h"
+#include "rl/decisions.h"
+#include "rl/graph_features.h"
+#include "rl/incumbent.h"
+#include "rl/level_search.h"
+#include "rl/local_search.h"
+#include "rl/policy_tensors.h"
+#include "rl/ppo.h"
+#include "rl/task_sampler.h"
+
+namespace gp::rl {
+
+// tensor <-> vector helpers of the trainer's files
+inline std::vector<int32_t> toVector(const torch::Tensor& t) {
+  torch::Tensor c = t.to(torch::kInt32).contiguous();
+  return {c.data_ptr<int32_t>(), c.data_ptr<int32_t>() + c.numel()};
+}
+
+inline torch::Tensor toTensor(const std::vector<int32_t>& v) {
+  return torch::tensor(std::vector<int64_t>(v.begin(), v.end()), torch::kInt64);
+}
+
+inline std::vector<float> toFloats(const torch::Tensor& t) {
+  torch::Tensor c = t.to(torch::kFloat32).contiguous();
+  return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+// Mean of x [K, N] over the ops where mask [N] is 1 (every op when mask is undefined).
+inline torch::Tensor maskedMean(const torch::Tensor& x, const torch::Tensor& mask) {
+  if (!mask.defined()) return x.mean();
+  return (x * mask.unsqueeze(0)).sum() / (mask.sum() * x.size(0)).clamp_min(1.0);
+}
+
+struct PpoTrainer::State {
+  State(const CostModel& c, const OptimizeOptions& o, PpoConfig cfg)
+      : cost(c), options(o), config(cfg), inc(c), generator(at::detail::createCPUGenerator(o.seed)) {}
+
+  const CostModel& cost;
+  OptimizeOptions options;
+  PpoConfig config;
+  GraphFeatures features;
+  PolicyInput input;
+  int64_t numDevices = 0;
+  GdpPolicy policy{nullptr};
+  std::shared_ptr<torch::optim::Adam> optimizer;
+  Incumbent inc;  // the best plan so far (and the simulator)
+  at::Generator generator;
+  std::unique_ptr<LocalSearch> search;
+  std::unique_ptr<LevelSearch> scheduleSearch, fusionSearch;
+  std::unique_ptr<PlanBuilder> builder;
+  PolicyHeads heads;
+  torch::Tensor fusibleMask;  // [N] float, ops whose fusion level matters
+  // the incumbent's decisions (units empty before a feasible plan), the ones in the features
+  Decisions best;
+  std::vector<int32_t> featureUnits;
+  // the zero-shot input: features with the start's devices, and the start's decisions (begin())
+  PolicyInput startInput;
+  Decisions startDecisions;
+  double startStep = std::numeric_limits<double>::infinity();
+
+  const OptimizeTasks& tasks() const { return options.tasks; }
+
+  // Simulates `d`'s plan (no timeline); keeps it when it is the best; returns its reward.
+  double consider(const Decisions& d, bool& improved) {
+    bool better = false;
+    const double reward = inc.consider(builder->build(d), better);
+    if (better) {
+      improved = true;
+      best = d;
+    }
+    return reward;
+  }
+  double considerPlan(const Plan& plan, bool& improved) {
+    bool better = false;
+    const double reward = inc.consider(plan, better);
+    if (better) {
+      improved = true;
+      best.units = builder->unitsOf(plan);  // its levels stay those of the last decisions
+    }
+    return reward;
+  }
+  double stepOf() const { return inc.m.feasible ? inc.m.stepTime : std::numeric_limits<double>::infinity(); }
+
+  // The incumbent's devices become the current-plan features (new tensors: an abandoned forward
+  // pass may still read the old ones).
+  void refreshCurrentDevices() {
+    if (best.units.empty() || best.units == featureUnits) return;
+    featureUnits = best.units;
+    std::vector<int32_t> dev(static_cast<size_t>(features.numOps));
+    for (int32_t op = 0; op < features.numOps; ++op)  // placement fixed: the devices op by op
+      dev[op] = tasks().placement ? best.units[features.unitOf[op]] : builder->fixedDevices()[op];
+    setCurrentDevices(features, dev);
+    refreshCurrentPlan(input, features);
+  }
+
+  // A decision pass on `in` (forward unless `out` is given) with bonuses toward `around`'s
+  // decisions sized for `moves` moved units (0: none).
+  DecideJob jobFor(const PolicyInput& in, const Decisions& around, double moves) const {
+    DecideJob j;
+    j.policy = policy;
+    j.input = in;
+    j.numDevices = numDevices;
+    j.placement = tasks().placement;
+    j.heads = heads;
+    j.bestU = toTensor(around.units);
+    j.bestS = toTensor(around.schedule);
+    j.bestF = toTensor(around.fusion);
+    j.bonusU = incumbentBonus(j.bestU, numDevices, features.numUnits, moves);  // [U, numDevices]
+    if (heads.schedule) j.bonusS = incumbentBonus(j.bestS, policy->config().scheduleLevels, features.numOps, moves);
+    if (heads.fusion)
+      j.bonusF = incumbentBonus(j.bestF, policy->config().fusionLevels, fusibleMask.sum().item<double>(), moves) *
+                 fusibleMask.unsqueeze(1);
+    j.generator = generator;
+    return j;
+  }
+  // With the incumbent's bonuses (none toward a plan that does not fit).
+  DecideJob job() const { return jobFor(input, best, inc.haveFeasible ? config.priorMoves : 0); }
+  std::optional<Decided> decide(DecideJob j, const std::function<bool()>& stop, const std::atomic<bool>* cancel) {
+    return runUnlessStopped(std::move(j), cancel != nullptr, stop);
+  }
+  Decisions decisionsOf(const Decided& d, int64_t k) const {
+    return {toVector(d.actU.select(1, k)), toVector(d.actS[k]), toVector(d.actF[k])};
+  }
+
+  // loss.backward(), the gradient norm clipped, one Adam step; false when a cancel abandoned the
+  // backward pass (a gradient hook throws, rl/cancellable.h).
+  bool applyGradient(const torch::Tensor& loss, const std::function<bool()>& stop) {
+    optimizer->zero_grad();
+    try {
+      loss.backward();
+    } catch (...) {
+      if (stop()) return false;
+      throw;
+    }
+    torch::nn::utils::clip_grad_norm_(policy->parameters(), config.maxGradNorm);
+    optimizer->step();
+    return true;
+  }
+
+  // The zero-shot decision pass: the start input, no incumbent bonus (rl/imitation.cpp).
+  DecideJob zeroShotJob() const;
+  // The policy's greedy decisions on it (nullopt when stopped).
+  std::optional<Decisions> ownDecisions(const std::function<bool()>& stop, const std::atomic<bool>* cancel);
+
+  // The greedy (argmax) decisions on `out`, considered unless they are the incumbent's; with
+  // `bonus` false, of the policy's own logits (zero-shot: the policy's plan, not the start's).
+  void considerGreedy(const PolicyOutput& out, bool& improved, bool bonus = true) {
+    torch::NoGradGuard noGrad;
+    DecideJob j = job();
+    j.out = out;
+    j.greedy = true;
+    if (!bonus)
+      for (torch::Tensor* b : {&j.bonusU, &j.bonusS, &j.bonusF})
+        if (b->defined()) *b = torch::zeros_like(*b);
+    Decisions g = decisionsOf(j(), 0);
+    if (g != best) consider(g, improved);
+  }
+
+  // Policy-guided local search on each optimized task, in turn, from the incumbent.
+  void localSearch(const PolicyOutput& out, const torch::Tensor& logpU, bool& improved,
+                   const std::function<bool()>& stop) {
+    if (config.localMoves <= 0 || !inc.haveFeasible) return;
+    if (tasks().placement) {
+      std::vector<float> pv = toFloats(logpU.detach().exp());
+      std::vector<int32_t> units = best.units;
+      Decisions d = best;
+      search->run(units, pv, config.localMoves, inc.bestStep, [&](const std::vector<int32_t>& cand) {
+        d.units = cand;
+        consider(d, improved);
+        return stepOf();
+      }, stop);
+    }
+    if (!heads.schedule && !heads.fusion) return;
+    // level probabilities given the incumbent's devices (and schedule, for fusion)
+    torch::NoGradGuard noGrad;
+    DecideJob j = job();
+    j.out = out;
+    j.givenU = j.bestU.unsqueeze(1);
+    j.givenS = j.bestS.unsqueeze(0);
+    j.givenF = j.bestF.unsqueeze(0);
+    const Decided probs = j();
+    const int levelMoves = std::max(1, config.localMoves / 2);
+    if (heads.schedule && !stop()) {
+      Decisions d = best;
+      std::vector<int32_t> levels = best.schedule;
+      scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,
+                          [&](const std::vector<int32_t>& cand) {
+                            d.schedule = cand;
+                            consider(d, improved);
+                            return stepOf();
+                          }, stop);
+    }
+    if (heads.fusion && !stop()) {
+      Decisions d = best;
+      std::vector<int32_t> levels = best.fusion;
+      fusionSearch->run(levels, toFloats(probs.logpF[0].exp()), builder->fusible(), levelMoves, inc.bestStep,
+                        [&](const std::vector<int32_t>& cand) {
+                          d.fusion = cand;
+                          consider(d, improved);
+                          return stepOf();
+                        }, stop);
+    }
+  }
+};
+
+}  // namespace gp::rl
