@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the learning adds (docs/performance.md, "Learning: the ablation"): on the held-out
 # families of a pre-training corpus (graphs the policy never trained on), per graph and cluster:
-#   best baseline | zero-shot (the policy's greedy plan + 8 samples, no search) |
+#   best baseline | zero-shot untrained (a new policy's zero-shot: what the start alone gives —
+#   every baseline's devices with the critical-path order) | zero-shot (the pre-trained policy:
+#   its greedy plan and most confident changes, no search) |
 #   scratch (a new policy, BUDGET s) | pre-trained + fine-tune (BUDGET s) |
 #   search only (the pre-trained policy without updates, BUDGET s) |
 #   seconds the fine-tuning needs to reach the scratch result.
@@ -44,19 +46,20 @@ for fam in spec.get("held_out", []):
             print("\t".join([f"{fam}: {label}", cluster] + args))
 PY
 
-echo "| held-out graph | cluster | best baseline ms | zero-shot | scratch ${budget} s | pre-trained + fine-tune ${budget} s | search only ${budget} s | fine-tune s to scratch |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| held-out graph | cluster | best baseline ms | zero-shot untrained | zero-shot | scratch ${budget} s | pre-trained + fine-tune ${budget} s | search only ${budget} s | fine-tune s to scratch |"
+echo "|---|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r label cluster model_args; do
   IFS=$'\t' read -r -a margs <<< "$model_args"
   run() { "$cli" optimize "${margs[@]}" --cluster "$cluster" --threads "$threads" --seed 1 "$@" --json; }
+  untrained=$(run --policy scratch --iterations 0)
   zero=$(run --policy "$policy" --iterations 0)
   scratch=$(run --policy scratch --budget-seconds "$budget")
   tuned=$(run --policy "$policy" --budget-seconds "$budget")
   search=$(run --policy "$policy" --no-update --budget-seconds "$budget")
-  python3 - "$label" "$cluster" "$zero" "$scratch" "$tuned" "$search" <<'PY'
+  python3 - "$label" "$cluster" "$untrained" "$zero" "$scratch" "$tuned" "$search" <<'PY'
 import json, sys
 label, cluster = sys.argv[1:3]
-zero, scratch, tuned, search = (json.loads(a) for a in sys.argv[3:7])
+untrained, zero, scratch, tuned, search = (json.loads(a) for a in sys.argv[3:8])
 base = zero["best_baseline"]["step_time_ms"]
 def cell(j):
     t = j["step_time_ms"]
@@ -64,7 +67,7 @@ def cell(j):
 target = scratch["step_time_ms"]
 reach = next((s for h, s in zip(tuned["history"], tuned["history_seconds"]) if 0 < h <= target * (1 + 1e-9)), None)
 if reach is None and tuned["step_time_ms"] <= target * (1 + 1e-9): reach = 0.0
-print(f"| {label} | {cluster} | {zero['best_baseline']['method']} {base:.1f} | {cell(zero)} | {cell(scratch)} | "
+print(f"| {label} | {cluster} | {zero['best_baseline']['method']} {base:.1f} | {cell(untrained)} | {cell(zero)} | {cell(scratch)} | "
       f"{cell(tuned)} | {cell(search)} | {'not reached' if reach is None else f'{reach:.1f}'} |", flush=True)
 PY
 done < /tmp/gp_ablation_runs.txt
