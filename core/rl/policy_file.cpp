@@ -114,12 +114,28 @@ std::string defaultPolicyPath() {
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
 
-void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
-                 const std::string& path) {
+void saveWithPolicy(GdpPolicy& policy, const torch::optim::Adam& optimizer, const std::string& path,
+                    const std::string& what, const std::function<void(torch::serialize::OutputArchive&)>& fill) {
   const std::string tmp = path + ".tmp";
   try {
     torch::serialize::OutputArchive archive;
     writePolicy(policy, archive);
+    fill(archive);
+    torch::serialize::OutputArchive state;
+    optimizer.save(state);
+    archive.write("optimizer", state);
+    archive.save_to(tmp);
+  } catch (const c10::Error& e) {
+    throw Error(path, "cannot write " + what + ": " + e.what_without_backtrace());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error(path, "cannot write " + what + ": " + ec.message());
+}
+
+void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
+                 const std::string& path) {
+  saveWithPolicy(policy, optimizer, path, "the optimizer checkpoint", [&](torch::serialize::OutputArchive& archive) {
     const Plan& p = session.best;
     archive.write("session_ops", torch::tensor({static_cast<int64_t>(p.device.size())}));
     archive.write("session_iterations", torch::tensor({static_cast<int64_t>(session.iterations)}));
@@ -127,16 +143,7 @@ void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const S
     archive.write("session_priority", torch::tensor(p.priority, torch::kInt32));
     archive.write("session_fusion", torch::tensor(p.fusionGroup, torch::kInt32));
     archive.write("session_history", torch::tensor(session.history, torch::kFloat64));
-    torch::serialize::OutputArchive state;
-    optimizer.save(state);
-    archive.write("optimizer", state);
-    archive.save_to(tmp);
-  } catch (const c10::Error& e) {
-    throw Error(path, std::string("cannot write the optimizer checkpoint: ") + e.what_without_backtrace());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path, "cannot write the optimizer checkpoint: " + ec.message());
+  });
 }
 
 LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices) {

@@ -18,6 +18,7 @@
 //   "session_history"   float64 [iterations]  best step time per iteration (seconds)
 //   "optimizer"         archive       Adam's state
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ void saveCheckpoint(GdpPolicy& policy, const std::string& path);  // throws gp::
 // The policy entries of those files, for files that hold a policy among other things.
 void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive);
 GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string& path);  // gp::Error(path, ...)
+// A file holding the policy, what `fill` adds, and Adam's state ("optimizer"), written to
+// path + ".tmp" and renamed over `path`; errors: gp::Error(path, "cannot write WHAT: ...").
+void saveWithPolicy(GdpPolicy& policy, const torch::optim::Adam& optimizer, const std::string& path,
+                    const std::string& what, const std::function<void(torch::serialize::OutputArchive&)>& fill);
 GdpPolicy loadCheckpoint(const std::string& path);               // throws gp::Error(path, ...)
 
 // resources/policies/gdp_default.pt beside the cluster presets; empty when there is none.

@@ -19,10 +19,7 @@ std::vector<int32_t> ints(torch::serialize::InputArchive& a, const std::string& 
 
 void savePretrainSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const PretrainSession& session,
                          const std::string& path) {
-  const std::string tmp = path + ".tmp";
-  try {
-    torch::serialize::OutputArchive archive;
-    writePolicy(policy, archive);
+  saveWithPolicy(policy, optimizer, path, "the pre-training session", [&](torch::serialize::OutputArchive& archive) {
     archive.write("pretrain_rounds", torch::tensor({static_cast<int64_t>(session.rounds)}));
     archive.write("pretrain_seconds", torch::tensor({session.seconds}, torch::kFloat64));
     std::vector<double> curve;
@@ -37,16 +34,7 @@ void savePretrainSession(GdpPolicy& policy, const torch::optim::Adam& optimizer,
       archive.write(k + "schedule", torch::tensor(session.best[i].schedule, torch::kInt32));
       archive.write(k + "fusion", torch::tensor(session.best[i].fusion, torch::kInt32));
     }
-    torch::serialize::OutputArchive state;
-    optimizer.save(state);
-    archive.write("optimizer", state);
-    archive.save_to(tmp);
-  } catch (const c10::Error& e) {
-    throw Error(path, std::string("cannot write the pre-training session: ") + e.what_without_backtrace());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path, "cannot write the pre-training session: " + ec.message());
+  });
 }
 
 LoadedPretrainSession loadPretrainSession(const std::string& path, size_t tasks) {
