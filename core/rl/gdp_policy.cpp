@@ -5,10 +5,14 @@
 // Every segment attends to [previous segment (detached), itself]; as the memory is the layer's
 // input, all B segments run as one batch (no loop over segments), so a 100k-op graph is one
 // attention call of batch B. No padding (see SegmentLayout), so no attention mask.
+// One implementation (run) serves the full pass and Graph Segment Training: with a table and a
+// sample, the per-op layers compute the sampled ops' rows only ("fresh", M of N) and merge them
+// into the table's rows; the per-graph parts (FiLM context, value, device logits) see all N.
 #include "rl/gdp_policy.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -19,51 +23,13 @@ namespace {
 constexpr double kMaskedLogit = -1e9;  // "minus infinity" that keeps softmax/entropy finite
 constexpr int64_t kContextExtra = 2;   // device-count features appended to the graph embedding
 
-// Mean of `values` rows gathered at `from` and summed into rows `to` of an [n, H] result;
-// rows with no incoming entries stay 0. `invCount` is [n, 1] (1 / max(count, 1)).
+// Mean of `values` rows gathered at `from` and summed into rows `to` of a [rows, H] result;
+// rows with no incoming entries stay 0. `invCount` is [rows, 1] (1 / max(count, 1)).
 torch::Tensor meanAggregate(const torch::Tensor& values, const torch::Tensor& from, const torch::Tensor& to,
                             const torch::Tensor& invCount) {
-  auto sum = torch::zeros_like(values).index_add(0, to, values.index_select(0, from));
+  auto sum = torch::zeros({invCount.size(0), values.size(1)}, values.options())
+                 .index_add(0, to, values.index_select(0, from));
   return sum * invCount;
-}
-
-// Segments of `length` ops over the topological order, without padding: segment b covers ranks
-// [start_b, start_b + S) with start_b = min(b * S, N - S) (the last one is shifted back to end
-// at N; its queries already covered by the previous segment are dropped through `take`). Its
-// memory is the S ranks before start_b, or — for the first segment, or when fewer than S ranks
-// precede it — the segment itself: attending to every key twice is the same softmax as
-// attending to it once, so no mask is needed.
-struct SegmentLayout {
-  int64_t count = 0, length = 0;
-  torch::Tensor query;   // [B * S] ranks of each segment's ops
-  torch::Tensor memory;  // [B * S] ranks of each segment's memory
-  torch::Tensor take;    // [N] for each rank, its row in the [B * S] output
-};
-
-SegmentLayout segmentLayout(int64_t n, int64_t segment) {
-  SegmentLayout l;
-  l.length = std::min(segment, n);
-  l.count = (n + l.length - 1) / l.length;
-  const int64_t s = l.length;
-  std::vector<int64_t> query(static_cast<size_t>(l.count * s)), memory(query.size()), take(static_cast<size_t>(n));
-  for (int64_t b = 0; b < l.count; ++b) {
-    const int64_t start = std::min(b * s, n - s);
-    const int64_t memStart = start >= s ? start - s : start;
-    for (int64_t j = 0; j < s; ++j) {
-      query[static_cast<size_t>(b * s + j)] = start + j;
-      memory[static_cast<size_t>(b * s + j)] = memStart + j;
-    }
-  }
-  const int64_t lastStart = n - s;
-  for (int64_t r = 0; r < n; ++r)
-    take[static_cast<size_t>(r)] = r < (l.count - 1) * s ? r : (l.count - 1) * s + (r - lastStart);
-  auto tensor = [](const std::vector<int64_t>& v) {
-    return torch::from_blob(const_cast<int64_t*>(v.data()), {static_cast<int64_t>(v.size())}, torch::kInt64).clone();
-  };
-  l.query = tensor(query);
-  l.memory = tensor(memory);
-  l.take = tensor(take);
-  return l;
 }
 
 torch::Tensor inverseCount(const torch::Tensor& index, int64_t n) {
@@ -72,18 +38,49 @@ torch::Tensor inverseCount(const torch::Tensor& index, int64_t n) {
   return (1.0 / count.clamp_min(1.0)).unsqueeze(1);
 }
 
-// xs: [N, H] in topological order -> queries [S, B, H] and keys/values [2S, B, H] (memory
-// detached: the previous segment's cached states, Transformer-XL style).
-std::pair<torch::Tensor, torch::Tensor> segmentInputs(const torch::Tensor& xs, const SegmentLayout& layout) {
-  const int64_t h = xs.size(1);
-  auto segs = xs.index_select(0, layout.query).view({layout.count, layout.length, h});  // [B, S, H]
-  auto memory = xs.index_select(0, layout.memory).view({layout.count, layout.length, h}).detach();
-  return {segs.transpose(0, 1), torch::cat({memory, segs}, 1).transpose(0, 1)};
+// The edges a pass aggregates over: all of them, or (GST) those into and out of the sampled ops
+// `ops`, renumbered to the sampled ops' rows; the degrees are the whole graph's.
+struct Aggregation {
+  torch::Tensor inFrom, inTo, invIn;     // fan-in: source op, row of the destination
+  torch::Tensor outFrom, outTo, invOut;  // fan-out: destination op, row of the source
+};
+
+Aggregation aggregation(const PolicyInput& in, const torch::Tensor& ops) {
+  const int64_t n = in.numOps;
+  Aggregation a;
+  a.invIn = inverseCount(in.edgeDst, n);
+  a.invOut = inverseCount(in.edgeSrc, n);
+  if (!ops.defined()) {
+    a.inFrom = in.edgeSrc, a.inTo = in.edgeDst;
+    a.outFrom = in.edgeDst, a.outTo = in.edgeSrc;
+    return a;
+  }
+  auto rowOf = torch::full({n}, -1, torch::kInt64).index_copy(0, ops, torch::arange(ops.size(0), torch::kInt64));
+  auto into = rowOf.index_select(0, in.edgeDst), outOf = rowOf.index_select(0, in.edgeSrc);
+  auto keepIn = into.ge(0), keepOut = outOf.ge(0);
+  a.inFrom = in.edgeSrc.masked_select(keepIn), a.inTo = into.masked_select(keepIn);
+  a.outFrom = in.edgeDst.masked_select(keepOut), a.outTo = outOf.masked_select(keepOut);
+  a.invIn = a.invIn.index_select(0, ops), a.invOut = a.invOut.index_select(0, ops);
+  return a;
 }
 
-// [S, B, H] -> [N, H] in topological order.
-torch::Tensor unsegment(const torch::Tensor& y, const SegmentLayout& layout) {
-  return y.transpose(0, 1).reshape({layout.count * layout.length, y.size(2)}).index_select(0, layout.take);
+// Mean over the rows of `full` [N, H] whose `keep` [N] is 1 (every row when undefined).
+torch::Tensor pooledMean(const torch::Tensor& full, const torch::Tensor& keep) {
+  if (!keep.defined()) return full.mean(0);
+  return (full * keep.unsqueeze(1)).sum(0) / keep.sum().clamp_min(1.0);
+}
+
+// A head over K samples of N ops whose input at (k, n) reads only sample k's decisions at op n:
+// `base` [N, L] is the head on the reference decisions, `at(k, n)` the rows where `differs`
+// [K, N]. The same values as computing every (k, n), with work only where samples differ.
+torch::Tensor sparseOverSamples(const torch::Tensor& base, const torch::Tensor& differs,
+                                const std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>& at) {
+  const int64_t k = differs.size(0), n = differs.size(1), l = base.size(1);
+  auto flat = base.unsqueeze(0).expand({k, n, l}).reshape({k * n, l});
+  auto where = differs.nonzero();  // [M, 2]
+  if (where.size(0) == 0) return flat.view({k, n, l});
+  auto ks = where.select(1, 0), ns = where.select(1, 1);
+  return flat.index_copy(0, ks * n + ns, at(ks, ns)).view({k, n, l});
 }
 
 // Per sample and op, the fractions of its producers and of its consumers on another device:
@@ -108,8 +105,8 @@ AttentionStackImpl::AttentionStackImpl(int64_t hidden, int64_t heads) {
   ffNorm_ = register_module("ffNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})));
 }
 
-torch::Tensor AttentionStackImpl::forward(const torch::Tensor& x, int64_t segment) {
-  const SegmentLayout layout = segmentLayout(x.size(0), segment);
+torch::Tensor AttentionStackImpl::forward(const torch::Tensor& x, int64_t segment, const torch::Tensor& wanted) {
+  const SegmentLayout layout = segmentLayout(x.size(0), segment, wanted);
   auto [query, kv] = segmentInputs(x, layout);
   auto attended = std::get<0>(attention_->forward(query, kv, kv, torch::Tensor(), /*need_weights=*/false));
   auto y = attnNorm_(query + attended);
@@ -166,7 +163,18 @@ int64_t GdpPolicyImpl::numFilmLayers() const {
   return config_.sageLayers + 2;
 }
 
-PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads) {
+PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads,
+                                    HistoryTable* record) {
+  return run(in, numDevices, heads, nullptr, nullptr, record);
+}
+
+PolicyOutput GdpPolicyImpl::forwardSegments(const PolicyInput& in, int64_t numDevices, PolicyHeads heads,
+                                            const HistoryTable& table, const SegmentSample& sample) {
+  return run(in, numDevices, heads, &table, &sample, nullptr);
+}
+
+PolicyOutput GdpPolicyImpl::run(const PolicyInput& in, int64_t numDevices, PolicyHeads heads,
+                                const HistoryTable* table, const SegmentSample* sample, HistoryTable* record) {
   const int64_t n = in.numOps;
   const int64_t h = config_.hidden;
   TORCH_CHECK(n > 0 && in.numUnits > 0, "GdpPolicy: empty graph");
@@ -177,18 +185,43 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, P
   TORCH_CHECK(config_.multiTask || (!heads.schedule && !heads.fusion),
               "GdpPolicy: a placement-only policy has no scheduling or fusion heads");
 
+  // GST: the sampled ranks and their ops; fresh rows merge into the table's (op or topo order)
+  const bool part = table != nullptr;
+  torch::Tensor ranks, ops, keepOps, keepRanks;
+  if (part) {
+    TORCH_CHECK(table->filled() && static_cast<int64_t>(table->layers.size()) == config_.sageLayers + 1 &&
+                    table->placed.size(0) == n,
+                "GdpPolicy: the history table is not of this graph and policy");
+    TORCH_CHECK((!heads.schedule || table->scheduleState.defined()) && (!heads.fusion || table->fusionState.defined()),
+                "GdpPolicy: the history table was recorded without the scheduling or fusion stack");
+    ranks = sample->ranks;
+    ops = in.topo.index_select(0, ranks);
+    keepRanks = sample->keepRanks;
+    keepOps = torch::zeros({n}).index_copy(0, in.topo, keepRanks);
+  }
+  auto rows = [&](const torch::Tensor& t) { return part ? t.index_select(0, ops) : t; };
+  auto merge = [&](const torch::Tensor& stale, const torch::Tensor& fresh, const torch::Tensor& at) {
+    return part ? stale.index_copy(0, at, fresh) : fresh;
+  };
+  if (record) *record = HistoryTable{};
+  auto keep = [&](std::vector<torch::Tensor>& to, const torch::Tensor& t) {
+    if (record) to.push_back(t.detach());
+  };
+
   // Device-count context (the same graph is placed differently on 2 and on 16 devices).
   const auto nd = static_cast<double>(numDevices);
   auto deviceContext = torch::tensor(
       {static_cast<float>(nd / static_cast<double>(kMaxDevices)), static_cast<float>(std::log2(nd) / 4.0)});
 
   // ---- input: node features + op-type embedding ----
-  auto x = torch::relu(inputProj_(torch::cat({in.x, typeEmbed_(in.opType)}, 1)));  // [N, H]
+  auto fresh = torch::relu(inputProj_(torch::cat({rows(in.x), typeEmbed_(rows(in.opType))}, 1)));  // [M, H]
+  auto x = merge(part ? table->layers[0] : torch::Tensor(), fresh, ops);                            // [N, H]
+  if (record) keep(record->layers, x);
 
   // ---- superposition: graph embedding -> per-layer (scale, shift) ----
   std::vector<torch::Tensor> gammas, betas;
   if (config_.film) {
-    auto context = torch::cat({x.mean(0), deviceContext});
+    auto context = torch::cat({pooledMean(x, keepOps), deviceContext});
     auto mod = film_(context).view({numFilmLayers(), 2, h});
     for (int64_t l = 0; l < numFilmLayers(); ++l) {
       gammas.push_back(mod[l][0]);
@@ -201,24 +234,26 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, P
   };
 
   // ---- GraphSAGE: mean over fan-in and over fan-out, separately ----
-  const auto invIn = inverseCount(in.edgeDst, n);   // in-degree
-  const auto invOut = inverseCount(in.edgeSrc, n);  // out-degree
+  const Aggregation agg = aggregation(in, ops);
   for (size_t l = 0; l < sage_.size(); ++l) {
-    auto fromInputs = meanAggregate(x, in.edgeSrc, in.edgeDst, invIn);
-    auto fromOutputs = meanAggregate(x, in.edgeDst, in.edgeSrc, invOut);
-    auto update = torch::relu(sage_[l](torch::cat({x, fromInputs, fromOutputs}, 1)));
-    x = modulate(sageNorm_[l](x + update), static_cast<int64_t>(l));
+    auto fromInputs = meanAggregate(x, agg.inFrom, agg.inTo, agg.invIn);
+    auto fromOutputs = meanAggregate(x, agg.outFrom, agg.outTo, agg.invOut);
+    auto update = torch::relu(sage_[l](torch::cat({fresh, fromInputs, fromOutputs}, 1)));
+    fresh = modulate(sageNorm_[l](fresh + update), static_cast<int64_t>(l));
+    x = merge(part ? table->layers[l + 1] : torch::Tensor(), fresh, ops);
+    if (record) keep(record->layers, x);
   }
 
   // ---- segment-recurrent attention over ops in topological order ----
-  const SegmentLayout layout = segmentLayout(n, config_.segment);
+  const SegmentLayout layout = segmentLayout(n, config_.segment, ranks);
   auto xs = x.index_select(0, in.topo);  // [N, H], topo order
   auto [query, kv] = segmentInputs(xs, layout);
   auto attended = std::get<0>(attention_->forward(query, kv, kv, /*key_padding_mask=*/torch::Tensor(),
                                                   /*need_weights=*/false));
   auto y = modulate(attnNorm_(query + attended), config_.sageLayers);
   y = modulate(ffNorm_(y + feedForward_->forward(y)), config_.sageLayers + 1);
-  y = unsegment(y, layout);  // [N, H], topo order
+  y = merge(part ? table->placed : torch::Tensor(), unsegment(y, layout), ranks);  // [N, H], topo order
+  if (record) record->placed = y.detach();
 
   // ---- per-op logits -> per-unit mean -> device mask ----
   auto opLogits = deviceHead_(y);  // [N, D], topo order
@@ -237,32 +272,62 @@ PolicyOutput GdpPolicyImpl::forward(const PolicyInput& in, int64_t numDevices, P
   unitLogits = unitLogits.masked_fill(masked, kMaskedLogit);
 
   // ---- value: pooled final states + device-count context ----
-  auto value = valueHead_->forward(torch::cat({y.mean(0), deviceContext}).unsqueeze(0)).squeeze();
+  auto value = valueHead_->forward(torch::cat({pooledMean(y, keepRanks), deviceContext}).unsqueeze(0)).squeeze();
   PolicyOutput out{unitLogits, value, {}, {}};
 
   // ---- scheduling and fusion stacks: shared states + the placement stack's (topo order) ----
-  auto toOpOrder = [&](const torch::Tensor& topoRows) { return torch::zeros_like(topoRows).index_copy(0, in.topo, topoRows); };
+  const torch::Tensor toOps = part ? ops : in.topo;  // the rows a stack's output fills, in op order
+  auto stackState = [&](AttentionStack& stack, const torch::Tensor& stale, const torch::Tensor& shared) {
+    auto computed = stack->forward(shared, config_.segment, ranks);
+    return (part ? stale : torch::zeros({n, h})).index_copy(0, toOps, computed);
+  };
   if (heads.schedule || heads.fusion) {
     auto shared = xs + y;
-    if (heads.schedule) out.scheduleState = toOpOrder(scheduleStack_->forward(shared, config_.segment));
-    if (heads.fusion) out.fusionState = toOpOrder(fusionStack_->forward(shared, config_.segment));
+    if (heads.schedule) out.scheduleState = stackState(scheduleStack_, part ? table->scheduleState : torch::Tensor(), shared);
+    if (heads.fusion) out.fusionState = stackState(fusionStack_, part ? table->fusionState : torch::Tensor(), shared);
+    if (record) {
+      if (heads.schedule) record->scheduleState = out.scheduleState.detach();
+      if (heads.fusion) record->fusionState = out.fusionState.detach();
+    }
   }
   return out;
 }
 
 torch::Tensor GdpPolicyImpl::scheduleLogits(const PolicyOutput& out, const PolicyInput& in,
-                                            const torch::Tensor& opDevice) {
+                                            const torch::Tensor& opDevice, const torch::Tensor& refDevice) {
   TORCH_CHECK(out.scheduleState.defined(), "GdpPolicy: the forward pass ran without the scheduling stack");
-  auto r = out.scheduleState.unsqueeze(0) + scheduleDevice_(opDevice) + scheduleCross_(crossDeviceFractions(in, opDevice));
-  return scheduleHead_(torch::relu(r));
+  const torch::Tensor& state = out.scheduleState;
+  auto head = [&](const torch::Tensor& st, const torch::Tensor& device, const torch::Tensor& cross) {
+    return scheduleHead_(torch::relu(st + scheduleDevice_(device) + scheduleCross_(cross)));
+  };
+  auto cross = crossDeviceFractions(in, opDevice);  // [K, N, 2]
+  if (!refDevice.defined()) return head(state.unsqueeze(0), opDevice, cross);
+  auto refCross = crossDeviceFractions(in, refDevice.unsqueeze(0)).squeeze(0);
+  auto differs = opDevice.ne(refDevice.unsqueeze(0)) | cross.ne(refCross.unsqueeze(0)).any(2);
+  return sparseOverSamples(head(state, refDevice, refCross), differs, [&](const torch::Tensor& k, const torch::Tensor& i) {
+    return head(state.index_select(0, i), opDevice.index({k, i}), cross.index({k, i}));
+  });
 }
 
 torch::Tensor GdpPolicyImpl::fusionLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
-                                          const torch::Tensor& scheduleLevel) {
+                                          const torch::Tensor& scheduleLevel, const torch::Tensor& refDevice,
+                                          const torch::Tensor& refLevel) {
   TORCH_CHECK(out.fusionState.defined(), "GdpPolicy: the forward pass ran without the fusion stack");
-  auto r = out.fusionState.unsqueeze(0) + fusionDevice_(opDevice) + fusionCross_(crossDeviceFractions(in, opDevice)) +
-           fusionLevel_(scheduleLevel);
-  return fusionHead_(torch::relu(r));
+  const torch::Tensor& state = out.fusionState;
+  auto head = [&](const torch::Tensor& st, const torch::Tensor& device, const torch::Tensor& cross,
+                  const torch::Tensor& level) {
+    return fusionHead_(torch::relu(st + fusionDevice_(device) + fusionCross_(cross) + fusionLevel_(level)));
+  };
+  auto cross = crossDeviceFractions(in, opDevice);  // [K, N, 2]
+  if (!refDevice.defined() || !refLevel.defined()) return head(state.unsqueeze(0), opDevice, cross, scheduleLevel);
+  auto refCross = crossDeviceFractions(in, refDevice.unsqueeze(0)).squeeze(0);
+  auto differs = opDevice.ne(refDevice.unsqueeze(0)) | scheduleLevel.ne(refLevel.unsqueeze(0)) |
+                 cross.ne(refCross.unsqueeze(0)).any(2);
+  return sparseOverSamples(head(state, refDevice, refCross, refLevel), differs,
+                           [&](const torch::Tensor& k, const torch::Tensor& i) {
+                             return head(state.index_select(0, i), opDevice.index({k, i}), cross.index({k, i}),
+                                         scheduleLevel.index({k, i}));
+                           });
 }
 
 }  // namespace gp::rl

@@ -23,10 +23,13 @@
 // Heads: scheduleLevels priority levels per op (the plan's priority is level * ops + the
 // critical-path rank, so level 0 everywhere is the rank order) and fusionLevels fusion priorities
 // per op (0: never fuses; fuseByPriority turns them into groups).
+// Graph Segment Training on large graphs: forwardSegments recomputes a sample of segments and
+// takes the rest from the historical table a full forward pass recorded (rl/segment_training.h).
 #pragma once
 #include <torch/torch.h>
 
 #include "rl/policy_tensors.h"
+#include "rl/segment_training.h"
 
 namespace gp::rl {
 
@@ -60,8 +63,9 @@ struct PolicyOutput {
 class AttentionStackImpl : public torch::nn::Module {
  public:
   AttentionStackImpl(int64_t hidden, int64_t heads);
-  // x: [N, H] in topological order; returns [N, H] in topological order.
-  torch::Tensor forward(const torch::Tensor& x, int64_t segment);
+  // x: [N, H] in topological order; returns [N, H] in topological order (or the rows of the
+  // `wanted` ranks, in their order).
+  torch::Tensor forward(const torch::Tensor& x, int64_t segment, const torch::Tensor& wanted = {});
 
  private:
   torch::nn::MultiheadAttention attention_{nullptr};
@@ -73,18 +77,33 @@ TORCH_MODULE(AttentionStack);
 class GdpPolicyImpl : public torch::nn::Module {
  public:
   GdpPolicyImpl(int64_t featureDim, PolicyConfig config = {});
-  PolicyOutput forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads = {});
+  // The full pass; with `record`, its detached states are stored there (the GST table).
+  PolicyOutput forward(const PolicyInput& in, int64_t numDevices, PolicyHeads heads = {},
+                       HistoryTable* record = nullptr);
+  // Graph Segment Training: the sampled segments' states recomputed, every other op's from
+  // `table` (filled by a full pass on the same input with the same heads). The outputs cover
+  // every op; gradients reach the parameters through the sampled ops (and through the heads
+  // applied to the table's rows).
+  PolicyOutput forwardSegments(const PolicyInput& in, int64_t numDevices, PolicyHeads heads,
+                               const HistoryTable& table, const SegmentSample& sample);
   // Per-op level logits given K sampled decisions (action residuals): opDevice [K, N] int64
   // (each op's device), scheduleLevel [K, N] int64. Return [K, N, levels]. Need multiTask and the
-  // matching state in `out`.
-  torch::Tensor scheduleLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice);
+  // matching state in `out`. With reference decisions (refDevice [N], refLevel [N]: the
+  // incumbent's, which samples perturb), the heads run once on the reference and again only
+  // where a sample's inputs differ from it: the same values at a fraction of the work.
+  torch::Tensor scheduleLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
+                               const torch::Tensor& refDevice = {});
   torch::Tensor fusionLogits(const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
-                             const torch::Tensor& scheduleLevel);
+                             const torch::Tensor& scheduleLevel, const torch::Tensor& refDevice = {},
+                             const torch::Tensor& refLevel = {});
   const PolicyConfig& config() const { return config_; }
   int64_t featureDim() const { return featureDim_; }
 
  private:
   int64_t numFilmLayers() const;  // sageLayers + 2 (attention block, feed-forward block)
+  // forward (table null) and forwardSegments
+  PolicyOutput run(const PolicyInput& in, int64_t numDevices, PolicyHeads heads, const HistoryTable* table,
+                   const SegmentSample* sample, HistoryTable* record);
 
   PolicyConfig config_;
   int64_t featureDim_;

@@ -168,10 +168,12 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   s.refreshCurrentDevices();
   DecideJob sampling = s.job();
   sampling.samples = K;
+  const bool segments = s.options.update && cfg.gstOps > 0 && s.features.numOps > cfg.gstOps;
+  if (segments) sampling.record = std::make_shared<HistoryTable>();
   std::optional<Decided> first;
   {
-    std::optional<torch::NoGradGuard> noGrad;  // no update: no autograd graph either
-    if (!s.options.update) noGrad.emplace();
+    std::optional<torch::NoGradGuard> noGrad;  // no update, or GST: no autograd graph here
+    if (!s.options.update || segments) noGrad.emplace();
     first = s.decide(sampling, stop, cancel);
   }
   if (!first) return false;
@@ -223,8 +225,14 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   const int epochs = s.options.update ? cfg.epochs : 0;
   if (!s.options.update) rep.entropy = entropyOf(d).item<double>();
   for (int epoch = 0; epoch < epochs; ++epoch) {
-    if (epoch > 0) {
+    if (epoch > 0 || segments) {
       DecideJob again = s.job();
+      if (segments) {
+        again.input = sampling.input;  // the table's input
+        again.table = sampling.record;
+        again.sample = sampleSegments(s.features.numOps, cfg.gstSegment, std::max<int64_t>(1, cfg.gstOps / cfg.gstSegment),
+                                      cfg.gstKeep, s.generator);
+      }
       again.bonusU = sampling.bonusU;  // the sampling distribution's bonuses, not the new incumbent's
       again.bonusS = sampling.bonusS;
       again.bonusF = sampling.bonusF;

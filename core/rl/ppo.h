@@ -35,7 +35,10 @@
 // no update, no search); the best so far is then reported as iteration 0
 // (IterationReport::zeroShot; not on a resumed session); iterations == 0 stops there.
 // options.update == false skips the PPO update (the policy guides sampling and search as it
-// is). Deterministic for a seed (same thread count).
+// is). On graphs above PpoConfig::gstOps ops the update uses Graph Segment Training: the
+// sampling pass records the history table without autograd, and each epoch re-evaluates the
+// taken actions with a pass that recomputes a random sample of segments only.
+// Deterministic for a seed (same thread count).
 //
 // Policy and session files: rl/policy_file.h. Pre-training (one network, many trainers):
 // rl/pretrain.h.
@@ -68,6 +71,13 @@ struct PpoConfig {
   // this many units; samples are local perturbations of a strong plan. 0: no prior.
   double priorMoves = 4;
   int localMoves = 128;        // policy-guided local-search moves per iteration (local_search.h)
+  // Graph Segment Training (rl/segment_training.h) on graphs of more than gstOps ops: the sampling
+  // pass runs without autograd and records the table; the update back-propagates through about
+  // gstOps ops, in segments of gstSegment ops, the rest from the table; an unsampled segment
+  // stays in the pooled means with probability gstKeep (stale-embedding dropout). 0: never.
+  int64_t gstOps = 16384;
+  int64_t gstSegment = 2048;
+  double gstKeep = 0.5;
 };
 
 class PpoTrainer {

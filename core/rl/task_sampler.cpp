@@ -27,7 +27,9 @@ torch::Tensor incumbentBonus(const torch::Tensor& best, int64_t levels, double c
 
 Decided DecideJob::operator()() {
   Decided d;
-  d.out = out ? *out : policy->forward(input, numDevices, heads);
+  if (out) d.out = *out;
+  else if (table) d.out = policy->forwardSegments(input, numDevices, heads, *table, sample);
+  else d.out = policy->forward(input, numDevices, heads, record.get());
   const int64_t k = greedy ? 1 : samples;
   const int64_t units = input.numUnits, n = input.numOps;
   if (placement) {
@@ -44,15 +46,19 @@ Decided DecideJob::operator()() {
   }
   const torch::Tensor opDevice = d.actU.t().index_select(1, input.unitOf);  // [K, N]
   const int64_t kk = opDevice.size(0);
+  const torch::Tensor refDevice =
+      bestU.defined() && bestU.numel() == units ? bestU.index_select(0, input.unitOf) : torch::Tensor();
   if (heads.schedule) {
-    d.logpS = torch::log_softmax(policy->scheduleLogits(d.out, input, opDevice) + bonusS, 2);
+    d.logpS = torch::log_softmax(policy->scheduleLogits(d.out, input, opDevice, refDevice) + bonusS, 2);
     d.actS = chooseLevels(d.logpS, givenS, greedy, generator);
   } else {
     d.actS = bestS.unsqueeze(0).expand({kk, n});
   }
   if (heads.fusion) {
     const int64_t levels = policy->config().scheduleLevels;
-    d.logpF = torch::log_softmax(policy->fusionLogits(d.out, input, opDevice, d.actS.clamp(0, levels - 1)) + bonusF, 2);
+    const torch::Tensor refLevel = bestS.defined() && bestS.numel() == n ? bestS.clamp(0, levels - 1) : torch::Tensor();
+    d.logpF = torch::log_softmax(
+        policy->fusionLogits(d.out, input, opDevice, d.actS.clamp(0, levels - 1), refDevice, refLevel) + bonusF, 2);
     d.actF = chooseLevels(d.logpF, givenF, greedy, generator);
   } else {
     d.actF = bestF.unsqueeze(0).expand({kk, n});

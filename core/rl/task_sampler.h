@@ -7,9 +7,14 @@
 // `generator`), taken as the argmax (`greedy`, K = 1), or given (re-evaluating the log-probs of
 // actions taken earlier, as PPO's later epochs do). A task that is not optimized uses the
 // incumbent's values for all K. The incumbent bonuses (`bonus*`) are added to the logits.
+// The scheduling and fusion heads read the incumbent's decisions as the reference (computed once,
+// again only where a sample differs: GdpPolicy::scheduleLogits). Graph Segment Training: a pass
+// may record its states (`record`), and a later pass with `table` and `sample` recomputes only
+// the sampled segments (GdpPolicy::forwardSegments).
 #pragma once
 #include <torch/torch.h>
 
+#include <memory>
 #include <optional>
 
 #include "rl/gdp_policy.h"
@@ -34,6 +39,9 @@ struct DecideJob {
   bool placement = true;
   PolicyHeads heads;            // schedule / fusion tasks
   std::optional<PolicyOutput> out;  // reuse this forward pass instead of running one
+  std::shared_ptr<HistoryTable> record;       // the full pass stores its states here
+  std::shared_ptr<const HistoryTable> table;  // set: a GST pass over `sample` on this table
+  SegmentSample sample;
   torch::Tensor bonusU, bonusS, bonusF;  // [U, D], [N, Ls], [N, Lf]
   torch::Tensor bestU, bestS, bestF;     // incumbent: [U], [N], [N] int64
   torch::Tensor givenU, givenS, givenF;  // optional actions: [U, K], [K, N], [K, N]

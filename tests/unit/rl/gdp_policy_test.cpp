@@ -1,12 +1,16 @@
 // The GDP/GO policy (core/rl/gdp_policy.h): output shapes and device masks across graph sizes
 // (1 op to 20k ops) and device counts (2 to 16), sampling never picks a masked device, every
-// parameter gets a gradient, determinism under torch::manual_seed, and a forward+backward
-// timing figure at 10k ops (printed, not asserted).
+// parameter gets a gradient, determinism under torch::manual_seed, a forward+backward
+// timing figure at 10k ops (printed, not asserted); the level heads' sparse evaluation against the
+// dense one; Graph Segment Training (every segment sampled = the full gradient, a fresh table
+// reproduces the full pass, the table's refresh, stale-embedding dropout, the segment layout).
 #include "rl/gdp_policy.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <chrono>
 #include <cstdio>
 #include <vector>
@@ -229,4 +233,166 @@ TEST(GdpPolicy, ForwardBackwardTimingAt10kOps) {
       ms[ms.size() / 2], ms.front());
   torch::set_num_threads(threads);
   SUCCEED();
+}
+
+namespace {
+
+// The scalar PPO-like loss of a pass: unit logits, value, and the level heads on K decisions.
+torch::Tensor lossOf(GdpPolicy& policy, const PolicyOutput& out, const PolicyInput& in, const torch::Tensor& opDevice,
+                     const torch::Tensor& levels) {
+  return out.unitLogits.slice(1, 0, 4).pow(2).mean() + out.value +
+         policy->scheduleLogits(out, in, opDevice).pow(2).mean() +
+         policy->fusionLogits(out, in, opDevice, levels).pow(2).mean();
+}
+
+std::vector<torch::Tensor> gradients(GdpPolicy& policy) {
+  std::vector<torch::Tensor> g;
+  for (const auto& p : policy->parameters())
+    g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+  return g;
+}
+
+struct GstFixture {
+  Graph g = tree(1500);  // 12 attention segments of 128, 6 GST segments of 256
+  Prepared p = prepare(g);
+  GdpPolicy policy{nullptr};
+  torch::Tensor opDevice, levels;
+  GstFixture() {
+    torch::manual_seed(11);
+    policy = GdpPolicy(p.features.featureDim);
+    opDevice = torch::randint(0, 4, {2, p.input.numOps}, torch::kInt64);
+    levels = torch::randint(0, 4, {2, p.input.numOps}, torch::kInt64);
+  }
+  PolicyOutput full(HistoryTable* record = nullptr) { return policy->forward(p.input, 4, {true, true}, record); }
+};
+
+}  // namespace
+
+TEST(GdpPolicy, SparseLevelHeadsEqualTheDenseOnes) {
+  GstFixture f;
+  const int64_t n = f.p.input.numOps;
+  auto ref = torch::randint(0, 4, {n}, torch::kInt64);
+  auto refLevel = torch::randint(0, 4, {n}, torch::kInt64);
+  // three samples: the reference itself, a few ops moved, and a random plan
+  auto opDevice = ref.unsqueeze(0).repeat({3, 1});
+  opDevice.index_put_({1, torch::arange(0, 40)}, (ref.slice(0, 0, 40) + 1) % 4);
+  opDevice[2] = torch::randint(0, 4, {n}, torch::kInt64);
+  auto levels = refLevel.unsqueeze(0).repeat({3, 1});
+  levels.index_put_({1, torch::arange(100, 120)}, (refLevel.slice(0, 100, 120) + 1) % 4);
+  auto out = f.full();
+  auto denseS = f.policy->scheduleLogits(out, f.p.input, opDevice);
+  auto sparseS = f.policy->scheduleLogits(out, f.p.input, opDevice, ref);
+  auto denseF = f.policy->fusionLogits(out, f.p.input, opDevice, levels);
+  auto sparseF = f.policy->fusionLogits(out, f.p.input, opDevice, levels, ref, refLevel);
+  EXPECT_TRUE(torch::allclose(denseS, sparseS, 1e-5, 1e-5));
+  EXPECT_TRUE(torch::allclose(denseF, sparseF, 1e-5, 1e-5));
+  // and the same gradients
+  f.policy->zero_grad();
+  (denseS.pow(2).sum() + denseF.pow(2).sum()).backward({}, /*retain_graph=*/true);
+  auto dense = gradients(f.policy);
+  f.policy->zero_grad();
+  (sparseS.pow(2).sum() + sparseF.pow(2).sum()).backward();
+  auto sparse = gradients(f.policy);
+  for (size_t i = 0; i < dense.size(); ++i) EXPECT_TRUE(torch::allclose(dense[i], sparse[i], 1e-4, 1e-5)) << i;
+}
+
+TEST(GdpPolicy, SegmentTrainingWithEverySegmentSampledGivesTheFullGradient) {
+  GstFixture f;
+  f.policy->zero_grad();
+  HistoryTable table;
+  lossOf(f.policy, f.full(&table), f.p.input, f.opDevice, f.levels).backward();
+  auto full = gradients(f.policy);
+  ASSERT_TRUE(table.filled());
+
+  f.policy->zero_grad();
+  auto seg = f.policy->forwardSegments(f.p.input, 4, {true, true}, table, allSegments(f.p.input.numOps));
+  lossOf(f.policy, seg, f.p.input, f.opDevice, f.levels).backward();
+  auto all = gradients(f.policy);
+  double norm = 0;
+  for (size_t i = 0; i < full.size(); ++i) {
+    EXPECT_TRUE(torch::allclose(full[i], all[i], 1e-4, 1e-6)) << i;
+    norm += full[i].abs().sum().item<double>();
+  }
+  EXPECT_GT(norm, 0);
+
+  // Every segment drawn by sampleSegments (count >= segments): the same.
+  at::Generator gen = at::detail::createCPUGenerator(1);
+  SegmentSample every = sampleSegments(f.p.input.numOps, 256, 100, 0.5, gen);
+  EXPECT_EQ(every.sampled, every.segments);
+  EXPECT_TRUE(torch::equal(every.ranks, torch::arange(f.p.input.numOps, torch::kInt64)));
+  EXPECT_EQ(every.keepRanks.sum().item<double>(), f.p.input.numOps);
+}
+
+TEST(GdpPolicy, SegmentTrainingOnAFreshTableReproducesTheFullPassWhereTheGradientDiffers) {
+  GstFixture f;
+  HistoryTable table;
+  auto full = f.full(&table);
+  at::Generator gen = at::detail::createCPUGenerator(2);
+  SegmentSample some = sampleSegments(f.p.input.numOps, 256, 2, /*keep=*/1.0, gen);
+  EXPECT_EQ(some.sampled, 2);
+  EXPECT_EQ(some.segments, 6);
+  EXPECT_EQ(some.ranks.size(0), 512);
+  auto seg = f.policy->forwardSegments(f.p.input, 4, {true, true}, table, some);
+  // the same values: the table holds this policy's states for this input
+  EXPECT_TRUE(torch::allclose(full.unitLogits, seg.unitLogits, 1e-4, 1e-5));
+  EXPECT_NEAR(full.value.item<double>(), seg.value.item<double>(), 1e-5);
+  EXPECT_TRUE(torch::allclose(full.scheduleState, seg.scheduleState, 1e-4, 1e-5));
+  EXPECT_TRUE(torch::allclose(full.fusionState, seg.fusionState, 1e-4, 1e-5));
+  // the table's rows carry no gradient: only the sampled ops' rows do
+  lossOf(f.policy, seg, f.p.input, f.opDevice, f.levels).backward();
+  EXPECT_GT(f.policy->named_parameters()["sage0.weight"].grad().abs().sum().item<double>(), 0);
+  auto state = seg.scheduleState;
+  EXPECT_TRUE(state.requires_grad());
+}
+
+TEST(GdpPolicy, HistoryTableRefreshesAndStaleEmbeddingDropoutLeavesPooledMeans) {
+  GstFixture f;
+  HistoryTable before;
+  auto full = f.full(&before);
+  ASSERT_EQ(before.layers.size(), 4u);  // input projection + 3 GraphSAGE layers
+  EXPECT_FALSE(before.placed.requires_grad());
+  // a weight change: the old table is stale, a new pass refreshes it
+  {
+    torch::NoGradGuard noGrad;
+    for (auto& p : f.policy->parameters()) p.add_(0.05 * torch::randn_like(p));
+  }
+  HistoryTable after;
+  auto changed = f.full(&after);
+  EXPECT_FALSE(torch::allclose(before.placed, after.placed, 1e-4, 1e-5));
+  at::Generator gen = at::detail::createCPUGenerator(3);
+  SegmentSample some = sampleSegments(f.p.input.numOps, 256, 2, 1.0, gen);
+  auto onStale = f.policy->forwardSegments(f.p.input, 4, {true, true}, before, some);
+  auto onFresh = f.policy->forwardSegments(f.p.input, 4, {true, true}, after, some);
+  EXPECT_TRUE(torch::allclose(onFresh.unitLogits, changed.unitLogits, 1e-4, 1e-5));
+  EXPECT_FALSE(torch::allclose(onStale.unitLogits, changed.unitLogits, 1e-4, 1e-5));
+
+  // dropout: keep 0 pools the sampled segments only, keep 1 all, keep 0.5 about half the others
+  for (double keep : {0.0, 1.0}) {
+    at::Generator g2 = at::detail::createCPUGenerator(4);
+    SegmentSample s = sampleSegments(f.p.input.numOps, 256, 2, keep, g2);
+    EXPECT_EQ(s.keepRanks.sum().item<double>(), keep == 0 ? s.ranks.size(0) : f.p.input.numOps) << keep;
+    auto out = f.policy->forwardSegments(f.p.input, 4, {true, true}, after, s);
+    if (keep == 0) EXPECT_GT(std::abs(out.value.item<double>() - changed.value.item<double>()), 1e-6);
+    else EXPECT_NEAR(out.value.item<double>(), changed.value.item<double>(), 1e-5);
+  }
+  at::Generator g3 = at::detail::createCPUGenerator(5);
+  SegmentSample many = sampleSegments(200 * 64, 64, 2, 0.5, g3);  // 198 unsampled segments
+  const double keptStale = (many.keepRanks.sum().item<double>() - 128) / 64;
+  EXPECT_GT(keptStale, 70);
+  EXPECT_LT(keptStale, 128);
+}
+
+TEST(GdpPolicy, SegmentLayoutOfWantedRanksMatchesTheFullLayout) {
+  for (int64_t n : {100, 128, 300, 1000}) {
+    const SegmentLayout all = segmentLayout(n, 128);
+    auto wanted = torch::tensor({int64_t{0}, n / 2, n - 1});
+    const SegmentLayout some = segmentLayout(n, 128, wanted);
+    EXPECT_LE(some.count, 3);
+    for (int64_t i = 0; i < wanted.size(0); ++i) {
+      const int64_t r = wanted[i].item<int64_t>();
+      // the row holds the same query rank in both layouts
+      EXPECT_EQ(some.query[some.take[i].item<int64_t>()].item<int64_t>(), r) << n;
+      EXPECT_EQ(all.query[all.take[r].item<int64_t>()].item<int64_t>(), r) << n;
+    }
+  }
 }

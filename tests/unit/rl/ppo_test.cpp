@@ -69,6 +69,29 @@ TEST(Ppo, ReachesTheOptimumOfTwoHeavyChains) {
   EXPECT_LT(reports.back().entropy, 0.1 * reports.front().entropy);
 }
 
+// Graph Segment Training (here on segments of 2 of the 8 ops, a sample of 4 per update): the
+// policy still learns the optimum as a whole, deterministically for a seed.
+TEST(Ppo, SegmentTrainingLearnsTheOptimumOfTwoHeavyChains) {
+  Chains t;
+  rl::PpoConfig cfg;
+  cfg.gstOps = 4;
+  cfg.gstSegment = 2;
+  auto train = [&] {
+    std::vector<IterationReport> reports;
+    rl::PpoTrainer trainer(t.cost, scratch(40, 1), [](int64_t dim) { return rl::makePolicy(dim, 1); }, cfg);
+    OptimizeResult r = trainer.run([&](const IterationReport& it) { reports.push_back(it); });
+    return std::make_pair(r, reports);
+  };
+  auto [r, reports] = train();
+  ASSERT_EQ(reports.size(), 41u);
+  EXPECT_NEAR(r.measurement.stepTime, 4.0, 1e-6);
+  EXPECT_NEAR(reports.back().meanReward, -1.0, 1e-6);
+  EXPECT_LT(reports.back().entropy, 0.1 * reports[1].entropy);
+  auto again = train();
+  EXPECT_EQ(again.first.best, r.best);
+  EXPECT_EQ(again.first.bestStepTimeHistory, r.bestStepTimeHistory);
+}
+
 TEST(Ppo, SameSeedSamePlan) {
   Graph g = loadModel("zoo:resnet50");
   Cluster c = loadCluster("4xP100-PCIe");
