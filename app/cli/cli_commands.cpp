@@ -57,7 +57,7 @@ void printUsage(std::ostream& out) {
          "                            [--trace OUT.json] [--save-policy FILE.pt] [--patience N] [--no-update]\n"
          "                            [--checkpoint FILE [--checkpoint-every N]] [--resume FILE] [--json]\n"
          "  graphplace-cli pretrain (--corpus CORPUS.json | [--models ...] [--exclude ...] [--eval ...] [--clusters ...])\n"
-         "                            [--rounds N | --budget-seconds S] [--method expert|ppo] [--eval-every N]\n"
+         "                            [--rounds N | --budget-seconds S] [--method expert|ppo] [--fit-epochs N] [--eval-every N]\n"
          "                            [--from FILE.pt | --resume SESSION] [--checkpoint SESSION] [--tasks ...]\n"
          "                            [--start baseline|none] --out FILE.pt [--json]\n"
          "  graphplace-cli bench [--cluster PRESET|FILE] [--models zoo:a,zoo:b|FILES] [--calibration TABLE.json] [--json]\n"

@@ -58,7 +58,7 @@ std::vector<const Cluster*> clustersOf(TaskList& list, const std::vector<std::st
 int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--models", "--exclude", "--clusters", "--eval", "--corpus", "--rounds", "--budget-seconds", "--seed",
-               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--eval-every",
+               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs", "--eval-every",
                "--checkpoint", "--resume"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
@@ -77,6 +77,8 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   o.method = a.value("--method").value_or("expert");
   if (o.method != "expert" && o.method != "ppo")
     throw std::invalid_argument("--method wants expert or ppo, got '" + o.method + "'");
+  o.fitEpochs = a.intValue("--fit-epochs", o.fitEpochs);
+  if (o.fitEpochs < 1) throw std::invalid_argument("--fit-epochs wants 1 or more, got " + std::to_string(o.fitEpochs));
   o.evalEvery = a.intValue("--eval-every", o.evalEvery);
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
   o.fuse = a.value("--fuse").value_or("none");

@@ -125,6 +125,9 @@ struct PretrainOptions {
   // "expert": expert iteration (each round the search improves each task's best plan, then the
   // policy learns to produce that plan from the start alone); "ppo": PPO on the search's samples.
   std::string method = "expert";
+  // expert: passes over every task's best decisions per round (the first right after the task's
+  // search, the others after all searches: a replay of the round's best plans, no simulation)
+  int fitEpochs = 1;
   int evalEvery = 10;             // rounds between zero-shot evaluations of the held-out tasks
   // A pre-training session (policy, optimizer state, rounds, time, learning curve and each task's
   // best decisions): written with the policy when set; `resume` continues one (same tasks).

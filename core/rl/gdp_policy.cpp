@@ -106,12 +106,11 @@ AttentionStackImpl::AttentionStackImpl(int64_t hidden, int64_t heads) {
 }
 
 torch::Tensor AttentionStackImpl::forward(const torch::Tensor& x, int64_t segment, const torch::Tensor& wanted) {
-  const SegmentLayout layout = segmentLayout(x.size(0), segment, wanted);
-  auto [query, kv] = segmentInputs(x, layout);
-  auto attended = std::get<0>(attention_->forward(query, kv, kv, torch::Tensor(), /*need_weights=*/false));
-  auto y = attnNorm_(query + attended);
-  y = ffNorm_(y + feedForward_->forward(y));
-  return unsegment(y, layout);
+  return overSegments(x, segmentLayout(x.size(0), segment, wanted), [&](const torch::Tensor& query, const torch::Tensor& kv) {
+    auto attended = std::get<0>(attention_->forward(query, kv, kv, torch::Tensor(), /*need_weights=*/false));
+    auto y = attnNorm_(query + attended);
+    return ffNorm_(y + feedForward_->forward(y));
+  });
 }
 
 GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(config), featureDim_(featureDim) {
@@ -245,14 +244,15 @@ PolicyOutput GdpPolicyImpl::run(const PolicyInput& in, int64_t numDevices, Polic
   }
 
   // ---- segment-recurrent attention over ops in topological order ----
-  const SegmentLayout layout = segmentLayout(n, config_.segment, ranks);
   auto xs = x.index_select(0, in.topo);  // [N, H], topo order
-  auto [query, kv] = segmentInputs(xs, layout);
-  auto attended = std::get<0>(attention_->forward(query, kv, kv, /*key_padding_mask=*/torch::Tensor(),
-                                                  /*need_weights=*/false));
-  auto y = modulate(attnNorm_(query + attended), config_.sageLayers);
-  y = modulate(ffNorm_(y + feedForward_->forward(y)), config_.sageLayers + 1);
-  y = merge(part ? table->placed : torch::Tensor(), unsegment(y, layout), ranks);  // [N, H], topo order
+  auto placed = overSegments(xs, segmentLayout(n, config_.segment, ranks),
+                             [&](const torch::Tensor& query, const torch::Tensor& kv) {
+                               auto attended = std::get<0>(attention_->forward(
+                                   query, kv, kv, /*key_padding_mask=*/torch::Tensor(), /*need_weights=*/false));
+                               auto y = modulate(attnNorm_(query + attended), config_.sageLayers);
+                               return modulate(ffNorm_(y + feedForward_->forward(y)), config_.sageLayers + 1);
+                             });
+  auto y = merge(part ? table->placed : torch::Tensor(), placed, ranks);  // [N, H], topo order
   if (record) record->placed = y.detach();
 
   // ---- per-op logits -> per-unit mean -> device mask ----

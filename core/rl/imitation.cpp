@@ -47,16 +47,26 @@ PpoTrainer::Imitation PpoTrainer::imitate(const StopFn& stop, const std::atomic<
     r.done = true;
     return r;
   }
+  r.loss = fitBest(stop, cancel);
+  r.done = !std::isnan(r.loss);
+  return r;
+}
 
+double PpoTrainer::fitBest(const StopFn& stop, const std::atomic<bool>* cancel) {
+  State& s = *s_;
+  const OptimizeTasks& t = s.tasks();
+  const double stopped = std::numeric_limits<double>::quiet_NaN();
+  if (!s.inc.haveFeasible || stop()) return stopped;
   // one update toward the best decisions on the zero-shot input
   s.policy->train();
+  const Decisions& best = s.best;
   DecideJob j = s.zeroShotJob();
   const torch::Tensor tU = toTensor(best.units), tS = toTensor(best.schedule), tF = toTensor(best.fusion);
   j.givenU = tU.unsqueeze(1);
   j.givenS = tS.unsqueeze(0);
   j.givenF = tF.unsqueeze(0);
   std::optional<Decided> d = s.decide(std::move(j), stop, cancel);
-  if (!d) return r;
+  if (!d) return stopped;
   torch::Tensor loss = torch::zeros({});
   if (t.placement)
     loss = loss + balancedNll(d->logpU.gather(1, tU.unsqueeze(1)).squeeze(1),
@@ -67,10 +77,8 @@ PpoTrainer::Imitation PpoTrainer::imitate(const StopFn& stop, const std::atomic<
   if (s.heads.fusion)
     loss = loss + balancedNll(d->logpF[0].gather(1, tF.unsqueeze(1)).squeeze(1),
                               tF.ne(toTensor(s.startDecisions.fusion)), s.fusibleMask);
-  if (!s.applyGradient(loss, stop)) return r;
-  r.loss = loss.item<double>();
-  r.done = true;
-  return r;
+  if (!s.applyGradient(loss, stop)) return stopped;
+  return loss.item<double>();
 }
 
 }  // namespace gp::rl

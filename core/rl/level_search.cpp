@@ -10,8 +10,7 @@ LevelSearch::LevelSearch(int32_t numLevels, uint64_t seed)
 
 int LevelSearch::run(std::vector<int32_t>& levels, const std::vector<float>& probs,
                      const std::vector<uint8_t>& eligible, int moves, double step,
-                     const std::function<double(const std::vector<int32_t>&)>& evaluate,
-                     const std::function<bool()>& stop) {
+                     const EvaluateBatch& evaluate, const std::function<bool()>& stop, int batch) {
   const auto n = static_cast<int32_t>(levels.size());
   const auto L = static_cast<size_t>(numLevels_);
   if (n == 0 || probs.size() != static_cast<size_t>(n) * L) return 0;
@@ -30,40 +29,34 @@ int LevelSearch::run(std::vector<int32_t>& levels, const std::vector<float>& pro
   refresh();
   if (total <= 0) return 0;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  int kept = 0;
-  std::vector<int32_t> candidate;
-  for (int m = 0; m < moves && !stop(); ++m) {
+  auto propose = [&](int m) {
     const int size = 1 << (m % 4);
-    candidate = levels;
+    Proposal p{levels, size > 1};
+    std::vector<int32_t>& candidate = p.candidate;
     for (int k = 0; k < size; ++k) {
       const double r = unit(rng_) * total;
       const auto op = static_cast<int32_t>(std::lower_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin());
       if (op >= n) continue;
-      const float* p = probs.data() + static_cast<size_t>(op) * L;
+      const float* pr = probs.data() + static_cast<size_t>(op) * L;
       double mass = 0;
-      for (size_t l = 0; l < L; ++l) mass += static_cast<int32_t>(l) == candidate[op] ? 0.0 : std::max(1e-6f, p[l]);
+      for (size_t l = 0; l < L; ++l) mass += static_cast<int32_t>(l) == candidate[op] ? 0.0 : std::max(1e-6f, pr[l]);
       double pick = unit(rng_) * mass;
       for (size_t l = 0; l < L; ++l) {
         if (static_cast<int32_t>(l) == candidate[op]) continue;
-        pick -= std::max(1e-6f, p[l]);
+        pick -= std::max(1e-6f, pr[l]);
         if (pick <= 0 || l + 1 == L || (l + 2 == L && static_cast<int32_t>(l + 1) == candidate[op])) {
           candidate[op] = static_cast<int32_t>(l);
           break;
         }
       }
     }
-    if (candidate == levels) continue;
-    const double t = evaluate(candidate);
-    const bool better = t < step * (1 - 1e-12);
-    const bool sideways = size > 1 && t <= step * (1 + 1e-12);
-    if (better || sideways) {
-      levels = candidate;
-      step = std::min(step, t);
-      ++kept;
-      refresh();
-    }
-  }
-  return kept;
+    if (candidate == levels) candidate.clear();
+    return p;
+  };
+  return walkInBatches(moves, batch, step, evaluate, stop, propose, [&](const Proposal& taken) {
+    levels = taken.candidate;
+    refresh();
+  });
 }
 
 }  // namespace gp::rl

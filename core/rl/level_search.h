@@ -5,12 +5,15 @@
 // that it leaves its incumbent level (times `eligible`: ops whose level cannot matter, such as
 // ops that never fuse, are never drawn), given a new level drawn from its distribution without
 // the current one. A candidate is kept when its step time is better, or no worse for a move of
-// several ops. Deterministic for a seed.
+// several ops. Moves are proposed and simulated in batches (rl/search_batch.h). Deterministic for
+// a seed and batch size.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <random>
 #include <vector>
+
+#include "rl/search_batch.h"
 
 namespace gp::rl {
 
@@ -20,10 +23,9 @@ class LevelSearch {
 
   // `levels`: per op, updated in place on acceptance; `probs`: [ops x numLevels] row-major;
   // `eligible`: per op 1/0 (empty: every op); `step`: the incumbent's step time. Returns the
-  // number of moves kept.
+  // number of moves kept. `evaluate` simulates up to `batch` candidates at once.
   int run(std::vector<int32_t>& levels, const std::vector<float>& probs, const std::vector<uint8_t>& eligible,
-          int moves, double step, const std::function<double(const std::vector<int32_t>&)>& evaluate,
-          const std::function<bool()>& stop);
+          int moves, double step, const EvaluateBatch& evaluate, const std::function<bool()>& stop, int batch = 1);
 
  private:
   int32_t numLevels_;

@@ -5,19 +5,6 @@
 
 namespace gp::rl {
 
-namespace {
-
-// Better, or as good when `sideways` (a region move across a plateau: moving one of two chains
-// that share a device changes nothing until the second one moves too; single units don't, or the
-// walk drifts into scattered plans); `step` becomes the candidate's.
-bool accept(double candidate, double& step, bool sideways) {
-  if (!(candidate <= step * (1 + 1e-12)) || (!sideways && !(candidate < step * (1 - 1e-12)))) return false;
-  step = std::min(step, candidate);
-  return true;
-}
-
-}  // namespace
-
 LocalSearch::LocalSearch(const GraphFeatures& f, int32_t numDevices, uint64_t seed)
     : f_(f), numDevices_(numDevices), rng_(seed ^ 0x9e3779b97f4a7c15ull) {
   groupOff_.assign(static_cast<size_t>(f.numGroups) + 1, 0);
@@ -58,9 +45,8 @@ LocalSearch::LocalSearch(const GraphFeatures& f, int32_t numDevices, uint64_t se
   }
 }
 
-int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves,
-                     double step, const std::function<double(const std::vector<int32_t>&)>& evaluate,
-                     const std::function<bool()>& stop) {
+int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves, double step,
+                     const EvaluateBatch& evaluate, const std::function<bool()>& stop, int batch) {
   const int32_t G = f_.numGroups, D = numDevices_;
   if (G == 0 || D < 2 || moves <= 0) return 0;
   const auto p = [&](int32_t u, int32_t d) { return static_cast<double>(probs[static_cast<size_t>(u) * D + d]); };
@@ -77,7 +63,6 @@ int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& prob
   for (int32_t u = 0; u < f_.numUnits; ++u) unitWeight[u] = std::max(1.0 - p(u, units[u]), 1e-4);
   std::discrete_distribution<int32_t> pickUnit(unitWeight.begin(), unitWeight.end());
   std::uniform_int_distribution<int> pickSpan(0, 3);
-  std::vector<int32_t> cand = units;
   std::vector<double> devWeight(static_cast<size_t>(D));
   const auto numScopes = static_cast<int32_t>(scopeOff_.size()) - 1;
   std::vector<double> scopeWeight(static_cast<size_t>(std::max(numScopes, 0)));
@@ -87,8 +72,10 @@ int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& prob
     scopeWeight[sc] = w / (scopeOff_[sc + 1] - scopeOff_[sc]);
   }
   std::discrete_distribution<int32_t> pickScope(scopeWeight.begin(), scopeWeight.end());
-  int kept = 0;
-  for (int m = 0; m < moves && !stop(); ++m) {
+  // a move proposed from the walk's current `units` (an empty candidate when it changes nothing)
+  auto propose = [&](int m) {
+    Proposal out;
+    std::vector<int32_t> cand = units;
     if (m % 4 == 2 && numScopes > 0) {  // a whole scope to one device
       const int32_t sc = pickScope(rng_);
       std::fill(devWeight.begin(), devWeight.end(), 0.0);
@@ -103,25 +90,14 @@ int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& prob
           changed |= cand[groupUnits_[j]] != to;
           cand[groupUnits_[j]] = to;
         }
-      if (changed && accept(evaluate(cand), step, /*sideways=*/true)) {
-        units = cand;
-        ++kept;
-      } else {
-        cand = units;
-      }
-      continue;
+      if (changed) out = {std::move(cand), /*sideways=*/true};
+      return out;
     }
     if (m % 2 == 1) {  // a single unit
       const int32_t u = pickUnit(rng_);
       for (int32_t d = 0; d < D; ++d) devWeight[d] = d == units[u] ? 0.0 : std::max(p(u, d), 1e-6);
       cand[u] = std::discrete_distribution<int32_t>(devWeight.begin(), devWeight.end())(rng_);
-      if (accept(evaluate(cand), step, /*sideways=*/false)) {
-        units[u] = cand[u];
-        ++kept;
-      } else {
-        cand[u] = units[u];
-      }
-      continue;
+      return Proposal{std::move(cand), /*sideways=*/false};
     }
     const int32_t g = pickGroup(rng_);
     const int32_t from = units[groupUnits_[groupOff_[g]]];
@@ -148,15 +124,11 @@ int LocalSearch::run(std::vector<int32_t>& units, const std::vector<float>& prob
         changed |= cand[groupUnits_[i]] != to;
         cand[groupUnits_[i]] = to;
       }
-    if (changed && accept(evaluate(cand), step, /*sideways=*/queue_.size() > 1)) {
-      units = cand;
-      ++kept;
-    } else {
-      for (int32_t h : queue_)
-        for (int32_t i = groupOff_[h]; i < groupOff_[h + 1]; ++i) cand[groupUnits_[i]] = units[groupUnits_[i]];
-    }
-  }
-  return kept;
+    if (changed) out = {std::move(cand), /*sideways=*/queue_.size() > 1};
+    return out;
+  };
+  return walkInBatches(moves, batch, step, evaluate, stop, propose,
+                       [&](const Proposal& taken) { units = taken.candidate; });
 }
 
 }  // namespace gp::rl

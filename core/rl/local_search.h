@@ -11,9 +11,11 @@
 // the graph (a layer, a block, a time step: every group filed under it, GraphFeatures) drawn
 // with weight = its groups' mean weight, moved whole to a device drawn from its units' summed
 // probabilities (this is how a layer-wise split is reached on a 64k-op graph). A candidate replaces the walk's plan when its step time
-// is better, or no worse for a region or scope of several groups (sideways steps cross plateaus); the
-// caller keeps the best plan it is shown.
-// Deterministic for a seed.
+// is better, or no worse for a region or scope of several groups (sideways steps cross plateaus: moving
+// one of two chains that share a device changes nothing until the second one moves too; single units
+// don't, or the walk drifts into scattered plans); the caller keeps the best plan it is shown.
+// Moves are proposed and simulated in batches (rl/search_batch.h).
+// Deterministic for a seed and batch size.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "rl/graph_features.h"
+#include "rl/search_batch.h"
 
 namespace gp::rl {
 
@@ -30,10 +33,10 @@ class LocalSearch {
 
   // Tries `moves` moves on `units` (one device per unit, step time `step`; updated in place on
   // acceptance). `probs`: [numUnits x numDevices] row-major sampling probabilities. `evaluate`
-  // simulates a candidate and returns its step time (infinity when infeasible). `stop` is
-  // polled between moves. Returns the number of moves kept.
+  // simulates a batch of up to `batch` candidates and returns their step times. `stop` is
+  // polled between batches. Returns the number of moves kept.
   int run(std::vector<int32_t>& units, const std::vector<float>& probs, int moves, double step,
-          const std::function<double(const std::vector<int32_t>&)>& evaluate, const std::function<bool()>& stop);
+          const EvaluateBatch& evaluate, const std::function<bool()>& stop, int batch = 1);
 
  private:
   const GraphFeatures& f_;

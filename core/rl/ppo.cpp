@@ -179,7 +179,12 @@ bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, c
   if (!first) return false;
   Decided d = std::move(*first);
   std::vector<double> rewards;
-  for (int64_t k = 0; k < K && !stop(); ++k) rewards.push_back(s.consider(s.decisionsOf(d, k), rep.improved));
+  const int64_t batch = s.inc.batch();  // simulated together (on several threads for big graphs)
+  for (int64_t k = 0; k < K && !stop(); k += batch) {
+    std::vector<Decisions> ds;
+    for (int64_t j = k; j < std::min(K, k + batch); ++j) ds.push_back(s.decisionsOf(d, j));
+    for (const auto& scored : s.considerAll(ds, rep.improved)) rewards.push_back(scored.reward);
+  }
   if (stop() || static_cast<int64_t>(rewards.size()) < K) return false;
   if (iteration == 1 || (cfg.greedyEvery > 0 && iteration % cfg.greedyEvery == 0)) s.considerGreedy(d.out, rep.improved);
   s.localSearch(d.out, d.logpU.defined() ? d.logpU : torch::Tensor(), rep.improved, stop);

@@ -18,7 +18,9 @@
 // may fuse, or none).
 // Without a start plan, "every unit on device 0" is the first incumbent.
 // After the samples, LocalSearch tries localMoves group moves of the incumbent drawn from the
-// sampling distribution, then LevelSearch localMoves / 2 moves on each level task. Baseline:
+// sampling distribution, then LevelSearch localMoves / 2 moves on each level task; on big graphs
+// samples and moves are simulated in batches on options.threads threads
+// (Incumbent::considerAll). Baseline:
 // the mean reward of the *other* samples of the batch (leave-one-out; with one sample per
 // iteration the value head's estimate instead); the value head is trained on the batch's mean
 // reward either way, so a pre-trained policy carries an estimate. Advantages are normalised by
@@ -126,6 +128,9 @@ class PpoTrainer {
     double agreement = 0;     // fraction of units where the policy's own plan matches the best
   };
   Imitation imitate(const StopFn& stop, const std::atomic<bool>* cancel);
+  // imitate's update alone, toward the best decisions so far (a replay pass: no simulation).
+  // Returns the loss, or NaN when stopped (or nothing feasible is known yet).
+  double fitBest(const StopFn& stop, const std::atomic<bool>* cancel);
   // The policy's own plan alone: its greedy decisions on the zero-shot input, simulated as a
   // candidate. Returns the step time (infinity when infeasible; NaN when stopped).
   double ownPlan(const StopFn& stop, const std::atomic<bool>* cancel);

@@ -42,7 +42,7 @@ inline torch::Tensor maskedMean(const torch::Tensor& x, const torch::Tensor& mas
 
 struct PpoTrainer::State {
   State(const CostModel& c, const OptimizeOptions& o, PpoConfig cfg)
-      : cost(c), options(o), config(cfg), inc(c), generator(at::detail::createCPUGenerator(o.seed)) {}
+      : cost(c), options(o), config(cfg), inc(c, o.threads), generator(at::detail::createCPUGenerator(o.seed)) {}
 
   const CostModel& cost;
   OptimizeOptions options;
@@ -78,6 +78,35 @@ struct PpoTrainer::State {
       best = d;
     }
     return reward;
+  }
+  // consider() for each, simulated together (Incumbent::considerAll).
+  std::vector<Incumbent::Scored> considerAll(const std::vector<Decisions>& ds, bool& improved) {
+    std::vector<Plan> plans;
+    plans.reserve(ds.size());
+    for (const Decisions& d : ds) plans.push_back(builder->build(d));
+    const double before = inc.bestStep;
+    bool better = false;
+    std::vector<Incumbent::Scored> scored = inc.considerAll(plans, better);
+    if (better) {
+      improved = true;
+      for (size_t i = 0; i < ds.size(); ++i)  // the first plan that reached the new best
+        if (scored[i].step == inc.bestStep && scored[i].step < before) {
+          best = ds[i];
+          break;
+        }
+    }
+    return scored;
+  }
+  // A search's batch evaluation: each candidate put into `base` by `set`, simulated together.
+  template <class SetFn>
+  EvaluateBatch evaluator(const Decisions& base, bool& improved, SetFn set) {
+    return [this, base, &improved, set](const std::vector<std::vector<int32_t>>& candidates) {
+      std::vector<Decisions> ds(candidates.size(), base);
+      for (size_t i = 0; i < candidates.size(); ++i) set(ds[i], candidates[i]);
+      std::vector<double> steps;
+      for (const auto& sc : considerAll(ds, improved)) steps.push_back(sc.step);
+      return steps;
+    };
   }
   double considerPlan(const Plan& plan, bool& improved) {
     bool better = false;
@@ -169,15 +198,14 @@ struct PpoTrainer::State {
   void localSearch(const PolicyOutput& out, const torch::Tensor& logpU, bool& improved,
                    const std::function<bool()>& stop) {
     if (config.localMoves <= 0 || !inc.haveFeasible) return;
+    const int batch = inc.batch();
+    const int moves = config.localMoves;
     if (tasks().placement) {
       std::vector<float> pv = toFloats(logpU.detach().exp());
       std::vector<int32_t> units = best.units;
-      Decisions d = best;
-      search->run(units, pv, config.localMoves, inc.bestStep, [&](const std::vector<int32_t>& cand) {
-        d.units = cand;
-        consider(d, improved);
-        return stepOf();
-      }, stop);
+      search->run(units, pv, moves, inc.bestStep,
+                  evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.units = c; }), stop,
+                  batch);
     }
     if (!heads.schedule && !heads.fusion) return;
     // level probabilities given the incumbent's devices (and schedule, for fusion)
@@ -188,26 +216,18 @@ struct PpoTrainer::State {
     j.givenS = j.bestS.unsqueeze(0);
     j.givenF = j.bestF.unsqueeze(0);
     const Decided probs = j();
-    const int levelMoves = std::max(1, config.localMoves / 2);
+    const int levelMoves = std::max(1, moves / 2);
     if (heads.schedule && !stop()) {
-      Decisions d = best;
       std::vector<int32_t> levels = best.schedule;
       scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,
-                          [&](const std::vector<int32_t>& cand) {
-                            d.schedule = cand;
-                            consider(d, improved);
-                            return stepOf();
-                          }, stop);
+                          evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.schedule = c; }),
+                          stop, batch);
     }
     if (heads.fusion && !stop()) {
-      Decisions d = best;
       std::vector<int32_t> levels = best.fusion;
       fusionSearch->run(levels, toFloats(probs.logpF[0].exp()), builder->fusible(), levelMoves, inc.bestStep,
-                        [&](const std::vector<int32_t>& cand) {
-                          d.fusion = cand;
-                          consider(d, improved);
-                          return stepOf();
-                        }, stop);
+                        evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.fusion = c; }),
+                        stop, batch);
     }
   }
 };

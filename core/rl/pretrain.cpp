@@ -162,6 +162,13 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
       r.elapsed = elapsed();
       if (onReport) onReport(r);
     }
+    // replay: more passes over every task's best decisions (the fit the search has earned)
+    for (int epoch = 1; complete && options.method == "expert" && epoch < options.fitEpochs; ++epoch)
+      for (auto& trainer : trainers)
+        if (std::isnan(trainer->fitBest(stop, cancel)) && stop()) {
+          complete = false;
+          break;
+        }
     if (!complete) break;
     result.rounds = round;
     if (options.evalEvery > 0 && round % options.evalEvery == 0) {

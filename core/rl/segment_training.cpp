@@ -93,4 +93,25 @@ torch::Tensor unsegment(const torch::Tensor& y, const SegmentLayout& layout) {
   return y.transpose(0, 1).reshape({layout.count * layout.length, y.size(2)}).index_select(0, layout.take);
 }
 
+torch::Tensor overSegments(const torch::Tensor& xs, const SegmentLayout& layout,
+                           const std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>& block,
+                           int64_t chunk) {
+  if (torch::GradMode::is_enabled() || layout.count <= chunk) {
+    auto [query, kv] = segmentInputs(xs, layout);
+    return unsegment(block(query, kv), layout);
+  }
+  const int64_t s = layout.length, h = xs.size(1);
+  std::vector<torch::Tensor> rows;  // [b * S, H] per chunk, in segment order
+  for (int64_t first = 0; first < layout.count; first += chunk) {
+    SegmentLayout part;
+    part.length = s;
+    part.count = std::min(chunk, layout.count - first);
+    part.query = layout.query.slice(0, first * s, (first + part.count) * s);
+    part.memory = layout.memory.slice(0, first * s, (first + part.count) * s);
+    auto [query, kv] = segmentInputs(xs, part);
+    rows.push_back(block(query, kv).transpose(0, 1).reshape({part.count * s, h}));
+  }
+  return torch::cat(rows).index_select(0, layout.take);
+}
+
 }  // namespace gp::rl

@@ -14,6 +14,7 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <functional>
 #include <vector>
 
 namespace gp::rl {
@@ -58,5 +59,12 @@ SegmentLayout segmentLayout(int64_t n, int64_t segment, const torch::Tensor& wan
 std::pair<torch::Tensor, torch::Tensor> segmentInputs(const torch::Tensor& xs, const SegmentLayout& layout);
 // [S, B, H] -> [N, H] (or [wanted, H]) in topological order.
 torch::Tensor unsegment(const torch::Tensor& y, const SegmentLayout& layout);
+// block(queries [S, b, H], keys/values [2S, b, H]) -> [S, b, H] over every segment of `layout`,
+// returned as unsegment() does. Without autograd (a pass whose activations are not kept) the
+// segments go through in chunks of `chunk`, so a 100k-op graph needs no gigabyte of attention
+// scores at once; with autograd as one batch.
+torch::Tensor overSegments(const torch::Tensor& xs, const SegmentLayout& layout,
+                           const std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&)>& block,
+                           int64_t chunk = 32);
 
 }  // namespace gp::rl

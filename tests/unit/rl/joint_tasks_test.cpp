@@ -131,10 +131,14 @@ TEST(LevelSearch, ReachesTheLevelsAScoreWants) {
   };
   rl::LevelSearch search(4, 5);
   int evaluated = 0;
-  const int kept = search.run(levels, probs, eligible, 400, score(levels), [&](const std::vector<int32_t>& l) {
-    ++evaluated;
-    EXPECT_EQ(l[6], 1) << "an ineligible op moved";
-    return score(l);
+  const int kept = search.run(levels, probs, eligible, 400, score(levels), [&](const std::vector<std::vector<int32_t>>& ls) {
+    std::vector<double> scores;
+    for (const auto& l : ls) {
+      ++evaluated;
+      EXPECT_EQ(l[6], 1) << "an ineligible op moved";
+      scores.push_back(score(l));
+    }
+    return scores;
   }, [] { return false; });
   EXPECT_GT(kept, 0);
   EXPECT_GT(evaluated, kept);
