@@ -199,11 +199,10 @@ struct PpoTrainer::State {
                    const std::function<bool()>& stop) {
     if (config.localMoves <= 0 || !inc.haveFeasible) return;
     const int batch = inc.batch();
-    const int moves = config.localMoves;
     if (tasks().placement) {
       std::vector<float> pv = toFloats(logpU.detach().exp());
       std::vector<int32_t> units = best.units;
-      search->run(units, pv, moves, inc.bestStep,
+      search->run(units, pv, config.localMoves, inc.bestStep,
                   evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.units = c; }), stop,
                   batch);
     }
@@ -216,7 +215,7 @@ struct PpoTrainer::State {
     j.givenS = j.bestS.unsqueeze(0);
     j.givenF = j.bestF.unsqueeze(0);
     const Decided probs = j();
-    const int levelMoves = std::max(1, moves / 2);
+    const int levelMoves = std::max(1, config.localMoves / 2);
     if (heads.schedule && !stop()) {
       std::vector<int32_t> levels = best.schedule;
       scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,

@@ -46,7 +46,7 @@ def svg(points, title):
         out.append(f'<text x="{left - 6}" y="{py(y) + 4}" text-anchor="end">{y:.1f}</text>')
         x = x0 + (x1 - x0) * i / 5
         out.append(f'<text x="{px(x)}" y="{h - bottom + 16}" text-anchor="middle">{x:.0f}</text>')
-    for k, (colour, name) in enumerate([("#1f77b4", "zero-shot (greedy + 8 samples)"), ("#d62728", "greedy plan alone")]):
+    for k, (colour, name) in enumerate([("#1f77b4", "zero-shot (the policy's plans, no search)"), ("#d62728", "greedy plan alone")]):
         path = " ".join(f"{px(p[0]):.1f},{py(p[1 + k]):.1f}" for p in points)
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         out.append(f'<text x="{left + 10}" y="{top + 16 + 16 * k}" fill="{colour}">{name}</text>')
