@@ -70,6 +70,8 @@ void printUsage(std::ostream& out) {
          "                            [--fuse none|default|plan] [--calibration TABLE.json] [--steps N] [--warmup N]\n"
          "                            [--gpus 0,1] [--timer auto|cupti|events] [--trace OUT.json] [--json]\n"
          "                            (runs one step of the plan on the local GPUs: simulated vs measured)\n"
+         "  graphplace-cli fidelity [--corpus DIR|FILE] [--cluster PROFILED.json] [--calibration TABLE.json] [--json]\n"
+         "                            (the published measurements of the corpus, simulated: ratios, summary, plan orders)\n"
          "--calibration TABLE.json: measured op times (graphplace-cli profile) replace the roofline for matching ops.\n"
          "Every command that takes a MODEL also takes --mode, --input-shape, --batch, --seq-len, --layers, --hidden,\n"
          "--graph-seed, --dim. --layers N / --hidden N resize a zoo model (depth / width; `zoo list` gives each\n"
@@ -77,6 +79,8 @@ void printUsage(std::ostream& out) {
          "--cluster takes a preset, a cluster JSON file, or random:SEED[:DEVICES] (a random cluster: 2..16\n"
          "devices drawn from the seed, or DEVICES 2..64).\n"
          "--dim NAME=VALUE binds a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1).\n"
+         "--precision fp32|tf32|fp16|bf16|fp8 runs the model with that arithmetic (fp16/bf16/fp8: mixed precision,\n"
+         "activations in the narrow type, parameters and their update in f32; tf32: f32 matrix math on TF32 units).\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/cli_commands.h"
+#include "cli/cli_fidelity.h"
 #include "cli/cli_measure.h"
 #include "cli/cli_profile.h"
 #include "graph/error.h"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return gp::cli::runBench(args, std::cout);
     if (cmd == "profile") return gp::cli::runProfileCommand(args, std::cout);
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);
+    if (cmd == "fidelity") return gp::cli::runFidelityCommand(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli 0.1.0\n";
       return 0;

@@ -5,13 +5,15 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "graph/precision.h"
 #include "graph/seeded_random.h"
 
 namespace gp::cli {
 
 const std::set<std::string>& modelOptions() {
   static const std::set<std::string> options{"--mode",   "--input-shape", "--batch",      "--seq-len",
-                                             "--layers", "--hidden",      "--graph-seed", "--dim"};
+                                             "--layers", "--hidden",      "--graph-seed", "--dim",
+                                             "--precision"};
   return options;
 }
 
@@ -45,6 +47,7 @@ LoadOptions loadOptionsFrom(const Args& a) {
   if (auto s = a.value("--input-shape")) o.import.inputShape = parseShape(*s);
   if (auto d = a.value("--dim")) o.import.dims = parseDims(*d);
   o.warn = [](const std::string& warning) { std::cerr << "graphplace-cli: warning: " << warning << "\n"; };
+  if (auto p = a.value("--precision")) o.precision = parsePrecision(*p, "--precision");
   o.zoo.batch = a.intValue("--batch", 0);
   o.zoo.seqLen = a.intValue("--seq-len", 0);
   o.zoo.layers = a.intValue("--layers", 0);

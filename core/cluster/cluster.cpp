@@ -13,7 +13,7 @@
 namespace gp {
 
 std::string_view peakTypeName(PeakType t) {
-  static constexpr std::array<std::string_view, kNumPeakTypes> kNames{"f64", "f32", "f16", "bf16", "f8", "int8"};
+  static constexpr std::array<std::string_view, kNumPeakTypes> kNames{"f64", "f32", "f16", "bf16", "f8", "int8", "tf32"};
   return kNames.at(static_cast<size_t>(t));
 }
 
@@ -118,6 +118,26 @@ void Cluster::computeRoutes(const std::string& source) {
   }
 }
 
+namespace {
+
+// A preset by name when it is one unchanged, else its fields.
+nlohmann::ordered_json frameworkJson(const FrameworkSpec& f) {
+  for (const std::string& n : frameworkPresetNames()) {
+    const FrameworkSpec p = frameworkPreset(n);
+    if (p.name == f.name && p.opOverhead == f.opOverhead && p.reservedMemory == f.reservedMemory &&
+        p.fragmentation == f.fragmentation)
+      return f.name;
+  }
+  nlohmann::ordered_json j;
+  j["name"] = f.name;
+  j["op_overhead_us"] = f.opOverhead / kMicro;
+  j["reserved_memory_GiB"] = static_cast<double>(f.reservedMemory) / kGiB;
+  j["fragmentation"] = f.fragmentation;
+  return j;
+}
+
+}  // namespace
+
 std::string Cluster::toJson() const {
   using nlohmann::ordered_json;
   ordered_json j;
@@ -126,6 +146,7 @@ std::string Cluster::toJson() const {
   j["name"] = name_;
   if (!description_.empty()) j["description"] = description_;
   j["sources"] = sources_;
+  j["framework"] = frameworkJson(framework_);
   ordered_json kinds = ordered_json::object();
   std::map<std::string, const DeviceSpec*> byKind;
   for (const DeviceSpec& d : devices_) byKind.emplace(d.kind, &d);
@@ -135,8 +156,9 @@ std::string Cluster::toJson() const {
     ordered_json k;
     k["peak_TFLOPS"] = peaks;
     k["memory_bandwidth_GBps"] = d->memBandwidth / kGiga;
-    k["memory_GiB"] = static_cast<double>(d->memCapacity) / kGiB;
+    k["memory_GiB"] = static_cast<double>(d->memPhysical) / kGiB;
     k["launch_overhead_us"] = d->launchOverhead / kMicro;
+    if (d->bandwidthEfficiency > 0) k["bandwidth_efficiency"] = d->bandwidthEfficiency;
     if (d->listsEfficiency()) {
       ordered_json eff = ordered_json::object();
       for (int c = 0; c < kNumOpClasses; ++c) {

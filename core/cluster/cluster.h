@@ -26,19 +26,37 @@
 namespace gp {
 
 // Arithmetic rates a device lists peaks for. DTypes map onto them with peakTypeOf().
-enum class PeakType : uint8_t { F64, F32, F16, BF16, F8, I8, Count };
+// TF32 is the tensor-core rate for f32 matrix products when a model runs with TF32 math
+// (graph/precision.h); no DType maps onto it.
+enum class PeakType : uint8_t { F64, F32, F16, BF16, F8, I8, TF32, Count };
 constexpr int kNumPeakTypes = static_cast<int>(PeakType::Count);
-std::string_view peakTypeName(PeakType t);  // "f64", "f32", "f16", "bf16", "f8", "int8"
+std::string_view peakTypeName(PeakType t);  // "f64", "f32", "f16", "bf16", "f8", "int8", "tf32"
 // F16 -> F16, BF16 -> BF16, F64 and Complex64 -> F64, F8 -> F8, I8 and U8 -> I8, all else
 // (F32, wider integers, Bool, Unknown) -> F32.
 PeakType peakTypeOf(DType t);
+
+// The software that runs the kernels: its cost per op on the host (dispatch, bookkeeping; it
+// delays every kernel it issues) and the device memory it keeps for itself (CUDA context,
+// library workspaces) and loses to allocator fragmentation. Presets: frameworkPreset().
+struct FrameworkSpec {
+  std::string name;             // "tf1-graph", "pytorch-eager", "xla", "cuda", or a file's own name
+  double opOverhead = 0;        // seconds added to every kernel
+  int64_t reservedMemory = 0;   // bytes per device not available to the model
+  double fragmentation = 0;     // usable = (capacity - reserved) / (1 + fragmentation)
+};
+// "tf1-graph", "pytorch-eager", "xla", "cuda" (kernels called back to back from C++, as
+// microbenchmarks do). Throws gp::Error naming `source` for an unknown name.
+FrameworkSpec frameworkPreset(std::string_view name, const std::string& source = "framework");
+std::vector<std::string> frameworkPresetNames();
 
 struct DeviceSpec {
   std::string name;                          // "gpu0"
   std::string kind;                          // "V100-SXM2-16GB" (calibration tables key on it)
   std::array<double, kNumPeakTypes> peak{};  // FLOP/s per PeakType (dense, no sparsity)
   double memBandwidth = 0;                   // bytes/s
-  int64_t memCapacity = 0;                   // bytes
+  int64_t memCapacity = 0;                   // bytes the model may use (memory_GiB less the framework's share)
+  int64_t memPhysical = 0;                   // bytes on the device (memory_GiB)
+  double bandwidthEfficiency = 0;            // fraction of memBandwidth streaming kernels reach; 0 = default
   double launchOverhead = 0;                 // seconds per kernel
   int node = 0;                              // index of its vertex in the topology
   // Fraction of the peak that compute-bound kernels of a class reach on this kind, as listed in
@@ -49,9 +67,10 @@ struct DeviceSpec {
 
   double peakFlops(DType t) const { return peak[static_cast<int>(peakTypeOf(t))]; }
   // The listed efficiency of class c for dtype t: "Class.type" if listed, else "Class", else 0.
-  double efficiency(OpClass c, DType t) const {
+  double efficiency(OpClass c, DType t) const { return efficiency(c, peakTypeOf(t)); }
+  double efficiency(OpClass c, PeakType t) const {
     const auto ci = static_cast<size_t>(c);
-    const double typed = typedEfficiency[ci][static_cast<size_t>(peakTypeOf(t))];
+    const double typed = typedEfficiency[ci][static_cast<size_t>(t)];
     return typed > 0 ? typed : classEfficiency[ci];
   }
   bool listsEfficiency() const;  // any class listed
@@ -70,6 +89,9 @@ class Cluster {
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
   const std::vector<std::string>& sources() const { return sources_; }
+  const FrameworkSpec& framework() const { return framework_; }
+  // Sets the framework and each device's usable memory from it.
+  void setFramework(FrameworkSpec f);
 
   int numDevices() const { return static_cast<int>(devices_.size()); }
   const DeviceSpec& device(int d) const { return devices_[d]; }
@@ -102,6 +124,7 @@ class Cluster {
 
   std::string name_, description_;
   std::vector<std::string> sources_;
+  FrameworkSpec framework_;
   std::vector<DeviceSpec> devices_;
   std::vector<std::string> vertexName_, vertexKind_;
   std::vector<Channel> channels_;

@@ -25,7 +25,8 @@ class ClusterParser {
     }
     if (!j.is_object()) fail("", "top level must be an object");
     checkKeys(j, "",
-              {"format", "version", "name", "description", "sources", "device_kinds", "devices", "switches", "links"});
+              {"format", "version", "name", "description", "sources", "framework", "device_kinds", "devices", "switches",
+               "links"});
     if (j.contains("format") && (!j["format"].is_string() || j["format"] != kClusterFormat))
       fail("", std::string("field 'format' must be \"") + kClusterFormat + "\"");
     if (j.contains("version") && (!j["version"].is_number_integer() || j["version"] != kClusterVersion))
@@ -43,6 +44,7 @@ class ClusterParser {
     }
     parseKinds(member(j, "device_kinds", "", json::value_t::object));
     parseDevices(member(j, "devices", "", json::value_t::array));
+    c_.setFramework(j.contains("framework") ? parseFramework(j["framework"]) : frameworkPreset("cuda"));
     if (j.contains("switches")) parseSwitches(member(j, "switches", "", json::value_t::array));
     parseLinks(member(j, "links", "", json::value_t::array));
     c_.computeRoutes(source_);
@@ -100,7 +102,8 @@ class ClusterParser {
       std::string where = "device_kinds['" + it.key() + "']";
       if (!it->is_object()) fail(where, "must be an object");
       const json& k = *it;
-      checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us", "efficiency"});
+      checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us", "efficiency",
+                           "bandwidth_efficiency"});
       DeviceSpec d;
       d.kind = it.key();
       const json& peaks = member(k, "peak_TFLOPS", where, json::value_t::object);
@@ -109,7 +112,7 @@ class ClusterParser {
         int t = 0;
         while (t < kNumPeakTypes && peakTypeName(PeakType(t)) != p.key()) ++t;
         if (t == kNumPeakTypes)
-          fail(where + ".peak_TFLOPS", "unknown type '" + p.key() + "' (f64 f32 f16 bf16 f8 int8)");
+          fail(where + ".peak_TFLOPS", "unknown type '" + p.key() + "' (f64 f32 f16 bf16 f8 int8 tf32)");
         d.peak[t] = num(peaks, p.key(), where + ".peak_TFLOPS") * kTera;
         given[t] = true;
       }
@@ -118,8 +121,15 @@ class ClusterParser {
       for (PeakType t : {PeakType::F64, PeakType::F16, PeakType::BF16, PeakType::I8})
         if (!given[idx(t)]) d.peak[idx(t)] = d.peak[idx(PeakType::F32)];
       if (!given[idx(PeakType::F8)]) d.peak[idx(PeakType::F8)] = d.peak[idx(PeakType::F16)];
+      if (!given[idx(PeakType::TF32)]) d.peak[idx(PeakType::TF32)] = d.peak[idx(PeakType::F32)];
       d.memBandwidth = num(k, "memory_bandwidth_GBps", where) * kGiga;
-      d.memCapacity = std::llround(num(k, "memory_GiB", where) * kGiB);
+      d.memPhysical = std::llround(num(k, "memory_GiB", where) * kGiB);
+      d.memCapacity = d.memPhysical;
+      if (k.contains("bandwidth_efficiency")) {
+        d.bandwidthEfficiency = num(k, "bandwidth_efficiency", where);
+        if (d.bandwidthEfficiency < 0.05 || d.bandwidthEfficiency > 1)
+          fail(where, "field 'bandwidth_efficiency' must be in [0.05, 1], got " + k["bandwidth_efficiency"].dump());
+      }
       d.launchOverhead = num(k, "launch_overhead_us", where, true) * kMicro;
       if (k.contains("efficiency")) parseEfficiency(member(k, "efficiency", where, json::value_t::object), where, d);
       kinds_.emplace(d.kind, d);
@@ -151,7 +161,7 @@ class ClusterParser {
         t = 0;
         while (t < kNumPeakTypes && peakTypeName(PeakType(t)) != typeName) ++t;
         if (t == kNumPeakTypes)
-          fail(where, "unknown type '" + typeName + "' in '" + key + "' (f64 f32 f16 bf16 f8 int8)");
+          fail(where, "unknown type '" + typeName + "' in '" + key + "' (f64 f32 f16 bf16 f8 int8 tf32)");
       }
       if (!it->is_number()) fail(where, "field '" + key + "' must be a number");
       const double v = it->get<double>();
@@ -162,6 +172,26 @@ class ClusterParser {
       else
         d.typedEfficiency[static_cast<size_t>(c)][static_cast<size_t>(t)] = v;
     }
+  }
+
+  // "framework": a preset name, or {"name", "op_overhead_us", "reserved_memory_GiB",
+  // "fragmentation"} (each optional; "preset" starts from a preset's values).
+  FrameworkSpec parseFramework(const json& f) const {
+    if (f.is_string()) return frameworkPreset(f.get<std::string>(), source_ + ": framework");
+    if (!f.is_object()) fail("framework", "must be a preset name or an object");
+    checkKeys(f, "framework", {"name", "preset", "op_overhead_us", "reserved_memory_GiB", "fragmentation"});
+    FrameworkSpec spec = f.contains("preset") ? frameworkPreset(str(f, "preset", "framework"), source_ + ": framework")
+                                              : frameworkPreset("cuda");
+    if (f.contains("name")) spec.name = str(f, "name", "framework");
+    if (f.contains("op_overhead_us")) spec.opOverhead = num(f, "op_overhead_us", "framework", true) * kMicro;
+    if (f.contains("reserved_memory_GiB"))
+      spec.reservedMemory = std::llround(num(f, "reserved_memory_GiB", "framework", true) * kGiB);
+    if (f.contains("fragmentation")) {
+      spec.fragmentation = num(f, "fragmentation", "framework", true);
+      if (spec.fragmentation > 1) fail("framework", "field 'fragmentation' must be in [0, 1], got " + f["fragmentation"].dump());
+    }
+    if (spec.opOverhead > 1e-3) fail("framework", "field 'op_overhead_us' must be at most 1000");
+    return spec;
   }
 
   void addVertex(const std::string& name, const std::string& kind, const std::string& where) {

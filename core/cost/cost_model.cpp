@@ -44,11 +44,11 @@ CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const 
       std::optional<double> measured;
       if (useCalib) measured = calib->lookup(CalibrationTable::signature(g, op, dt, dev.kind));
       if (measured) {
-        t = *measured;
+        t = std::max(*measured, c.framework().opOverhead);
         calibrated_[i] = 1;
         ++numCalibrated_;
       } else if (!metaType_[type]) {
-        t = roofline(g.flops(op), bytes, classOfType_[type], dt, dev);
+        t = roofline(g.flops(op), bytes, classOfType_[type], rateOf(classOfType_[type], dt), dev);
       }
       times_[i] = t;
       best = std::min(best, t);
@@ -71,15 +71,29 @@ DType CostModel::opDType(OpId op) const {
   return dt == DType::Unknown ? DType::F32 : dt;
 }
 
-double CostModel::roofline(double flops, double bytes, OpClass cls, DType dtype, const DeviceSpec& d) const {
-  const double compute = flops > 0 ? flops / (d.peakFlops(dtype) * efficiencyOn(cls, dtype, d)) : 0.0;
-  const double memory = bytes > 0 ? bytes / d.memBandwidth : 0.0;
-  return d.launchOverhead + std::max(compute, memory);
+PeakType CostModel::rateOf(OpClass c, DType t) const {
+  const PeakType p = peakTypeOf(t);
+  const bool matrix = c == OpClass::MatMul || c == OpClass::Conv || c == OpClass::Recurrent;
+  return p == PeakType::F32 && matrix && g_->tf32Math() ? PeakType::TF32 : p;
+}
+
+double CostModel::computeRate(OpClass c, DType t, int device) const {
+  const DeviceSpec& d = cluster_->device(device);
+  const PeakType p = rateOf(c, t);
+  return d.peak[static_cast<size_t>(p)] * efficiencyOn(c, p, d);
+}
+
+double CostModel::roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const {
+  const double rate = d.peak[static_cast<size_t>(type)] * efficiencyOn(cls, type, d);
+  const double compute = flops > 0 ? flops / rate + params_.fillTimeOf(cls) : 0.0;
+  const double bwEff = d.bandwidthEfficiency > 0 ? d.bandwidthEfficiency : params_.bandwidthEfficiency;
+  const double memory = bytes > 0 ? bytes / (d.memBandwidth * bwEff) : 0.0;
+  return std::max(d.launchOverhead + std::max(compute, memory), cluster_->framework().opOverhead);
 }
 
 double CostModel::fusedTime(double flops, int64_t bytes, OpClass dominant, DType dtype, int device) const {
   if (dtype == DType::Unknown) dtype = DType::F32;
-  return roofline(flops, static_cast<double>(bytes), dominant, dtype, cluster_->device(device));
+  return roofline(flops, static_cast<double>(bytes), dominant, rateOf(dominant, dtype), cluster_->device(device));
 }
 
 }  // namespace gp

@@ -1,11 +1,14 @@
 // CostModel: how long an op runs on a device and a tensor takes between two devices.
 //
-// Op time (roofline): launchOverhead + max(FLOPs / (peak(dtype) * efficiency(class, dtype)),
-// (bytesRead + bytesWritten) / memBandwidth), unless a CalibrationTable has a measured time
-// for the op's signature on that device kind, which then replaces the whole formula. The
-// efficiency is the device kind's own (cluster file: device_kinds.K.efficiency, "Class.type"
-// before "Class"; the profiler writes measured ones) where the cluster lists one, else
-// CostParams'. An op's dtype is that of its first output (else first input; Unknown = f32).
+// Op time: max(kernel, the framework's per-op overhead), where kernel = launchOverhead +
+// max(FLOPs / (peak(type) * efficiency(class, type)) + fillTime(class),
+//     (bytesRead + bytesWritten) / (memBandwidth * bandwidthEfficiency)),
+// unless a CalibrationTable has a measured time for the op's signature on that device kind,
+// which then replaces the kernel time. The efficiency is the device kind's own (cluster file:
+// device_kinds.K.efficiency, "Class.type" before "Class"; the profiler writes measured ones)
+// where the cluster lists one, else CostParams'; likewise the bandwidth efficiency. An op's
+// type is that of its first output (else first input; Unknown = f32); f32 matrix products and
+// convolutions of a graph with TF32 math run at the tf32 rate.
 // Metadata-only ops (Reshape, Identity, Const, Shape, ...: isMetadataOp) take 0 s.
 // Transfer time: routeLatency + bytes / routeBandwidth along the cluster's route.
 //
@@ -24,20 +27,37 @@
 
 namespace gp {
 
-// Fraction of a device's peak FLOP/s that kernels of each class reach when compute-bound:
-// the defaults for device kinds whose cluster entry lists no efficiency for the class.
+// The defaults of the roofline where a device kind's cluster entry says nothing. Sources of the
+// values: docs/simulator-fidelity.md, "Defaults and their sources" (they were set on the
+// corpus rows marked "set" in tests/data/published and checked on the others).
 struct CostParams {
+  // Fraction of the peak a large compute-bound kernel of each class reaches.
   std::array<double, kNumOpClasses> efficiency = {
-      0.70,  // MatMul: large GEMMs in cuBLAS reach 70-90% of peak
-      0.60,  // Conv: cuDNN convolutions, lower on small/depthwise kernels
+      0.90,  // MatMul: large cuBLAS GEMMs (DeepBench V100: 14.8 of 15.7 TFLOPS f32, 112 of 125 f16)
+      0.80,  // Conv: cuDNN's best algorithm on large convolutions, direct-FLOP count
       0.50,  // Elementwise (memory-bound in practice; the FLOP side rarely matters)
       0.40,  // Reduction
       0.40,  // Normalization
       0.50,  // DataMovement
-      0.50,  // Recurrent: fused RNN cells, small GEMMs
+      0.60,  // Recurrent: fused RNN cells, small GEMMs
       0.30,  // Other
   };
+  // Time a compute kernel of the class needs beyond FLOPs / (peak x efficiency) to fill the
+  // device and drain its last wave: small GEMMs and convolutions run far from peak
+  // (DeepBench V100 f32: 1760x16x1760 takes 38 us, 6 us at peak).
+  std::array<double, kNumOpClasses> fillTime = {
+      20e-6,  // MatMul
+      20e-6,  // Conv
+      0, 0, 0, 0,
+      20e-6,  // Recurrent
+      0,
+  };
+  // Fraction of the memory bandwidth streaming kernels reach (BabelStream / STREAM on HBM2
+  // and GDDR5 GPUs: 80-90 %).
+  double bandwidthEfficiency = 0.85;
+
   double efficiencyOf(OpClass c) const { return efficiency[static_cast<size_t>(c)]; }
+  double fillTimeOf(OpClass c) const { return fillTime[static_cast<size_t>(c)]; }
 };
 
 class CostModel {
@@ -66,15 +86,22 @@ class CostModel {
   int numDeviceKinds() const { return numKinds_; }       // distinct kinds: numOps x this = all pairs
   // The fraction of peak the roofline uses for class c at dtype t on `device`: the device kind's
   // listed efficiency (DeviceSpec::efficiency), else params().efficiencyOf(c).
-  double efficiency(OpClass c, DType t, int device) const { return efficiencyOn(c, t, cluster_->device(device)); }
+  // FLOP/s a compute-bound kernel of class c and dtype t reaches on `device`: peak x efficiency.
+  double computeRate(OpClass c, DType t, int device) const;
+  double efficiency(OpClass c, DType t, int device) const {
+    return efficiencyOn(c, rateOf(c, t), cluster_->device(device));
+  }
 
   const Cluster& cluster() const { return *cluster_; }
   const Graph& graph() const { return *g_; }
   const CostParams& params() const { return params_; }
 
  private:
-  double roofline(double flops, double bytes, OpClass cls, DType dtype, const DeviceSpec& d) const;
-  double efficiencyOn(OpClass c, DType t, const DeviceSpec& d) const {
+  double roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const;
+  // The arithmetic rate an op of class c and dtype t uses: TF32 for f32 matrix work when the
+  // graph asks for TF32 math.
+  PeakType rateOf(OpClass c, DType t) const;
+  double efficiencyOn(OpClass c, PeakType t, const DeviceSpec& d) const {
     const double listed = d.efficiency(c, t);
     return listed > 0 ? listed : params_.efficiencyOf(c);
   }

@@ -38,6 +38,8 @@ struct SymbolicDim {
 std::string_view tensorKindName(TensorKind k);
 std::string_view opRoleName(OpRole r);
 
+enum class Precision : uint8_t;  // graph/precision.h
+
 class Graph {
  public:
   // ---- graph-wide ----
@@ -74,6 +76,8 @@ class Graph {
   int32_t numEstimatedOps() const { return numEstimated_; }
   // The symbolic input dimensions of an imported model and the values used (empty if none).
   const std::vector<SymbolicDim>& symbolicDims() const { return symbolicDims_; }
+  // Whether f32 matrix products and convolutions run with TF32 math (graph/precision.h).
+  bool tf32Math() const { return tf32Math_; }
 
   std::span<const TensorId> inputs(OpId op) const { return slice(inOff_, in_, op); }
   std::span<const TensorId> outputs(OpId op) const { return slice(outOff_, out_, op); }
@@ -103,6 +107,7 @@ class Graph {
 
  private:
   friend class GraphBuilder;
+  friend Graph withPrecision(const Graph& g, Precision p);
   template <class T>
   static std::span<const T> slice(const std::vector<int32_t>& off, const std::vector<T>& v, int32_t i) {
     return {v.data() + off[i], static_cast<size_t>(off[i + 1] - off[i])};
@@ -125,6 +130,7 @@ class Graph {
   std::vector<uint8_t> estimated_;  // empty when no op's cost is estimated
   int32_t numEstimated_ = 0;
   std::vector<SymbolicDim> symbolicDims_;
+  bool tf32Math_ = false;
   std::vector<int32_t> inOff_{0}, outOff_{0}, fanInOff_, fanOutOff_;
   std::vector<TensorId> in_, out_;
   std::vector<OpId> fanIn_, fanOut_, topo_;

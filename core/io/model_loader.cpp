@@ -94,16 +94,16 @@ Graph loadModel(const std::string& spec, const LoadOptions& options) {
       options.mode == GraphMode::Training || (options.mode == GraphMode::Default && isZoo);
   bool alreadyTraining = false;
   for (OpId op = 0; op < g.numOps() && !alreadyTraining; ++op) alreadyTraining = g.role(op) != OpRole::Forward;
+  if (options.mode == GraphMode::Inference && alreadyTraining)
+    throw Error(spec, "this graph is already a training graph; it cannot be opened in inference mode");
   if (training && !alreadyTraining) {
     try {
-      return deriveTrainingGraph(g);
+      g = deriveTrainingGraph(g);
     } catch (const Error& e) {
       throw Error(spec, e.problem());
     }
   }
-  if (options.mode == GraphMode::Inference && alreadyTraining)
-    throw Error(spec, "this graph is already a training graph; it cannot be opened in inference mode");
-  return g;
+  return options.precision == Precision::FP32 ? g : withPrecision(g, options.precision);
 }
 
 }  // namespace gp

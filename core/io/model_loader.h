@@ -5,6 +5,7 @@
 #include <string>
 
 #include "graph/graph.h"
+#include "graph/precision.h"
 #include "io/import_options.h"
 #include "zoo/zoo.h"
 
@@ -16,6 +17,9 @@ struct LoadOptions {
   GraphMode mode = GraphMode::Default;  // Default: training for zoo models, inference for files
   ImportOptions import;
   ZooParams zoo;
+  // The arithmetic the model runs with (graph/precision.h), applied after the training step is
+  // derived.
+  Precision precision{};
   // Called with a one-line warning when the model opens but something is only estimated
   // (see estimatedCostWarning); may be empty.
   std::function<void(const std::string&)> warn;

@@ -7,19 +7,19 @@ namespace gp {
 namespace {
 
 // Dense FLOP per clock per SM (a fused multiply-add counts 2), from NVIDIA's architecture
-// whitepapers (Turing, A100, GA102, Ada, H100, Blackwell). Order: f64 f32 f16 bf16 f8 int8
+// whitepapers (Turing, A100, GA102, Ada, H100, Blackwell). Order: f64 f32 f16 bf16 f8 int8 tf32
 // (PeakType). f64 is the CUDA-core rate, as the cluster presets list it.
 struct ArchRate {
   int major, minor;
   std::array<double, kNumPeakTypes> perClock;
 };
 constexpr ArchRate kRates[] = {
-    {7, 5, {4, 128, 1024, 0, 0, 2048}},             // Turing (T4, RTX 20): no bf16/f8 units
-    {8, 0, {128, 128, 2048, 2048, 0, 4096}},        // A100
-    {8, 6, {4, 256, 1024, 1024, 0, 2048}},          // GA10x (A10, A40, RTX 30)
-    {8, 9, {4, 256, 1024, 1024, 2048, 2048}},       // Ada (L4, L40, RTX 40)
-    {9, 0, {128, 256, 4096, 4096, 8192, 8192}},     // Hopper (H100, H200)
-    {10, 0, {128, 256, 8192, 8192, 16384, 16384}},  // Blackwell (B200)
+    {7, 5, {4, 128, 1024, 0, 0, 2048, 0}},                // Turing (T4, RTX 20): no bf16/f8/tf32 units
+    {8, 0, {128, 128, 2048, 2048, 0, 4096, 1024}},        // A100
+    {8, 6, {4, 256, 1024, 1024, 0, 2048, 512}},           // GA10x (A10, A40, RTX 30)
+    {8, 9, {4, 256, 1024, 1024, 2048, 2048, 512}},        // Ada (L4, L40, RTX 40)
+    {9, 0, {128, 256, 4096, 4096, 8192, 8192, 2048}},     // Hopper (H100, H200)
+    {10, 0, {128, 256, 8192, 8192, 16384, 16384, 4096}},  // Blackwell (B200)
 };
 static_assert(std::size(kRates[0].perClock) == kNumPeakTypes);
 

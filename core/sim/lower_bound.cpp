@@ -40,7 +40,7 @@ double lowerBound(const CostModel& cost, const std::vector<int32_t>& fusionGroup
     const DType dt = kernelDType(g, op);
     const OpClass cls = cost.opClass(op);
     for (int d = 0; d < nd; ++d)
-      rate[base + d] = std::max(rate[base + d], c.device(d).peakFlops(dt) * cost.efficiency(cls, dt, d));
+      rate[base + d] = std::max(rate[base + d], cost.computeRate(cls, dt, d));
   }
   auto fastest = [&](OpId op) {
     if (fusionGroup.empty() || fusionGroup[op] < 0) return cost.fastestOpTime(op);

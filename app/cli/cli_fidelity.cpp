@@ -1,0 +1,108 @@
+// graphplace-cli fidelity: simulated vs published for every row of the corpus.
+#include "cli/cli_fidelity.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/cli_args.h"
+#include "cli/cli_calibration.h"
+#include "fidelity/fidelity.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+ordered_json summaryJson(const SplitSummary& s) {
+  return {{"rows", s.rows},
+          {"median_ratio", s.medianRatio},
+          {"median_factor", s.medianFactor},
+          {"worst_factor", s.worstFactor},
+          {"worst_row", s.worstRow},
+          {"beyond_3x", s.beyond3x},
+          {"unmatched_oom", s.unmatchedOom}};
+}
+
+std::string summaryText(const char* split, const SplitSummary& s) {
+  return std::string(split) + " rows: " + std::to_string(s.rows) + ", median ratio " + fmt("%.2f", s.medianRatio) +
+         ", median miss x" + fmt("%.2f", s.medianFactor) + ", worst x" + fmt("%.2f", s.worstFactor) +
+         (s.worstRow.empty() ? "" : " (" + s.worstRow + ")") + ", beyond 3x: " + std::to_string(s.beyond3x) +
+         ", out-of-memory disagreements: " + std::to_string(s.unmatchedOom);
+}
+
+std::string value(const std::optional<double>& v) { return v ? fmt("%.4g", *v) : "OOM"; }
+
+}  // namespace
+
+int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) {
+  Args a = parseArgs(argv, {"--corpus", "--cluster", "--calibration"}, {"--json"});
+  if (!a.positional.empty()) throw std::invalid_argument("fidelity takes no MODEL (it simulates the corpus)");
+  std::string corpus = a.value("--corpus").value_or(publishedCorpusDir());
+  if (corpus.empty()) throw std::invalid_argument("no published corpus found; give --corpus DIR|FILE");
+  const CalibrationOption calibration = calibrationFrom(a);
+  std::optional<Cluster> profiled;
+  if (auto c = a.value("--cluster")) profiled = loadCluster(*c);
+  FidelityOptions o;
+  o.profiled = profiled ? &*profiled : nullptr;
+  o.calibration = calibration.table();
+  const FidelityReport r = runFidelity(loadPublishedCorpus(corpus), o);
+
+  if (a.has("--json")) {
+    ordered_json rows = ordered_json::array();
+    for (const FidelityRow& f : r.rows) {
+      ordered_json j{{"name", f.row.name}, {"source", f.row.source}, {"split", f.row.split}, {"unit", f.row.unit}};
+      j["published"] = f.row.published ? ordered_json(*f.row.published) : ordered_json("OOM");
+      j["simulated"] = f.simulated ? ordered_json(*f.simulated) : ordered_json("OOM");
+      if (f.counted) j["ratio"] = f.ratio;
+      j["hardware"] = f.row.hardware;
+      j["cluster"] = f.clusterUsed;
+      j["framework"] = f.row.framework;
+      j["precision"] = std::string(precisionName(f.row.precision));
+      if (!f.row.table.empty()) j["table"] = f.row.table, j["placement"] = f.row.placement;
+      if (f.row.orderOnly) j["compare"] = "order";
+      if (!f.simulatedProblem.empty()) j["problem"] = f.simulatedProblem;
+      rows.push_back(std::move(j));
+    }
+    ordered_json tables = ordered_json::array();
+    for (const TableOrder& t : r.tables) {
+      ordered_json j{{"table", t.table}, {"published_order", t.rows}, {"agrees", t.agrees}};
+      if (!t.agrees) j["disagreement"] = t.disagreement;
+      tables.push_back(std::move(j));
+    }
+    int agreeing = 0;
+    for (const TableOrder& t : r.tables) agreeing += t.agrees ? 1 : 0;
+    ordered_json summary{{"set", summaryJson(r.set)},
+                         {"check", summaryJson(r.check)},
+                         {"tables", tables},
+                         {"tables_agreeing", agreeing}};
+    ordered_json doc{{"corpus", corpus}, {"rows", rows}, {"summary", summary}};
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  out << "corpus: " << corpus << " (" << r.rows.size() << " rows)\n";
+  if (profiled) out << "profiled cluster: " << profiled->name() << " (rows on its device kinds run on it)\n";
+  if (calibration.used()) out << "calibration: " << calibration.path() << "\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s\n", "row", "split", "unit", "published", "simulated",
+                "ratio");
+  out << line;
+  for (const FidelityRow& f : r.rows) {
+    std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s\n", f.row.name.c_str(), f.row.split.c_str(),
+                  f.row.unit.c_str(), value(f.row.published).c_str(), value(f.simulated).c_str(),
+                  f.counted ? fmt("%.2f", f.ratio).c_str() : "-", f.row.orderOnly ? "  (order only)" : "");
+    out << line;
+  }
+  out << summaryText("set", r.set) << "\n" << summaryText("check", r.check) << "\n";
+  for (const TableOrder& t : r.tables)
+    out << "table " << t.table << ": " << (t.agrees ? "order agrees" : "order differs: " + t.disagreement) << "\n";
+  return 0;
+}
+
+}  // namespace gp::cli

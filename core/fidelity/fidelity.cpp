@@ -1,0 +1,174 @@
+#include "fidelity/fidelity.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "cost/cost_model.h"
+#include "fidelity/kernel_workloads.h"
+#include "fusion/fuser.h"
+#include "graph/error.h"
+#include "io/model_loader.h"
+#include "placement/placer.h"
+#include "sim/simulator.h"
+
+namespace gp {
+namespace {
+
+constexpr double kOrderTolerance = 1.05;  // published figures closer than 5 % are a tie
+
+Graph workloadGraph(const PublishedRow& r) {
+  if (!r.kernel.empty()) return withPrecision(kernelGraph(r.kernel, r.dims), r.precision);
+  LoadOptions lo;
+  lo.mode = r.mode == "inference" ? GraphMode::Inference : GraphMode::Training;
+  lo.precision = r.precision;
+  auto dim = [&](const char* d) {
+    auto it = r.dims.find(d);
+    return it == r.dims.end() ? 0 : static_cast<int>(it->second);
+  };
+  lo.zoo.batch = dim("batch");
+  lo.zoo.seqLen = dim("seq_len");
+  lo.zoo.layers = dim("layers");
+  lo.zoo.hidden = dim("hidden");
+  return loadModel(r.model, lo);
+}
+
+Cluster rowCluster(const PublishedRow& r, const FidelityOptions& o) {
+  Cluster c = loadCluster(r.cluster);
+  if (o.profiled != nullptr) {
+    const std::string& kind = c.device(0).kind;
+    for (int d = 0; d < o.profiled->numDevices(); ++d)
+      if (sameDeviceKind(o.profiled->device(d).kind, kind)) {
+        c = *o.profiled;
+        break;
+      }
+  }
+  c.setFramework(frameworkPreset(r.framework, r.file + ": row '" + r.name + "'"));
+  return c;
+}
+
+// Published figures turned into seconds per step (OOM = infinity), to order a table.
+double stepSeconds(const PublishedRow& r, std::optional<double> v) {
+  if (!v) return std::numeric_limits<double>::infinity();
+  if (r.unit == "ms") return *v * 1e-3;
+  if (r.unit == "s") return *v;
+  return r.itemsPerStep / *v;
+}
+
+double inUnit(const PublishedRow& r, double stepTime) {
+  if (r.unit == "ms") return stepTime * 1e3;
+  if (r.unit == "s") return stepTime;
+  return r.itemsPerStep / stepTime;
+}
+
+FidelityRow simulateRow(const PublishedRow& r, const FidelityOptions& o) {
+  FidelityRow out;
+  out.row = r;
+  try {
+    const Graph g = workloadGraph(r);
+    const Cluster c = rowCluster(r, o);
+    out.clusterUsed = c.name();
+    const CostModel cost(g, c, {}, o.calibration);
+    Simulator sim(cost);
+    PlacementResult p = runPlacement(r.placement, cost, sim);
+    Measurement m = p.measurement;
+    if (c.framework().name == "xla") {  // compiled: the compiler's elementwise fusion
+      p.plan.fusionGroup = defaultFusion(g, p.plan.device);
+      m = sim.run(p.plan, false);
+    }
+    if (m.feasible)
+      out.simulated = inUnit(r, m.stepTime);
+    else
+      out.simulatedProblem = m.problem;
+  } catch (const Error& e) {
+    throw Error(r.file, "row '" + r.name + "': " + e.what());
+  }
+  if (out.simulated && r.published) {
+    out.ratio = *out.simulated / *r.published;
+    out.counted = !r.orderOnly;
+  }
+  return out;
+}
+
+TableOrder orderOf(const std::string& table, const std::vector<const FidelityRow*>& rows) {
+  TableOrder t;
+  t.table = table;
+  std::vector<const FidelityRow*> sorted = rows;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const FidelityRow* a, const FidelityRow* b) {
+    return stepSeconds(a->row, a->row.published) < stepSeconds(b->row, b->row.published);
+  });
+  for (const FidelityRow* r : sorted) t.rows.push_back(r->row.name);
+  t.agrees = true;
+  for (size_t i = 0; i < sorted.size() && t.agrees; ++i)
+    for (size_t j = i + 1; j < sorted.size() && t.agrees; ++j) {
+      const double pa = stepSeconds(sorted[i]->row, sorted[i]->row.published);
+      const double pb = stepSeconds(sorted[j]->row, sorted[j]->row.published);
+      if (std::isinf(pa) && std::isinf(pb)) continue;
+      if (!std::isinf(pb) && pb < pa * kOrderTolerance) continue;  // a tie in the source
+      const double sa = stepSeconds(sorted[i]->row, sorted[i]->simulated);
+      const double sb = stepSeconds(sorted[j]->row, sorted[j]->simulated);
+      if (!(sa < sb)) {
+        t.agrees = false;
+        t.disagreement = "published: '" + sorted[i]->row.name + "' faster than '" + sorted[j]->row.name +
+                         "'; simulated: " + (std::isinf(sa) ? "the first does not fit" : "it is not");
+      }
+    }
+  return t;
+}
+
+}  // namespace
+
+bool sameDeviceKind(const std::string& a, const std::string& b) {
+  auto lower = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  const std::string la = lower(a), lb = lower(b);
+  return !la.empty() && !lb.empty() && (la.find(lb) != std::string::npos || lb.find(la) != std::string::npos);
+}
+
+SplitSummary summarize(const std::vector<const FidelityRow*>& rows) {
+  SplitSummary s;
+  std::vector<double> ratios, logs;
+  for (const FidelityRow* r : rows) {
+    if (r->row.orderOnly) continue;
+    if (r->simulated.has_value() != r->row.published.has_value()) ++s.unmatchedOom;
+    if (!r->counted) continue;
+    ratios.push_back(r->ratio);
+    const double f = std::exp(std::abs(std::log(r->ratio)));
+    logs.push_back(f);
+    if (f > s.worstFactor) s.worstFactor = f, s.worstRow = r->row.name;
+    if (f > 3) ++s.beyond3x;
+  }
+  s.rows = static_cast<int>(ratios.size());
+  auto median = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : std::sqrt(v[n / 2 - 1] * v[n / 2]);
+  };
+  s.medianRatio = median(ratios);
+  s.medianFactor = median(logs);
+  return s;
+}
+
+FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const FidelityOptions& options) {
+  FidelityReport rep;
+  rep.rows.reserve(rows.size());
+  for (const PublishedRow& r : rows) rep.rows.push_back(simulateRow(r, options));
+  std::vector<const FidelityRow*> set, check;
+  std::map<std::string, std::vector<const FidelityRow*>> tables;
+  for (const FidelityRow& r : rep.rows) {
+    (r.row.split == "set" ? set : check).push_back(&r);
+    if (!r.row.table.empty()) tables[r.row.table].push_back(&r);
+  }
+  rep.set = summarize(set);
+  rep.check = summarize(check);
+  for (const auto& [name, members] : tables)
+    if (members.size() >= 2) rep.tables.push_back(orderOf(name, members));
+  return rep;
+}
+
+}  // namespace gp

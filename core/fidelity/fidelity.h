@@ -1,0 +1,65 @@
+// Fidelity: every row of the published corpus simulated and set against its published figure.
+//
+//   FidelityReport r = runFidelity(loadPublishedCorpus(dir), {});
+//   r.rows[i].ratio;            // simulated / published, in the row's unit
+//   r.check.medianRatio;        // over the rows never used to choose the defaults
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "cost/calibration.h"
+#include "fidelity/published_corpus.h"
+
+namespace gp {
+
+struct FidelityOptions {
+  // A profiled cluster file: rows whose hardware is of one of its device kinds run on it (with
+  // the row's framework) instead of their preset; nullptr = presets only.
+  const Cluster* profiled = nullptr;
+  const CalibrationTable* calibration = nullptr;  // measured op times, by device kind
+};
+
+struct FidelityRow {
+  PublishedRow row;
+  std::optional<double> simulated;  // in row.unit; empty when the plan does not fit in memory
+  std::string simulatedProblem;     // why it does not fit
+  std::string clusterUsed;          // the cluster's name
+  double ratio = 0;                 // simulated / published when both are numbers, else 0
+  bool counted = false;             // in the value summary (both numbers, compared by value)
+};
+
+struct SplitSummary {
+  int rows = 0;              // rows compared by value
+  double medianRatio = 0;    // median of simulated / published
+  double medianFactor = 0;   // exp(median |ln ratio|): the typical miss either way
+  double worstFactor = 0;    // the largest miss either way
+  std::string worstRow;
+  int beyond3x = 0;
+  int unmatchedOom = 0;      // rows where one side ran out of memory and the other did not
+};
+
+struct TableOrder {
+  std::string table;
+  std::vector<std::string> rows;  // row names, published order (fastest first, OOM last)
+  bool agrees = false;            // every pair the source separates by > 5 % (or OOM) ordered alike
+  std::string disagreement;       // the first pair ordered differently
+};
+
+struct FidelityReport {
+  std::vector<FidelityRow> rows;
+  SplitSummary set, check;
+  std::vector<TableOrder> tables;
+};
+
+FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const FidelityOptions& options = {});
+
+// The same summary over any rows (used for the "set" and "check" splits).
+SplitSummary summarize(const std::vector<const FidelityRow*>& rows);
+
+// Whether device kind names a and b name the same GPU ("V100-SXM2-16GB" and
+// "Tesla-V100-SXM2-16GB"): one contains the other, case-insensitively.
+bool sameDeviceKind(const std::string& a, const std::string& b);
+
+}  // namespace gp

@@ -1,0 +1,226 @@
+#include "fidelity/published_corpus.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "graph/error.h"
+#include "io/file_text.h"
+
+namespace gp {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "graphplace-published";
+
+const std::map<std::string, std::vector<std::string>>& kernelDims() {
+  static const std::map<std::string, std::vector<std::string>> dims{
+      {"gemm", {"m", "n", "k"}},
+      {"conv", {"n", "c", "h", "w", "k", "r", "s", "stride", "pad"}},
+  };
+  return dims;
+}
+
+class RowParser {
+ public:
+  RowParser(std::string source, std::string dir) : source_(std::move(source)), dir_(std::move(dir)) {}
+
+  std::vector<PublishedRow> parse(const std::string& text) {
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      std::string m = e.what();
+      if (auto p = m.find("] "); p != std::string::npos) m = m.substr(p + 2);
+      fail("", "not valid JSON (" + m + ")");
+    }
+    if (!j.is_object()) fail("", "top level must be an object");
+    keys(j, "", {"format", "version", "description", "rows"});
+    if (!j.contains("format") || j["format"] != kFormat) fail("", std::string("field 'format' must be \"") + kFormat + "\"");
+    if (!j.contains("version") || j["version"] != 1) fail("", "field 'version' must be 1");
+    if (!j.contains("rows") || !j["rows"].is_array()) fail("", "field 'rows' must be an array");
+    std::vector<PublishedRow> rows;
+    for (size_t i = 0; i < j["rows"].size(); ++i) rows.push_back(row(j["rows"][i], i));
+    return rows;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
+    throw Error(source_, where.empty() ? problem : where + ": " + problem);
+  }
+
+  void keys(const json& o, const std::string& where, std::initializer_list<std::string_view> allowed) const {
+    for (auto it = o.begin(); it != o.end(); ++it)
+      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
+        fail(where, "unknown field '" + it.key() + "'");
+  }
+
+  std::string str(const json& o, const char* key, const std::string& where, bool required = true) const {
+    if (!o.contains(key)) {
+      if (required) fail(where, std::string("missing field '") + key + "'");
+      return {};
+    }
+    if (!o[key].is_string() || o[key].get<std::string>().empty())
+      fail(where, std::string("field '") + key + "' must be a non-empty string");
+    return o[key].get<std::string>();
+  }
+
+  int64_t count(const json& o, const std::string& key, const std::string& where) const {
+    const json& v = o[key];
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (int64_t{1} << 40))
+      fail(where, "field '" + key + "' must be a whole number >= 0, got " + v.dump());
+    return v.get<int64_t>();
+  }
+
+  double positive(const json& o, const char* key, const std::string& where) const {
+    const json& v = o[key];
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || !(v.get<double>() > 0))
+      fail(where, std::string("field '") + key + "' must be a positive number, got " + v.dump());
+    return v.get<double>();
+  }
+
+  PublishedRow row(const json& r, size_t i) {
+    std::string where = "rows[" + std::to_string(i) + "]";
+    if (!r.is_object()) fail(where, "must be an object");
+    PublishedRow p;
+    p.file = source_;
+    p.name = str(r, "name", where);
+    where += " ('" + p.name + "')";
+    keys(r, where,
+         {"name", "source", "split", "hardware", "cluster", "framework", "precision", "workload", "placement", "table",
+          "compare", "unit", "items_per_step", "published", "note"});
+    p.source = str(r, "source", where);
+    p.split = str(r, "split", where);
+    if (p.split != "set" && p.split != "check") fail(where, "field 'split' must be \"set\" or \"check\", got \"" + p.split + "\"");
+    p.hardware = str(r, "hardware", where);
+    p.cluster = str(r, "cluster", where);
+    if (p.cluster.find('/') != std::string::npos || p.cluster.ends_with(".json")) {
+      const fs::path path(p.cluster);
+      if (path.is_relative() && !dir_.empty()) p.cluster = (fs::path(dir_) / path).string();
+    }
+    p.framework = str(r, "framework", where);
+    if (r.contains("precision")) p.precision = parsePrecision(str(r, "precision", where), source_ + ": " + where);
+    workload(r, where, p);
+    if (r.contains("placement")) p.placement = str(r, "placement", where);
+    if (r.contains("table")) p.table = str(r, "table", where);
+    if (r.contains("compare")) {
+      const std::string c = str(r, "compare", where);
+      if (c != "value" && c != "order") fail(where, "field 'compare' must be \"value\" or \"order\", got \"" + c + "\"");
+      p.orderOnly = c == "order";
+      if (p.orderOnly && p.table.empty()) fail(where, "'compare': \"order\" needs a 'table'");
+    }
+    p.unit = str(r, "unit", where);
+    if (p.unit != "ms" && p.unit != "s" && !isThroughputUnit(p.unit))
+      fail(where, "field 'unit' must be \"ms\", \"s\" or a throughput like \"images/s\", got \"" + p.unit + "\"");
+    if (isThroughputUnit(p.unit)) {
+      if (r.contains("items_per_step"))
+        p.itemsPerStep = positive(r, "items_per_step", where);
+      else if (p.dims.count("batch"))
+        p.itemsPerStep = static_cast<double>(p.dims["batch"]);
+      else
+        fail(where, "a throughput row needs 'items_per_step' or a workload 'batch'");
+    }
+    if (!r.contains("published")) fail(where, "missing field 'published'");
+    if (r["published"].is_string()) {
+      if (r["published"] != "OOM") fail(where, "field 'published' must be a positive number or \"OOM\"");
+      if (p.table.empty()) fail(where, "an \"OOM\" row needs a 'table' (it only has an order)");
+    } else {
+      p.published = positive(r, "published", where);
+    }
+    if (r.contains("note")) p.note = str(r, "note", where);
+    return p;
+  }
+
+  void workload(const json& r, const std::string& rowWhere, PublishedRow& p) const {
+    if (!r.contains("workload") || !r["workload"].is_object()) fail(rowWhere, "field 'workload' must be an object");
+    const json& w = r["workload"];
+    const std::string where = rowWhere + ".workload";
+    if (w.contains("kernel") == w.contains("model")) fail(where, "needs exactly one of 'kernel' and 'model'");
+    if (w.contains("kernel")) {
+      p.kernel = str(w, "kernel", where);
+      auto k = kernelDims().find(p.kernel);
+      if (k == kernelDims().end()) fail(where, "unknown kernel '" + p.kernel + "' (gemm or conv)");
+      for (auto it = w.begin(); it != w.end(); ++it) {
+        if (it.key() == "kernel") continue;
+        if (std::find(k->second.begin(), k->second.end(), it.key()) == k->second.end())
+          fail(where, "unknown field '" + it.key() + "' for kernel '" + p.kernel + "'");
+        p.dims[it.key()] = count(w, it.key(), where);
+      }
+      for (const std::string& d : k->second)
+        if (!p.dims.count(d) && d != "stride" && d != "pad") fail(where, "missing field '" + d + "'");
+      if (!p.dims.count("stride")) p.dims["stride"] = 1;
+      for (const auto& [d, v] : p.dims)
+        if (v == 0 && d != "pad") fail(where, "field '" + d + "' must be at least 1");
+      return;
+    }
+    p.model = str(w, "model", where);
+    if (!p.model.starts_with("zoo:")) fail(where, "field 'model' must name a zoo model (zoo:NAME)");
+    keys(w, where, {"model", "batch", "seq_len", "layers", "hidden", "mode"});
+    for (const char* d : {"batch", "seq_len", "layers", "hidden"})
+      if (w.contains(d)) p.dims[d] = count(w, d, where);
+    if (w.contains("mode")) {
+      p.mode = str(w, "mode", where);
+      if (p.mode != "training" && p.mode != "inference")
+        fail(where, "field 'mode' must be \"training\" or \"inference\", got \"" + p.mode + "\"");
+    }
+  }
+
+  std::string source_, dir_;
+};
+
+}  // namespace
+
+bool isThroughputUnit(const std::string& unit) {
+  return unit.size() > 2 && unit.ends_with("/s") && unit.find(' ') == std::string::npos;
+}
+
+std::vector<PublishedRow> parsePublishedCorpus(const std::string& text, const std::string& source) {
+  return RowParser(source, fs::path(source).parent_path().string()).parse(text);
+}
+
+std::vector<PublishedRow> loadPublishedCorpus(const std::string& fileOrDir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  if (fs::is_directory(fileOrDir, ec)) {
+    for (const auto& e : fs::directory_iterator(fileOrDir, ec))
+      if (e.is_regular_file(ec) && e.path().extension() == ".json") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw Error(fileOrDir, "no corpus files (*.json) in this folder");
+  } else {
+    files.push_back(fileOrDir);
+  }
+  std::vector<PublishedRow> all;
+  std::map<std::string, std::string> seen;
+  for (const std::string& f : files) {
+    for (PublishedRow& r : parsePublishedCorpus(readFileText(f, "published measurements"), f)) {
+      if (auto [it, fresh] = seen.emplace(r.name, f); !fresh)
+        throw Error(f, "row '" + r.name + "': name already used in " + it->second);
+      all.push_back(std::move(r));
+    }
+  }
+  return all;
+}
+
+std::string publishedCorpusDir() {
+  std::error_code ec;
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("GP_RESOURCE_DIR"); env != nullptr && *env != '\0')
+    candidates.push_back(fs::path(env) / "published");
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path dir = exe.parent_path();
+    candidates.push_back(dir / ".." / "share" / "graphplace" / "published");
+    for (fs::path up = dir; up.has_relative_path(); up = up.parent_path())
+      candidates.push_back(up / "tests" / "data" / "published");
+  }
+  for (const fs::path& p : candidates)
+    if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
+  return {};
+}
+
+}  // namespace gp
