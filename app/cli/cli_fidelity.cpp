@@ -61,6 +61,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
       j["published"] = f.row.published ? ordered_json(*f.row.published) : ordered_json("OOM");
       j["simulated"] = f.simulated ? ordered_json(*f.simulated) : ordered_json("OOM");
       if (f.counted) j["ratio"] = f.ratio;
+      if (isThroughputUnit(f.row.unit)) j["items_per_step"] = f.row.itemsPerStep;
       j["hardware"] = f.row.hardware;
       j["cluster"] = f.clusterUsed;
       j["framework"] = f.row.framework;

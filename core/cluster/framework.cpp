@@ -10,23 +10,29 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024;
 
-// Sources of the figures (also in docs/simulator-fidelity.md, "Defaults and their sources"):
-// - CUDA context: 300-500 MiB of device memory per process on Volta/Ampere with cuDNN and
-//   cuBLAS loaded (PyTorch "CUDA semantics" notes; nvidia-smi of an idle process).
-// - PyTorch eager: about 10 us of host time per op between Python, the dispatcher and the
-//   launch (H. He, "Making Deep Learning Go Brrrr From First Principles", 2022); its caching
-//   allocator leaves 5-10 % of reserved memory unused to fragmentation (PyTorch memory
-//   management notes, torch.cuda.memory_stats "inactive_split").
-// - TensorFlow 1.x graph mode: the executor's per-op dispatch, about 10-20 us (TensorFlow
-//   Eager paper, Agrawal et al., MLSys 2019, §6 microbenchmarks; Placeto's and HDP's TF
-//   step traces show gaps of this size between small kernels); the BFC allocator maps
-//   almost all memory up front and loses little to fragmentation.
-// - XLA / compiled: fused kernels issued from a compiled executable, a few us each.
+// Sources of the figures (docs/simulator-fidelity.md, "Defaults and their sources", has the
+// full references):
+// - tf1-graph, 20 us per op: the TensorFlow GPU performance guide ("Optimize TensorFlow GPU
+//   performance with the TensorFlow Profiler") puts the host-to-GPU launch latency at 20-40 us
+//   and its example runs 126,224 small ops in 2.77 s, 22 us each. Reserved 1 GiB: the CUDA
+//   context (about 300 MB, pytorch/pytorch#7320 on a K80) plus what the BFC allocator leaves to
+//   the system, max(300 MiB, 5 %) of the device; the allocator coalesces, no fragmentation.
+// - pytorch-eager, 8 us per op: 3.6 us of pure dispatch per op (H. He, "Making Deep Learning
+//   Go Brrrr From First Principles", 2022), 5-7 us with autograd (pytorch/pytorch#41383), CPU
+//   launch 5-20 us (Holistic Trace Analysis docs). Reserved 0.5 GiB: the CUDA context, 287 MB
+//   with lazy loading to 667 MB without (pytorch/pytorch#86509). Fragmentation 5 %: an
+//   estimate. GMLake (Guo et al., ASPLOS 2024) measures 15 % on average (up to 33 %) for LLM
+//   fine-tuning with recomputation and offloading, where tensor sizes vary from step to step;
+//   fixed-shape training splits the caching allocator's blocks far less.
+// - xla, 3 us per kernel: back-to-back launches cost 1.8-2.7 us on P100/V100/A100 (ReFrame
+//   kernel_latency references); a compiled step issues its kernels without a Python dispatcher.
+//   Buffers are assigned at compile time: 3 % fragmentation.
+// - cuda: kernels called back to back from C++ (microbenchmarks such as DeepBench): nothing.
 const std::array<FrameworkSpec, 4> kPresets{{
     {"cuda", 0.0, 0, 0.0},
-    {"tf1-graph", 15e-6, static_cast<int64_t>(500 * kMiB), 0.03},
-    {"pytorch-eager", 10e-6, static_cast<int64_t>(500 * kMiB), 0.08},
-    {"xla", 3e-6, static_cast<int64_t>(500 * kMiB), 0.03},
+    {"tf1-graph", 20e-6, static_cast<int64_t>(1024 * kMiB), 0.0},
+    {"pytorch-eager", 8e-6, static_cast<int64_t>(512 * kMiB), 0.05},
+    {"xla", 3e-6, static_cast<int64_t>(512 * kMiB), 0.03},
 }};
 
 }  // namespace

@@ -19,7 +19,7 @@ enum Gen { Pascal, Volta, Ampere, Hopper };
 struct Kind {
   const char* name;
   Gen gen;
-  double f64, f32, f16, bf16, f8, int8;  // dense peak TFLOPS; 0: not listed (f32 rate)
+  double f64, f32, f16, bf16, f8, int8, tf32;  // dense peak TFLOPS; 0: not listed (f32 rate)
   double memBandwidthGBps;
   int memGiB;
   double launchUs;
@@ -28,12 +28,12 @@ struct Kind {
 // The presets' device kinds (resources/clusters/*.json), plus the 32 GB V100 and the 80 GB
 // A100, which differ from their smaller siblings only in memory (and the A100's bandwidth).
 constexpr std::array<Kind, 6> kKinds{{
-    {"P100-PCIe-16GB", Pascal, 4.7, 9.3, 18.7, 0, 0, 0, 732, 16, 5},
-    {"V100-SXM2-16GB", Volta, 7.8, 15.7, 125, 0, 0, 62.8, 900, 16, 4},
-    {"V100-SXM2-32GB", Volta, 7.8, 15.7, 125, 0, 0, 62.8, 900, 32, 4},
-    {"A100-SXM4-40GB", Ampere, 9.7, 19.5, 312, 312, 0, 624, 1555, 40, 3.5},
-    {"A100-SXM4-80GB", Ampere, 9.7, 19.5, 312, 312, 0, 624, 2039, 80, 3.5},
-    {"H100-SXM5-80GB", Hopper, 34, 67, 989.4, 989.4, 1978.9, 1978.9, 3350, 80, 3},
+    {"P100-PCIe-16GB", Pascal, 4.7, 9.3, 18.7, 0, 0, 0, 0, 732, 16, 5},
+    {"V100-SXM2-16GB", Volta, 7.8, 15.7, 125, 0, 0, 62.8, 0, 900, 16, 4},
+    {"V100-SXM2-32GB", Volta, 7.8, 15.7, 125, 0, 0, 62.8, 0, 900, 32, 4},
+    {"A100-SXM4-40GB", Ampere, 9.7, 19.5, 312, 312, 0, 624, 156, 1555, 40, 3.5},
+    {"A100-SXM4-80GB", Ampere, 9.7, 19.5, 312, 312, 0, 624, 156, 2039, 80, 3.5},
+    {"H100-SXM5-80GB", Hopper, 34, 67, 989.4, 989.4, 1978.9, 1978.9, 494.7, 3350, 80, 3},
 }};
 
 struct LinkSpec {
@@ -173,11 +173,17 @@ class Writer {
       if (d.bf16 > 0) peaks["bf16"] = d.bf16;
       if (d.f8 > 0) peaks["f8"] = d.f8;
       if (d.int8 > 0) peaks["int8"] = d.int8;
+      if (d.tf32 > 0) peaks["tf32"] = d.tf32;
       kinds[d.name] = {{"peak_TFLOPS", peaks},
                        {"memory_bandwidth_GBps", d.memBandwidthGBps},
                        {"memory_GiB", d.memGiB},
                        {"launch_overhead_us", d.launchUs}};
     }
+    // the framework of the presets of the same generation: TensorFlow 1.x for Pascal, PyTorch
+    // from Volta on (and for a mix)
+    bool pascal = true;
+    for (int k : usedKinds_) pascal &= kKinds[static_cast<size_t>(k)].gen == Pascal;
+    j["framework"] = pascal ? "tf1-graph" : "pytorch-eager";
     j["device_kinds"] = kinds;
     j["devices"] = devices_;
     j["switches"] = switches_;

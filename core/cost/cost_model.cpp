@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "cost/kernel_shape.h"
+
 namespace gp {
 
 CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const CalibrationTable* calib)
@@ -48,7 +50,7 @@ CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const 
         calibrated_[i] = 1;
         ++numCalibrated_;
       } else if (!metaType_[type]) {
-        t = roofline(g.flops(op), bytes, classOfType_[type], rateOf(classOfType_[type], dt), dev);
+        t = opRoofline(op, bytes, dt, dev);
       }
       times_[i] = t;
       best = std::min(best, t);
@@ -81,6 +83,23 @@ double CostModel::computeRate(OpClass c, DType t, int device) const {
   const DeviceSpec& d = cluster_->device(device);
   const PeakType p = rateOf(c, t);
   return d.peak[static_cast<size_t>(p)] * efficiencyOn(c, p, d);
+}
+
+double CostModel::opRoofline(OpId op, double bytes, DType dt, const DeviceSpec& d) const {
+  const OpClass cls = classOfType_[g_->opTypeId(op)];
+  PeakType type = rateOf(cls, dt);
+  double flops = g_->flops(op);
+  if (cls == OpClass::MatMul || cls == OpClass::Conv) {
+    const KernelShape shape = kernelShapeOf(*g_, op);
+    const bool tensorCore = type == PeakType::F16 || type == PeakType::BF16 || type == PeakType::F8 || type == PeakType::TF32;
+    // Tensor cores need the reduction a multiple of 8 (NVIDIA Deep Learning Performance Guide,
+    // "Tensor Core Requirements"); otherwise the library runs a CUDA-core kernel.
+    if (tensorCore && shape.reduction > 0 && shape.reduction % 8 != 0) type = PeakType::F32;
+    // f32 3x3 stride-1 convolutions: cuDNN's Winograd kernels do 2.25x fewer multiplies for
+    // F(2x2,3x3) (Lavin & Gray, CVPR 2016); params_.winogradSpeedup is what they achieve.
+    if (type == PeakType::F32 && shape.winograd) flops /= params_.winogradSpeedup;
+  }
+  return roofline(flops, bytes, cls, type, d);
 }
 
 double CostModel::roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const {

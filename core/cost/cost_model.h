@@ -8,7 +8,9 @@
 // device_kinds.K.efficiency, "Class.type" before "Class"; the profiler writes measured ones)
 // where the cluster lists one, else CostParams'; likewise the bandwidth efficiency. An op's
 // type is that of its first output (else first input; Unknown = f32); f32 matrix products and
-// convolutions of a graph with TF32 math run at the tf32 rate.
+// convolutions of a graph with TF32 math run at the tf32 rate. A matrix op on a tensor-core
+// type whose reduction is not a multiple of 8 runs at the f32 rate; an f32 3x3 stride-1
+// convolution counts its FLOPs / winogradSpeedup (cost/kernel_shape.h).
 // Metadata-only ops (Reshape, Identity, Const, Shape, ...: isMetadataOp) take 0 s.
 // Transfer time: routeLatency + bytes / routeBandwidth along the cluster's route.
 //
@@ -55,6 +57,12 @@ struct CostParams {
   // Fraction of the memory bandwidth streaming kernels reach (BabelStream / STREAM on HBM2
   // and GDDR5 GPUs: 80-90 %).
   double bandwidthEfficiency = 0.85;
+  // Speed-up of f32 3x3 stride-1 convolutions over their direct FLOP count (Winograd).
+  double winogradSpeedup = 1.6;
+  // Fraction of the TF32 tensor-core peak convolutions reach (in place of the class's
+  // efficiency): cuDNN's TF32 convolutions run far from that peak (set on the A100 TF32
+  // ResNet-50 row of the corpus); TF32 GEMMs keep the MatMul efficiency.
+  double tf32ConvEfficiency = 0.35;
 
   double efficiencyOf(OpClass c) const { return efficiency[static_cast<size_t>(c)]; }
   double fillTimeOf(OpClass c) const { return fillTime[static_cast<size_t>(c)]; }
@@ -98,12 +106,16 @@ class CostModel {
 
  private:
   double roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const;
+  // An unfused op: the roofline at its rate, with tensor-core alignment and Winograd applied.
+  double opRoofline(OpId op, double bytes, DType dt, const DeviceSpec& d) const;
   // The arithmetic rate an op of class c and dtype t uses: TF32 for f32 matrix work when the
   // graph asks for TF32 math.
   PeakType rateOf(OpClass c, DType t) const;
   double efficiencyOn(OpClass c, PeakType t, const DeviceSpec& d) const {
     const double listed = d.efficiency(c, t);
-    return listed > 0 ? listed : params_.efficiencyOf(c);
+    if (listed > 0) return listed;
+    if (t == PeakType::TF32 && c == OpClass::Conv) return params_.tf32ConvEfficiency;
+    return params_.efficiencyOf(c);
   }
 
   const Graph* g_;

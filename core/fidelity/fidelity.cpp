@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -17,7 +18,8 @@
 namespace gp {
 namespace {
 
-constexpr double kOrderTolerance = 1.05;  // published figures closer than 5 % are a tie
+constexpr double kOrderTolerance = 1.05;     // published figures closer than 5 % are a tie
+constexpr double kSimulatedTolerance = 1.01; // a simulated difference under 1 % does not separate two plans
 
 Graph workloadGraph(const PublishedRow& r) {
   if (!r.kernel.empty()) return withPrecision(kernelGraph(r.kernel, r.dims), r.precision);
@@ -92,6 +94,14 @@ FidelityRow simulateRow(const PublishedRow& r, const FidelityOptions& o) {
   return out;
 }
 
+// "1.57 s", "out of memory"
+std::string stepText(double seconds) {
+  if (std::isinf(seconds)) return "out of memory";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+  return buf;
+}
+
 TableOrder orderOf(const std::string& table, const std::vector<const FidelityRow*>& rows) {
   TableOrder t;
   t.table = table;
@@ -109,10 +119,10 @@ TableOrder orderOf(const std::string& table, const std::vector<const FidelityRow
       if (!std::isinf(pb) && pb < pa * kOrderTolerance) continue;  // a tie in the source
       const double sa = stepSeconds(sorted[i]->row, sorted[i]->simulated);
       const double sb = stepSeconds(sorted[j]->row, sorted[j]->simulated);
-      if (!(sa < sb)) {
+      if (!(sa * kSimulatedTolerance < sb)) {
         t.agrees = false;
-        t.disagreement = "published: '" + sorted[i]->row.name + "' faster than '" + sorted[j]->row.name +
-                         "'; simulated: " + (std::isinf(sa) ? "the first does not fit" : "it is not");
+        t.disagreement = "'" + sorted[i]->row.name + "' " + stepText(pa) + " and '" + sorted[j]->row.name + "' " +
+                         stepText(pb) + " published, " + stepText(sa) + " and " + stepText(sb) + " simulated";
       }
     }
   return t;

@@ -43,8 +43,9 @@ struct SplitSummary {
 struct TableOrder {
   std::string table;
   std::vector<std::string> rows;  // row names, published order (fastest first, OOM last)
-  bool agrees = false;            // every pair the source separates by > 5 % (or OOM) ordered alike
-  std::string disagreement;       // the first pair ordered differently
+  bool agrees = false;            // every pair the source separates by > 5 % (or OOM) is simulated in
+                                  // the same order, at least 1 % apart
+  std::string disagreement;       // the first pair ordered differently, with both sides' times
 };
 
 struct FidelityReport {

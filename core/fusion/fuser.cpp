@@ -108,9 +108,9 @@ FusionRole fusionRole(const Graph& g, OpId op) {
     case OpClass::Conv:
     case OpClass::Recurrent:
     case OpClass::Reduction:
+    case OpClass::Normalization:  // reduces over its input first: it cannot ride in a GEMM's epilogue
       return FusionRole::Anchor;
     case OpClass::Elementwise:
-    case OpClass::Normalization:
       return FusionRole::Fusible;
     default:
       return FusionRole::Never;

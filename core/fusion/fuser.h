@@ -3,9 +3,11 @@
 //
 // Rules, enforced by every fuser here and checked by fusionProblem() for hand-made groups:
 //  - one device: ops on different devices never fuse;
-//  - op roles: an *anchor* (MatMul, Conv, Recurrent, Reduction) — at most one per group, so two
-//    heavy ops that would not share a kernel never fuse; *fusible* (Elementwise, Normalization,
-//    and metadata ops such as Reshape); *never* (DataMovement such as Gather/Concat, Other such
+//  - op roles: an *anchor* (MatMul, Conv, Recurrent, Reduction, Normalization — a normalization
+//    reduces over its whole input before it can scale it, so it never joins a GEMM's or a
+//    convolution's kernel) — at most one per group, so two heavy ops that would not share a
+//    kernel never fuse; *fusible* (Elementwise, and metadata ops such as Reshape); *never*
+//    (DataMovement such as Gather/Concat, Other such
 //    as Loss and unknown types, and every parameter-update op such as ApplyAdam) stays alone;
 //  - a size cap (FusionRules::maxOps);
 //  - groups are connected through data edges (merges follow producer -> consumer edges);

@@ -14,6 +14,14 @@ bool isFloat(DType t) {
 }
 
 constexpr size_t kMaxSavedOperands = 4;       // see addBackwardOf
+
+// Ops whose gradient is computed from their output (relu_grad(dy, y), sigmoid: dy*y*(1-y), ...).
+bool savesOutput(std::string_view type) {
+  for (std::string_view t : {"Relu", "Relu6", "Sigmoid", "Tanh", "Elu", "Selu", "Softmax", "Exp", "Sqrt", "Rsqrt",
+                             "aten::relu", "aten::relu_", "aten::sigmoid", "aten::tanh", "aten::softmax"})
+    if (type == t) return true;
+  return false;
+}
 constexpr double kAdamFlopsPerElement = 10;  // two moment updates, bias correction, step
 constexpr double kLossFlopsPerElement = 3;   // softmax cross-entropy style reduction
 
@@ -167,7 +175,11 @@ class TrainingDeriver {
       g.inputs = gradOuts;
       // Ops like MatMul/Conv/Mul need their other operands (saved activations, weights) for
       // a gradient; wide ops (Concat, AddN, ...) only route the output gradient.
-      if (distinct.size() <= kMaxSavedOperands)
+      // Activations whose derivative is a function of their output save the output instead
+      // (as TensorFlow's and PyTorch's gradients do), so their input may be overwritten.
+      if (forwardOp != kNone && forwardOp < f_.numOps() && savesOutput(type) && f_.outputs(forwardOp).size() == 1)
+        g.inputs.push_back(f_.outputs(forwardOp)[0]);
+      else if (distinct.size() <= kMaxSavedOperands)
         for (TensorId t : distinct)
           if (t != x || distinct.size() == 1) g.inputs.push_back(t);
       g.outputs.push_back(descOf(x, ""));

@@ -34,6 +34,19 @@ Simulator::Simulator(const CostModel& cost) : cost_(cost), g_(cost.graph()), c_(
   arriveMark_.resize(n);
   releaseMark_.resize(nt);
   fuseMark_.resize(nt);
+  donatedBy_.resize(nt);
+  // Elementwise ops may write over their first input (frameworks forward the buffer when no
+  // one else reads it: TensorFlow's forward_input_or_allocate_output, PyTorch's in-place
+  // activations, XLA's buffer assignment).
+  inPlaceInput_.assign(n, kNone);
+  for (OpId op = 0; op < g_.numOps(); ++op) {
+    const auto ins = g_.inputs(op);
+    const auto outs = g_.outputs(op);
+    if (ins.empty() || outs.size() != 1 || cost.opClass(op) != OpClass::Elementwise) continue;
+    const TensorId in = ins[0];
+    if (g_.tensorKind(in) == TensorKind::Activation && g_.tensorBytes(outs[0]) <= g_.tensorBytes(in))
+      inPlaceInput_[op] = in;
+  }
   lowerBound_ = lowerBound(cost);
 }
 
@@ -145,7 +158,9 @@ void Simulator::release(Copy* c, TensorId t) {
   if (!c || c->uses <= 0) return;
   if (--c->uses > 0) return;
   if (g_.tensorKind(t) == TensorKind::Parameter && c->device == home_[t]) return;  // resident
-  memNow_[c->device] -= g_.tensorBytes(t);
+  int64_t bytes = g_.tensorBytes(t);
+  if (const OpId by = donatedBy_[t]; by != kNone) bytes -= g_.tensorBytes(g_.outputs(by)[0]);  // now its output's
+  memNow_[c->device] -= bytes;
 }
 
 void Simulator::pushEvent(double time, int32_t kind, int32_t a, int32_t b) {
@@ -238,9 +253,16 @@ void Simulator::startReady(int32_t device, double now, Measurement& m, bool reco
   busy_[device] = 1;
   const double dur = taskDuration(task);
   m.devices[device].busy += dur;
+  const bool single = taskOpsOff_[task + 1] - taskOpsOff_[task] == 1;
   for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i) {
     const OpId op = taskOps_[i];
-    for (TensorId t : g_.outputs(op)) {
+    bool inPlace = false;
+    if (const TensorId in = inPlaceInput_[op]; single && in != kNone) {
+      const Copy* c = copyOn(in, device);
+      inPlace = c && c->uses == 1 && home_[in] == device;  // the last reader of its own copy: write over it
+      if (inPlace) donatedBy_[in] = op;
+    }
+    for (TensorId t : inPlace ? std::span<const TensorId>() : g_.outputs(op)) {
       const bool internal = !g_.consumers(t).empty() && copyOff_[t + 1] - copyOff_[t] == 1 &&
                             copies_[copyOff_[t]].uses == 0;
       if (!internal) allocate(device, g_.tensorBytes(t));
@@ -311,6 +333,7 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
   doneTasks_ = 0;
   std::fill(arriveMark_.begin(), arriveMark_.end(), -1);
   std::fill(releaseMark_.begin(), releaseMark_.end(), -1);
+  std::fill(donatedBy_.begin(), donatedBy_.end(), kNone);
 
   // time 0: resident parameters, graph inputs fed to the devices that read them
   for (OpId op = 0; op < g_.numOps(); ++op) allocate(plan.device[op], g_.paramBytes(op));

@@ -64,6 +64,8 @@ class Simulator {
   std::vector<int32_t> home_;  // per tensor: device holding the original (-1: graph input)
   std::vector<int32_t> arriveMark_, releaseMark_;
   mutable std::vector<int32_t> fuseMark_;  // per tensor: the fused task that counted it
+  std::vector<TensorId> inPlaceInput_;     // per op: the input it may overwrite, kNone if none
+  std::vector<OpId> donatedBy_;            // per tensor: the op that wrote over it this run
   double lowerBound_ = 0;
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> ready_;  // per device heap of (key, task)
   std::vector<uint8_t> busy_;

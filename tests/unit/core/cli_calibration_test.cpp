@@ -12,6 +12,7 @@
 
 #include "cli_runner.h"
 #include "cluster/cluster.h"
+#include "cost/cost_model.h"
 #include "cost/calibration.h"
 #include "graph/graph_builder.h"
 #include "io/json_io.h"
@@ -61,6 +62,17 @@ int lines(const std::string& s) {
   return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
 }
 
+// The cost model's time of one op on the cluster's first device: CostParams' defaults (fill
+// time, bandwidth efficiency) and the cluster's framework overhead, efficiency `eff`.
+double roofline(const Cluster& c, double flops, double bytes, OpClass cls, double eff) {
+  const CostParams p;
+  const DeviceSpec& d = c.device(0);
+  const double bw = d.bandwidthEfficiency > 0 ? d.bandwidthEfficiency : p.bandwidthEfficiency;
+  return std::max(c.framework().opOverhead,
+                  d.launchOverhead + std::max(flops / (d.peakFlops(DType::F32) * eff) + p.fillTimeOf(cls),
+                                              bytes / (d.memBandwidth * bw)));
+}
+
 double stepMs(const gptest::CliRun& r) {
   return nlohmann::json::parse(r.out)["step_time_ms"].get<double>();
 }
@@ -70,12 +82,12 @@ double stepMs(const gptest::CliRun& r) {
 TEST(CliCalibration, EvaluateChargesTheTablesTime) {
   Files f;
   const Cluster c = loadCluster("4xP100-PCIe");
-  const DeviceSpec& d = c.device(0);
   // by hand, the single-device plan on gpu0 runs mm then relu
+  const CostParams p;
   const double mmRoofline =
-      d.launchOverhead + std::max(kMatMulFlops / (d.peakFlops(DType::F32) * 0.7), 3 * 4.0 * (1 << 20) / d.memBandwidth);
+      roofline(c, kMatMulFlops, 3 * 4.0 * (1 << 20), OpClass::MatMul, p.efficiencyOf(OpClass::MatMul));
   const double relu =
-      d.launchOverhead + std::max((1 << 20) / (d.peakFlops(DType::F32) * 0.5), 2 * 4.0 * (1 << 20) / d.memBandwidth);
+      roofline(c, 1 << 20, 2 * 4.0 * (1 << 20), OpClass::Elementwise, p.efficiencyOf(OpClass::Elementwise));
 
   gptest::CliRun plain = gptest::runCli("evaluate " + f.model + " --cluster 4xP100-PCIe --json");
   ASSERT_EQ(plain.code, 0) << plain.err;
@@ -172,12 +184,11 @@ TEST(CliCalibration, ClusterKindEfficiencySetsTheRoofline) {
   j["device_kinds"][kKind]["efficiency"] = {{"MatMul", 1.0}};
   const std::string path = (f.dir / "cluster.json").string();
   std::ofstream(path) << j.dump();
-  const DeviceSpec& d = p100.device(0);
-  const double relu =
-      d.launchOverhead + std::max((1 << 20) / (d.peakFlops(DType::F32) * 0.5), 2 * 4.0 * (1 << 20) / d.memBandwidth);
+  const double relu = roofline(p100, 1 << 20, 2 * 4.0 * (1 << 20), OpClass::Elementwise,
+                               CostParams{}.efficiencyOf(OpClass::Elementwise));
   gptest::CliRun r = gptest::runCli("evaluate " + f.model + " --cluster " + path + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NEAR(stepMs(r), (d.launchOverhead + kMatMulFlops / d.peakFlops(DType::F32) + relu) * 1e3, 1e-9);
+  EXPECT_NEAR(stepMs(r), (roofline(p100, kMatMulFlops, 3 * 4.0 * (1 << 20), OpClass::MatMul, 1.0) + relu) * 1e3, 1e-9);
   j["device_kinds"][kKind]["efficiency"] = {{"MatMul", 1.5}};
   std::ofstream(path) << j.dump();
   gptest::CliRun bad = gptest::runCli("evaluate " + f.model + " --cluster " + path);

@@ -104,12 +104,16 @@ TEST(Cluster, SpecSheetFigures) {
   EXPECT_DOUBLE_EQ(p.device(0).peakFlops(DType::F16), 18.7e12);
   EXPECT_DOUBLE_EQ(p.device(0).peakFlops(DType::BF16), 9.3e12);  // no bf16 path: f32 rate
   EXPECT_DOUBLE_EQ(p.device(0).memBandwidth, 732e9);
-  EXPECT_EQ(p.device(0).memCapacity, int64_t{16} << 30);
+  EXPECT_EQ(p.device(0).memPhysical, int64_t{16} << 30);
+  EXPECT_EQ(p.framework().name, "tf1-graph");  // the papers' framework on the papers' machines
+  EXPECT_LT(p.device(0).memCapacity, p.device(0).memPhysical);
   Cluster h = loadCluster("8xH100-NVSwitch");
   EXPECT_DOUBLE_EQ(h.device(3).peakFlops(DType::BF16), 989.4e12);  // dense, not sparse
   EXPECT_DOUBLE_EQ(h.device(3).peakFlops(DType::F8), 1978.9e12);
   EXPECT_DOUBLE_EQ(h.device(3).peakFlops(DType::I8), 1978.9e12);
-  EXPECT_EQ(h.device(3).memCapacity, int64_t{80} << 30);
+  EXPECT_EQ(h.device(3).memPhysical, int64_t{80} << 30);
+  EXPECT_DOUBLE_EQ(h.device(3).peak[static_cast<size_t>(PeakType::TF32)], 494.7e12);
+  EXPECT_EQ(h.framework().name, "pytorch-eager");
   Cluster k = loadCluster("2xK80");
   EXPECT_EQ(k.numDevices(), 2);
   EXPECT_DOUBLE_EQ(k.device(0).memBandwidth, 240e9);  // one GK210: half a K80 board
@@ -305,7 +309,7 @@ TEST(Cluster, BadKindEfficiencyFailsWithOneLine) {
   const std::string where = "c.json: device_kinds['G'].efficiency: ";
   const std::pair<std::string, std::string> cases[] = {
       {R"({"Matmul": 0.8})", where + "unknown op class 'Matmul' (MatMul Conv Elementwise"},
-      {R"({"MatMul.f17": 0.8})", where + "unknown type 'f17' in 'MatMul.f17' (f64 f32 f16 bf16 f8 int8)"},
+      {R"({"MatMul.f17": 0.8})", where + "unknown type 'f17' in 'MatMul.f17' (f64 f32 f16 bf16 f8 int8 tf32)"},
       {R"({"MatMul.": 0.8})", where + "unknown type '' in 'MatMul.'"},
       {R"({"MatMul": "0.8"})", where + "field 'MatMul' must be a number"},
       {R"({"Conv": true})", where + "field 'Conv' must be a number"},

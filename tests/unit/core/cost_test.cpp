@@ -61,6 +61,17 @@ Fixture graph() {
 
 constexpr double kMiB4 = 4.0 * 1024 * 1024;  // one 1024x1024 f32 tensor
 
+// The default efficiencies without the fill time and with the whole memory bandwidth, so the
+// roofline's mechanics can be derived by hand (realistic_costs_test.cpp tests those two).
+CostParams plain() {
+  CostParams p;
+  p.fillTime.fill(0.0);
+  p.bandwidthEfficiency = 1.0;
+  return p;
+}
+const double kMM = CostParams{}.efficiencyOf(OpClass::MatMul);
+const double kConv = CostParams{}.efficiencyOf(OpClass::Conv);
+
 }  // namespace
 
 TEST(Cost, IntegerMatrixProductsRunAtTheInt8Rate) {
@@ -75,31 +86,31 @@ TEST(Cost, IntegerMatrixProductsRunAtTheInt8Rate) {
                       .outputs = {{"q", {1024, 1024}, DType::U8}}, .flops = flops});
   Graph g = std::move(b).build("q");
   Cluster c = parseClusterJson(R"({"name": "int8",
-    "device_kinds": {"G": {"peak_TFLOPS": {"f32": 10, "int8": 400}, "memory_bandwidth_GBps": 1000,
+    "device_kinds": {"G": {"peak_TFLOPS": {"f32": 10, "int8": 100}, "memory_bandwidth_GBps": 1000,
                            "memory_GiB": 8, "launch_overhead_us": 5}},
     "devices": [{"name": "gpu0", "kind": "G"}], "links": []})",
                                "int8");
-  CostModel cm(g, c);
+  CostModel cm(g, c, plain());
   EXPECT_EQ(cm.opDType(mmi), DType::I8);
   EXPECT_EQ(cm.opDType(qmm), DType::U8);
   EXPECT_DOUBLE_EQ(cm.opTime(mmi, 0), cm.opTime(qmm, 0));
-  EXPECT_LT(cm.opTime(mmi, 0), 5e-6 + flops / (10e12 * 0.7));  // faster than at the f32 rate
+  EXPECT_LT(cm.opTime(mmi, 0), 5e-6 + flops / (10e12 * kMM));  // faster than at the f32 rate
 }
 
 TEST(Cost, ComputeBoundMatMul) {
   Fixture f = graph();
   Cluster c = twoKinds();
-  CostModel cm(f.g, c);
+  CostModel cm(f.g, c, plain());
   const double flops = 2.0 * 1024 * 1024 * 1024;
-  // G: 2.147e9 / (10e12 * 0.7) = 307 us of compute vs 12.6 MB / 1 TB/s = 12.6 us of memory.
-  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.7));
-  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + flops / (5e12 * 0.7));
+  // G: 2.147e9 / (10e12 * kMM) = 307 us of compute vs 12.6 MB / 1 TB/s = 12.6 us of memory.
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * kMM));
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + flops / (5e12 * kMM));
   EXPECT_DOUBLE_EQ(cm.fastestOpTime(f.matmul), cm.opTime(f.matmul, 0));
   // f16 uses the tensor-core peak.
   EXPECT_EQ(cm.opDType(f.half), DType::F16);
-  EXPECT_DOUBLE_EQ(cm.opTime(f.half, 0), 5e-6 + flops / (100e12 * 0.7));
+  EXPECT_DOUBLE_EQ(cm.opTime(f.half, 0), 5e-6 + flops / (100e12 * kMM));
   // Efficiency is a parameter.
-  CostParams p;
+  CostParams p = plain();
   p.efficiency[static_cast<size_t>(OpClass::MatMul)] = 1.0;
   EXPECT_DOUBLE_EQ(CostModel(f.g, c, p).opTime(f.matmul, 0), 5e-6 + flops / 10e12);
 }
@@ -107,7 +118,7 @@ TEST(Cost, ComputeBoundMatMul) {
 TEST(Cost, MemoryBoundElementwiseAndLaunchOverhead) {
   Fixture f = graph();
   Cluster c = twoKinds();
-  CostModel cm(f.g, c);
+  CostModel cm(f.g, c, plain());
   // Relu over 1M f32: reads 4 MiB and writes 4 MiB; 8.4 us at 1 TB/s vs 0.2 us of compute.
   EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 0), 5e-6 + 2 * kMiB4 / 1000e9);
   EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 1), 2e-6 + 2 * kMiB4 / 500e9);
@@ -116,7 +127,7 @@ TEST(Cost, MemoryBoundElementwiseAndLaunchOverhead) {
   EXPECT_EQ(cm.opTime(f.reshape, 0), 0.0);
   // A fused kernel pays one launch: summed FLOPs, boundary bytes only.
   EXPECT_DOUBLE_EQ(cm.fusedTime(1e6, 1'000'000, OpClass::Elementwise, DType::F32, 0), 5e-6 + 1e-6);
-  EXPECT_DOUBLE_EQ(cm.fusedTime(1e12, 0, OpClass::MatMul, DType::F32, 0), 5e-6 + 1e12 / 7e12);
+  EXPECT_DOUBLE_EQ(cm.fusedTime(1e12, 0, OpClass::MatMul, DType::F32, 0), 5e-6 + 1e12 / (10e12 * kMM));
   EXPECT_DOUBLE_EQ(cm.fusedTime(0, 0, OpClass::Other, DType::Unknown, 1), 2e-6);
 }
 
@@ -126,7 +137,7 @@ TEST(Cost, FastestDeviceDependsOnLaunchOverhead) {
   TensorId x = b.addGraphInput({"x", {16}});
   OpId op = b.addOp({.name = "add", .type = "Add", .inputs = {x, x}, .outputs = {{"y", {16}}}, .flops = 16});
   Graph g = std::move(b).build("tiny");
-  CostModel cm(g, twoKinds());
+  CostModel cm(g, twoKinds(), plain());
   EXPECT_LT(cm.opTime(op, 1), cm.opTime(op, 0));
   EXPECT_DOUBLE_EQ(cm.fastestOpTime(op), cm.opTime(op, 1));
   EXPECT_NEAR(cm.opTime(op, 1), 2e-6, 1e-9);
@@ -141,11 +152,11 @@ TEST(Cost, CalibrationOverridesRoofline) {
   t.add("MatMul", shapes, DType::F32, "H100", 1e-6);  // another kind: not used here
   EXPECT_EQ(CalibrationTable::signature("MatMul", shapes, DType::F32, "G"), "MatMul|[1024,1024][1024,1024]|f32|G");
   EXPECT_EQ(CalibrationTable::signature(f.g, f.matmul, DType::F32, "G"), "MatMul|[1024,1024][1024,1024]|f32|G");
-  CostModel cm(f.g, c, {}, &t);
+  CostModel cm(f.g, c, plain(), &t);
   EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 123e-6);
   EXPECT_TRUE(cm.calibrated(f.matmul, 0));
   EXPECT_FALSE(cm.calibrated(f.matmul, 1));  // kind S has no entry: roofline
-  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + 2.0 * 1024 * 1024 * 1024 / (5e12 * 0.7));
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + 2.0 * 1024 * 1024 * 1024 / (5e12 * kMM));
   EXPECT_FALSE(cm.calibrated(f.half, 0));  // f16 signature differs
   EXPECT_EQ(cm.numCalibrated(), 1);
 
@@ -198,20 +209,20 @@ TEST(Cost, CalibrationFileErrors) {
 TEST(Cost, KindEfficiencyReplacesTheDefault) {
   Fixture f = graph();
   Cluster c = twoKinds(R"(, "efficiency": {"MatMul": 0.9, "MatMul.f16": 0.5, "Elementwise": 0.01})");
-  CostModel cm(f.g, c);
+  CostModel cm(f.g, c, plain());
   const double flops = 2.0 * 1024 * 1024 * 1024;
-  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.9));  // 0.7 without the listing
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.9));  // the default without the listing
   EXPECT_DOUBLE_EQ(cm.opTime(f.half, 0), 5e-6 + flops / (100e12 * 0.5));   // the f16 entry
-  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + flops / (5e12 * 0.7));   // kind S lists none
+  EXPECT_DOUBLE_EQ(cm.opTime(f.matmul, 1), 2e-6 + flops / (5e12 * kMM));   // kind S lists none
   // Relu at 1% of 10 TFLOP/s: 1M FLOPs take 10 us, more than its 8.4 us of memory traffic.
   EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 0), 5e-6 + (1 << 20) / (10e12 * 0.01));
   EXPECT_DOUBLE_EQ(cm.opTime(f.relu, 1), 2e-6 + 2 * kMiB4 / 500e9);
   EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::MatMul, DType::F64, 0), 0.9);  // no "MatMul.f64": the class
-  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::Conv, DType::F32, 0), 0.6);    // unlisted class: default
-  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::MatMul, DType::F16, 1), 0.7);
+  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::Conv, DType::F32, 0), kConv);    // unlisted class: default
+  EXPECT_DOUBLE_EQ(cm.efficiency(OpClass::MatMul, DType::F16, 1), kMM);
   EXPECT_DOUBLE_EQ(cm.fusedTime(1e12, 0, OpClass::MatMul, DType::F16, 0), 5e-6 + 1e12 / (100e12 * 0.5));
   // CostParams still set the default for kinds without a listing, never override one.
-  CostParams p;
+  CostParams p = plain();
   p.efficiency[static_cast<size_t>(OpClass::MatMul)] = 1.0;
   CostModel cp(f.g, c, p);
   EXPECT_DOUBLE_EQ(cp.opTime(f.matmul, 0), 5e-6 + flops / (10e12 * 0.9));
@@ -245,7 +256,7 @@ TEST(Cost, LowerBoundStaysBelowFusedAndCalibratedSteps) {
   const double relu2 = 5e-6 + 2 * kMiB4 / 1000e9;  // memory-bound on G
 
   Cluster c = twoKinds(R"(, "efficiency": {"MatMul": 1, "Elementwise": 0.01})");
-  CostModel cm(g, c);
+  CostModel cm(g, c, plain());
   Simulator sim(cm);
   // mm + relu as one kernel on G: 3e9 FLOPs at 10 TFLOP/s x 1.0 = 300 us (memory 12.6 us) + 5 us
   Measurement fused = sim.run(Plan{{0, 0, 0}, {}, {0, 0, -1}});
@@ -256,11 +267,11 @@ TEST(Cost, LowerBoundStaysBelowFusedAndCalibratedSteps) {
   EXPECT_NEAR(fused.lowerBound, 3e9 / 10e12 + relu2, 1e-12);
   EXPECT_LE(fused.lowerBound, fused.stepTime);
 
-  Cluster plain = twoKinds();
+  Cluster plainCluster = twoKinds();
   CalibrationTable t;
   const std::vector<std::vector<int64_t>> shapes{{1024, 1024}, {1024, 1024}};
   t.add("MatMul", shapes, DType::F32, "G", 1e-6);
-  CostModel cal(g, plain, {}, &t);
+  CostModel cal(g, plainCluster, plain(), &t);
   Simulator csim(cal);
   // mm alone in group 0 runs as itself (1 us measured), relu + relu2 as one Elementwise kernel:
   // 5 us + (1e9 + 1) / (10 TFLOP/s x 0.5)
@@ -275,19 +286,19 @@ TEST(Cost, LowerBoundStaysBelowFusedAndCalibratedSteps) {
 TEST(Cost, TransferAlongMultiHopRoute) {
   Fixture f = graph();
   Cluster two = twoKinds();
-  CostModel cm(f.g, two);
+  CostModel cm(f.g, two, plain());
   EXPECT_EQ(cm.transferTime(1'000'000, 0, 0), 0.0);
   // gpu0 -> sw -> gpu1: 1 + 2 us, bottleneck 8 GB/s.
   EXPECT_DOUBLE_EQ(cm.transferTime(8'000'000, 0, 1), 3e-6 + 1e-3);
   EXPECT_DOUBLE_EQ(cm.transferTime(8'000'000, 1, 0), 3e-6 + 1e-3);
 
   Cluster p100 = loadCluster("4xP100-PCIe");
-  CostModel pm(f.g, p100);
+  CostModel pm(f.g, p100, plain());
   // gpu0 -> plx0 -> cpu0 -> plx1 -> gpu2: four 1.5 us PCIe 3.0 x16 hops at 15.75 GB/s.
   EXPECT_DOUBLE_EQ(pm.transferTime(15'750'000, 0, 2), 6e-6 + 1e-3);
   EXPECT_DOUBLE_EQ(pm.transferTime(15'750'000, 0, 1), 3e-6 + 1e-3);
   Cluster dgx = loadCluster("8xV100-DGX1");
-  CostModel dm(f.g, dgx);
+  CostModel dm(f.g, dgx, plain());
   EXPECT_LT(dm.transferTime(100'000'000, 0, 3), dm.transferTime(100'000'000, 0, 1));  // NVLink x2 vs x1
   EXPECT_LT(dm.transferTime(100'000'000, 0, 1), dm.transferTime(100'000'000, 0, 7));  // NVLink vs PCIe+QPI
 }

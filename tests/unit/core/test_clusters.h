@@ -27,10 +27,15 @@ inline gp::Cluster toyCluster(double memGiB = 1, int devices = 2) {
                               "test-cluster");
 }
 
-// Every op class at 100% of peak, so test times are FLOPs / peak exactly.
+// Every op class at 100% of peak, no fill time, full bandwidth, no Winograd, so test times are
+// FLOPs / peak exactly.
 inline gp::CostParams exactCosts() {
   gp::CostParams p;
   p.efficiency.fill(1.0);
+  p.fillTime.fill(0.0);
+  p.bandwidthEfficiency = 1.0;
+  p.winogradSpeedup = 1.0;
+  p.tf32ConvEfficiency = 1.0;
   return p;
 }
 

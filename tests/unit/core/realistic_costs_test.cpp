@@ -1,0 +1,244 @@
+// The parts of the cost model that make its defaults realistic, each against a hand
+// derivation: fill time of small GEMMs, the framework's per-op overhead and memory share, the
+// bandwidth efficiency, precision (mixed precision halves activation bytes; TF32 math; tensor
+// cores need aligned reductions), Winograd for 3x3 convolutions, in-place elementwise ops and
+// gradients that read their op's output. And a calibrated time still replaces the roofline.
+#include <gtest/gtest.h>
+
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "cost/kernel_shape.h"
+#include "fidelity/kernel_workloads.h"
+#include "graph/error.h"
+#include "graph/graph_builder.h"
+#include "graph/precision.h"
+#include "graph/training.h"
+#include "sim/simulator.h"
+
+using namespace gp;
+
+namespace {
+
+// One device: 10 TFLOP/s f32, 100 f16, 40 tf32; 1 TB/s; 16 GiB; 5 us launch.
+Cluster device(const std::string& framework = "\"cuda\"", const std::string& extra = "") {
+  return parseClusterJson(R"({"name": "d", "framework": )" + framework + R"(,
+    "device_kinds": {"G": {"peak_TFLOPS": {"f32": 10, "f16": 100, "tf32": 40}, "memory_bandwidth_GBps": 1000,
+                           "memory_GiB": 16, "launch_overhead_us": 5)" + extra + R"(}},
+    "devices": [{"name": "gpu0", "kind": "G"}], "links": []})",
+                          "d.json");
+}
+
+Graph gemm(int64_t m, int64_t n, int64_t k) { return kernelGraph("gemm", {{"m", m}, {"n", n}, {"k", k}}); }
+
+const CostParams kDefaults;
+
+}  // namespace
+
+TEST(RealisticCosts, SmallGemmsPayAFillTime) {
+  const Cluster c = device();
+  const double eff = kDefaults.efficiencyOf(OpClass::MatMul), fill = kDefaults.fillTimeOf(OpClass::MatMul);
+  const Graph big = gemm(4096, 4096, 4096), small = gemm(64, 64, 64);
+  EXPECT_DOUBLE_EQ(CostModel(big, c).opTime(0, 0), 5e-6 + 2.0 * 4096 * 4096 * 4096 / (10e12 * eff) + fill);
+  // 64^3: 0.06 us of FLOPs, 48 KiB of memory: the fill time dominates
+  EXPECT_DOUBLE_EQ(CostModel(small, c).opTime(0, 0), 5e-6 + 2.0 * 64 * 64 * 64 / (10e12 * eff) + fill);
+  EXPECT_GT(fill, 10e-6);
+}
+
+TEST(RealisticCosts, BandwidthEfficiencyFromTheKindOrTheDefault) {
+  GraphBuilder b("relu");
+  TensorId x = b.addGraphInput({"x", {1024, 1024}});
+  b.addOp({.name = "r", .type = "Relu", .inputs = {x}, .outputs = {{"y", {1024, 1024}}}, .flops = 1 << 20});
+  const Graph g = std::move(b).build("relu");
+  const double bytes = 8.0 * 1024 * 1024;
+  EXPECT_DOUBLE_EQ(CostModel(g, device()).opTime(0, 0), 5e-6 + bytes / (1000e9 * kDefaults.bandwidthEfficiency));
+  EXPECT_DOUBLE_EQ(CostModel(g, device("\"cuda\"", R"(, "bandwidth_efficiency": 0.5)")).opTime(0, 0),
+                   5e-6 + bytes / 500e9);
+  EXPECT_THROW(device("\"cuda\"", R"(, "bandwidth_efficiency": 1.5)"), Error);
+}
+
+TEST(RealisticCosts, FrameworkOverheadAndMemory) {
+  const Graph small = gemm(8, 8, 8), big = gemm(4096, 4096, 4096);
+  const Cluster cuda = device(), tf = device("\"tf1-graph\""), own = device(
+      R"({"name": "mine", "op_overhead_us": 100, "reserved_memory_GiB": 1, "fragmentation": 0.25})");
+  const FrameworkSpec tfSpec = frameworkPreset("tf1-graph");
+  EXPECT_EQ(tf.framework().name, "tf1-graph");
+  EXPECT_GT(tfSpec.opOverhead, 0);
+  // a tiny kernel takes the host's per-op time; a big one hides it
+  EXPECT_DOUBLE_EQ(CostModel(small, own).opTime(0, 0), 100e-6);
+  EXPECT_DOUBLE_EQ(CostModel(big, own).opTime(0, 0), CostModel(big, cuda).opTime(0, 0));
+  EXPECT_DOUBLE_EQ(CostModel(small, tf).opTime(0, 0),
+                   std::max(tfSpec.opOverhead, CostModel(small, cuda).opTime(0, 0)));
+  // usable memory: (16 GiB - 1 GiB) / 1.25 = 12 GiB
+  EXPECT_EQ(own.device(0).memCapacity, int64_t{12} << 30);
+  EXPECT_EQ(own.device(0).memPhysical, int64_t{16} << 30);
+  EXPECT_EQ(cuda.device(0).memCapacity, int64_t{16} << 30);
+  // the cluster file round-trips its framework
+  const Cluster again = parseClusterJson(own.toJson(), "again.json");
+  EXPECT_EQ(again.framework().name, "mine");
+  EXPECT_EQ(again.device(0).memCapacity, own.device(0).memCapacity);
+  EXPECT_EQ(parseClusterJson(tf.toJson(), "tf.json").framework().opOverhead, tfSpec.opOverhead);
+  // errors name the file and field
+  try {
+    device("\"caffe\"");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown framework 'caffe'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(device(R"({"fragmentation": 3})"), Error);
+  EXPECT_THROW(device(R"({"op_overhead_us": -1})"), Error);
+  EXPECT_THROW(device(R"({"speed": 1})"), Error);
+}
+
+TEST(RealisticCosts, CalibrationStillReplacesTheRoofline) {
+  const Graph g = gemm(1024, 1024, 1024);
+  CalibrationTable t;
+  const std::vector<std::vector<int64_t>> shapest{{1024, 1024}, {1024, 1024}};
+  t.add("MatMul", shapest, DType::F32, "G", 3e-3);
+  EXPECT_DOUBLE_EQ(CostModel(g, device("\"pytorch-eager\""), {}, &t).opTime(0, 0), 3e-3);
+  // a measured kernel shorter than the host's per-op time waits for the host
+  CalibrationTable fast;
+  const std::vector<std::vector<int64_t>> shapesfast{{1024, 1024}, {1024, 1024}};
+  fast.add("MatMul", shapesfast, DType::F32, "G", 1e-6);
+  const Cluster slowHost = device(R"({"op_overhead_us": 50})");
+  EXPECT_DOUBLE_EQ(CostModel(g, slowHost, {}, &fast).opTime(0, 0), 50e-6);
+  EXPECT_TRUE(CostModel(g, slowHost, {}, &fast).calibrated(0, 0));
+}
+
+TEST(RealisticCosts, MixedPrecisionHalvesActivationsAndKeepsParametersF32) {
+  GraphBuilder b("mlp");
+  TensorId x = b.addGraphInput({"x", {4096, 1024}});
+  TensorId w = b.addParameter({"w", {1024, 1024}});
+  OpId mm = b.addOp({.name = "mm", .type = "MatMul", .inputs = {x, w}, .outputs = {{"y", {4096, 1024}}},
+                     .flops = 2.0 * 4096 * 1024 * 1024});
+  b.addOp({.name = "relu", .type = "Relu", .inputs = {b.output(mm)}, .outputs = {{"r", {4096, 1024}}}, .flops = 1 << 22});
+  const Graph f32 = deriveTrainingGraph(std::move(b).build("mlp"));
+  const Graph f16 = withPrecision(f32, Precision::FP16);
+  for (TensorId t = 0; t < f32.numTensors(); ++t) {
+    SCOPED_TRACE(f32.tensorName(t));
+    const bool param = f32.tensorKind(t) == TensorKind::Parameter;
+    const bool update = f32.producer(t) != kNone && f32.role(f32.producer(t)) == OpRole::Update;
+    if (f32.dtype(t) != DType::F32 || param || update) {
+      EXPECT_EQ(f16.dtype(t), f32.dtype(t));
+      EXPECT_EQ(f16.tensorBytes(t), f32.tensorBytes(t));
+    } else {
+      EXPECT_EQ(f16.dtype(t), DType::F16);
+      EXPECT_EQ(f16.tensorBytes(t) * 2, f32.tensorBytes(t));
+    }
+  }
+  // the relu reads and writes half the bytes; the matmul reads half of x and all of w
+  const OpId relu = f32.findOp("relu");
+  EXPECT_EQ(f16.bytesRead(relu) * 2, f32.bytesRead(relu));
+  EXPECT_EQ(f16.bytesRead(mm), f32.bytesRead(mm) - 4096 * 1024 * 2);
+  EXPECT_EQ(f16.paramBytes(mm), f32.paramBytes(mm));
+  // the matmul runs at the f16 rate
+  const Cluster c = device();
+  EXPECT_EQ(CostModel(f16, c).opDType(mm), DType::F16);
+  EXPECT_LT(CostModel(f16, c).opTime(mm, 0), CostModel(f32, c).opTime(mm, 0) / 3);
+  EXPECT_EQ(parsePrecision("bf16"), Precision::BF16);
+  EXPECT_THROW(parsePrecision("fp12"), Error);
+}
+
+TEST(RealisticCosts, Tf32MathAndTensorCoreAlignment) {
+  const Cluster c = device();
+  const double fill = kDefaults.fillTimeOf(OpClass::MatMul);
+  const double flops = 2.0 * 4096 * 4096 * 4096;
+  const Graph g = gemm(4096, 4096, 4096);
+  const Graph tf32 = withPrecision(g, Precision::TF32);
+  EXPECT_TRUE(tf32.tf32Math());
+  EXPECT_DOUBLE_EQ(CostModel(tf32, c).opTime(0, 0),
+                   5e-6 + flops / (40e12 * kDefaults.efficiencyOf(OpClass::MatMul)) + fill);
+  // a device without TF32 units lists none: f32 rate
+  const Cluster noTf32 = parseClusterJson(R"({"name": "v", "device_kinds": {"V": {"peak_TFLOPS": {"f32": 10},
+      "memory_bandwidth_GBps": 1000, "memory_GiB": 16, "launch_overhead_us": 5}}, "devices": [{"name": "gpu0",
+      "kind": "V"}], "links": []})", "v.json");
+  EXPECT_DOUBLE_EQ(CostModel(tf32, noTf32).opTime(0, 0), CostModel(g, noTf32).opTime(0, 0));
+  // f16 with K = 4099 (not a multiple of 8) runs at the f32 rate; K = 4096 at the f16 rate
+  const Graph odd = withPrecision(gemm(4096, 4096, 4099), Precision::FP16);
+  const Graph even = withPrecision(gemm(4096, 4096, 4096), Precision::FP16);
+  EXPECT_EQ(kernelShapeOf(odd, 0).reduction, 4099);
+  const double eff = kDefaults.efficiencyOf(OpClass::MatMul);
+  EXPECT_NEAR(CostModel(odd, c).opTime(0, 0), 5e-6 + 2.0 * 4096 * 4096 * 4099 / (10e12 * eff) + fill, 1e-12);
+  EXPECT_NEAR(CostModel(even, c).opTime(0, 0), 5e-6 + flops / (100e12 * eff) + fill, 1e-12);
+}
+
+TEST(RealisticCosts, WinogradForF32ThreeByThreeStrideOneConvolutions) {
+  const Cluster c = device();
+  auto conv = [](int r, int stride) {
+    return kernelGraph("conv", {{"n", 16}, {"c", 64}, {"h", 56}, {"w", 56}, {"k", 64}, {"r", r}, {"s", r},
+                                {"stride", stride}, {"pad", 1}});
+  };
+  const Graph k3 = conv(3, 1), k3s2 = conv(3, 2), k1 = conv(1, 1);
+  EXPECT_TRUE(kernelShapeOf(k3, 0).winograd);
+  EXPECT_FALSE(kernelShapeOf(k3s2, 0).winograd);
+  EXPECT_FALSE(kernelShapeOf(k1, 0).winograd);
+  EXPECT_EQ(kernelShapeOf(k3, 0).reduction, 64);
+  const double eff = kDefaults.efficiencyOf(OpClass::Conv), fill = kDefaults.fillTimeOf(OpClass::Conv);
+  EXPECT_NEAR(CostModel(k3, c).opTime(0, 0), 5e-6 + k3.flops(0) / kDefaults.winogradSpeedup / (10e12 * eff) + fill,
+              1e-12);
+  EXPECT_NEAR(CostModel(k3s2, c).opTime(0, 0), 5e-6 + k3s2.flops(0) / (10e12 * eff) + fill, 1e-12);
+  // in f16 the tensor-core kernel runs the direct FLOPs
+  const Graph h = withPrecision(k3, Precision::FP16);
+  EXPECT_NEAR(CostModel(h, c).opTime(0, 0), 5e-6 + k3.flops(0) / (100e12 * eff) + fill, 1e-12);
+  // backward ops answer for their forward convolution
+  const Graph t = deriveTrainingGraph(k3);
+  for (OpId op = 0; op < t.numOps(); ++op)
+    if (t.opType(op) == "Conv2DGrad") {
+      EXPECT_TRUE(kernelShapeOf(t, op).winograd);
+    }
+}
+
+TEST(RealisticCosts, ElementwiseOpsWriteOverAnInputNoOneElseReads) {
+  // x -> exp -> relu -> sum (which reads x too): the relu writes over exp's output (its only
+  // reader), so x, ya and yr are never live at once
+  GraphBuilder b("chain");
+  TensorId x = b.addGraphInput({"x", {1024, 1024}});
+  OpId a = b.addOp({.name = "a", .type = "Exp", .inputs = {x}, .outputs = {{"ya", {1024, 1024}}}, .flops = 1});
+  OpId r = b.addOp({.name = "r", .type = "Relu", .inputs = {b.output(a)}, .outputs = {{"yr", {1024, 1024}}}, .flops = 1});
+  b.addOp({.name = "s", .type = "Sum", .inputs = {b.output(r), x}, .outputs = {{"z", {1}}}, .flops = 1});
+  const Graph g = std::move(b).build("chain");
+  const Cluster c = device();
+  const CostModel cost(g, c);
+  Simulator sim(cost);
+  const Measurement m = sim.run(Plan::singleDevice(g.numOps()));
+  const int64_t t = int64_t{4} << 20;
+  EXPECT_EQ(m.devices[0].peakMemory, 2 * t + 4);  // x, ya = yr (one buffer), z
+  // a relu whose input has another reader allocates its own output
+  GraphBuilder b2("fork");
+  TensorId x2 = b2.addGraphInput({"x", {1024, 1024}});
+  OpId a2 = b2.addOp({.name = "a", .type = "Exp", .inputs = {x2}, .outputs = {{"ya", {1024, 1024}}}, .flops = 1});
+  OpId r2 = b2.addOp({.name = "r", .type = "Relu", .inputs = {b2.output(a2)}, .outputs = {{"yr", {1024, 1024}}}, .flops = 1});
+  b2.addOp({.name = "s", .type = "MatMul", .inputs = {b2.output(r2), b2.output(a2)}, .outputs = {{"z", {1024, 1024}}},
+            .flops = 1});
+  const Graph g2 = std::move(b2).build("fork");
+  const CostModel cost2(g2, c);
+  Simulator sim2(cost2);
+  EXPECT_EQ(sim2.run(Plan::singleDevice(g2.numOps())).devices[0].peakMemory, 3 * t);
+}
+
+TEST(RealisticCosts, ActivationGradientsReadTheOutput) {
+  GraphBuilder b("act");
+  TensorId x = b.addGraphInput({"x", {8, 8}});
+  TensorId w = b.addParameter({"w", {8, 8}});
+  OpId mm = b.addOp({.name = "mm", .type = "MatMul", .inputs = {x, w}, .outputs = {{"y", {8, 8}}}, .flops = 1024});
+  OpId relu = b.addOp({.name = "relu", .type = "Relu", .inputs = {b.output(mm)}, .outputs = {{"r", {8, 8}}}, .flops = 64});
+  b.addOp({.name = "sig", .type = "Sigmoid", .inputs = {b.output(relu)}, .outputs = {{"s", {8, 8}}}, .flops = 64});
+  const Graph t = deriveTrainingGraph(std::move(b).build("act"));
+  for (const char* name : {"gradients/relu_grad", "gradients/sig_grad"}) {
+    const OpId gop = t.findOp(name);
+    ASSERT_NE(gop, kNone) << name;
+    const OpId fwd = t.forwardOf(gop);
+    bool readsOutput = false, readsInput = false;
+    for (TensorId in : t.inputs(gop)) {
+      readsOutput |= in == t.outputs(fwd)[0];
+      readsInput |= in == t.inputs(fwd)[0];
+    }
+    EXPECT_TRUE(readsOutput) << name;
+    EXPECT_FALSE(readsInput) << name;
+  }
+  // a MatMul's gradient still reads its saved operands
+  const OpId mmGrad = t.findOp("gradients/mm_grad");
+  ASSERT_NE(mmGrad, kNone);
+  bool readsX = false;
+  for (TensorId in : t.inputs(mmGrad)) readsX |= in == t.inputs(t.findOp("mm"))[0];
+  EXPECT_TRUE(readsX);
+}
