@@ -8,7 +8,9 @@
 #      TFLOP/s per dtype, memory bandwidth, launch overhead, peer links);
 #   4. re-measure single-GPU plans on the GPU (`graphplace-cli measure`): resnet50 with the
 #      profiled cluster and its per-op calibration, rnnlm with the profiled cluster only; each
-#      prints simulated vs measured step time and writes the measured timeline (Perfetto).
+#      prints simulated vs measured step time and writes the measured timeline (Perfetto);
+#   5. run `graphplace-cli fidelity` with the profiled cluster and calibration (rows of the
+#      published corpus on this GPU's kind run on it) and print its summary.
 #   The files land in --out.
 #
 # usage:
@@ -162,7 +164,16 @@ run_checks() {  # $1 gp_gpu_tests, $2 gp_core_tests, $3 graphplace-cli, $4 gp_co
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("  simulated %.2f ms, measured %.2f ms (%+.1f %%)" % (r["simulated_ms"], r["measured_ms"], r["difference_percent"]))' \
       "$out_dir/measure-$model.json" 2>/dev/null || cat "$out_dir/measure-$model.json"
   done
-  say "all GPU checks passed; files in $out_dir (cluster.json, calibration.json, report.json, measure-*.json, measured-*.trace.json, *.log)"
+  say "graphplace-cli fidelity --cluster cluster.json --calibration calibration.json"
+  set +e
+  timeout 300 "$cli" fidelity --cluster "$out_dir/cluster.json" --calibration "$out_dir/calibration.json" --json \
+    >"$out_dir/fidelity-profiled.json" 2>"$out_dir/fidelity.log"
+  rc=$?
+  set -e
+  if [[ $rc -ne 0 ]]; then cat "$out_dir/fidelity.log"; echo "gpu-check: fidelity FAILED (exit $rc)" >&2; return 1; fi
+  python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; c=s["check"]; print("  %d rows on the profiled cluster; check rows: median ratio %.2f, worst x%.2f (%s)" % (s["rows_on_profiled"], c["median_ratio"], c["worst_factor"], c["worst_row"]))' \
+    "$out_dir/fidelity-profiled.json" 2>/dev/null || true
+  say "all GPU checks passed; files in $out_dir (cluster.json, calibration.json, report.json, measure-*.json, measured-*.trace.json, fidelity-profiled.json, *.log)"
 }
 
 case "$mode" in
@@ -190,6 +201,9 @@ case "$mode" in
       esac
     done
     strip --strip-unneeded "$pack_dir"/lib/* 2>/dev/null || true
+    # the cluster presets and the published corpus the fidelity check reads ($GP_RESOURCE_DIR)
+    mkdir -p "$pack_dir/resources"
+    cp -r "$here/resources/clusters" "$here/tests/data/published" "$pack_dir/resources/"
     echo "packed into $pack_dir ($(du -sh "$pack_dir" | cut -f1)); on the GPU machine: scripts/gpu-check.sh --run-packed $pack_dir --out OUTDIR"
     ;;
   packed)
@@ -198,6 +212,7 @@ case "$mode" in
     [[ -x "$pack_dir/gp_gpu_tests" && -f "$pack_dir/libgp_profile.so" ]] || { echo "gpu-check: $pack_dir holds no packed build (make one with --pack)" >&2; exit 1; }
     cuda_dirs="$(cuda_lib_path)"
     export LD_LIBRARY_PATH="$pack_dir/lib${cuda_dirs:+:$cuda_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    [[ -d "$pack_dir/resources" ]] && export GP_RESOURCE_DIR="$pack_dir/resources"
     export GP_PROFILE_PLUGIN="$pack_dir/libgp_profile.so"
     say "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
     if ldd "$GP_PROFILE_PLUGIN" | grep -q 'not found'; then

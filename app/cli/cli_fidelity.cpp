@@ -82,13 +82,16 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
     ordered_json summary{{"set", summaryJson(r.set)},
                          {"check", summaryJson(r.check)},
                          {"tables", tables},
-                         {"tables_agreeing", agreeing}};
+                         {"tables_agreeing", agreeing},
+                         {"rows_on_profiled", r.rowsOnProfiled}};
     ordered_json doc{{"corpus", corpus}, {"rows", rows}, {"summary", summary}};
     out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return 0;
   }
   out << "corpus: " << corpus << " (" << r.rows.size() << " rows)\n";
-  if (profiled) out << "profiled cluster: " << profiled->name() << " (rows on its device kinds run on it)\n";
+  if (profiled)
+    out << "profiled cluster: " << profiled->name() << " (" << r.rowsOnProfiled
+        << " rows on its device kinds run on it)\n";
   if (calibration.used()) out << "calibration: " << calibration.path() << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s\n", "row", "split", "unit", "published", "simulated",

@@ -167,7 +167,10 @@ SplitSummary summarize(const std::vector<const FidelityRow*>& rows) {
 FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const FidelityOptions& options) {
   FidelityReport rep;
   rep.rows.reserve(rows.size());
-  for (const PublishedRow& r : rows) rep.rows.push_back(simulateRow(r, options));
+  for (const PublishedRow& r : rows) {
+    rep.rows.push_back(simulateRow(r, options));
+    if (options.profiled != nullptr && rep.rows.back().clusterUsed == options.profiled->name()) ++rep.rowsOnProfiled;
+  }
   std::vector<const FidelityRow*> set, check;
   std::map<std::string, std::vector<const FidelityRow*>> tables;
   for (const FidelityRow& r : rep.rows) {

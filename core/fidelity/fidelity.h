@@ -52,6 +52,7 @@ struct FidelityReport {
   std::vector<FidelityRow> rows;
   SplitSummary set, check;
   std::vector<TableOrder> tables;
+  int rowsOnProfiled = 0;  // rows simulated on FidelityOptions::profiled
 };
 
 FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const FidelityOptions& options = {});

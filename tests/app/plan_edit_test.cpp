@@ -366,14 +366,22 @@ class PlanEditTest : public QObject {
                          false});
     QVERIFY(waitIdle(w));
     const Graph& g = *doc.graph();
-    // The first anchor (a conv) with a fusible consumer that has a fusible consumer of its own.
+    // The first anchor (a batch norm) with a fusible consumer that has a fusible consumer of its
+    // own, whose other inputs are all ready before the anchor (so the kernel is legal).
+    std::vector<int> topoPos(static_cast<size_t>(g.numOps()));
+    for (size_t i = 0; i < g.topoOrder().size(); ++i) topoPos[static_cast<size_t>(g.topoOrder()[i])] = static_cast<int>(i);
+    auto readyBefore = [&](OpId x, OpId prev, OpId anchor) {
+      for (OpId p : g.fanIn(x))
+        if (p != prev && topoPos[static_cast<size_t>(p)] > topoPos[static_cast<size_t>(anchor)]) return false;
+      return true;
+    };
     std::vector<OpId> chain;
     for (OpId op : g.topoOrder()) {
       if (fusionRole(g, op) != FusionRole::Anchor || g.role(op) != OpRole::Forward) continue;
       for (OpId a : g.fanOut(op)) {
-        if (fusionRole(g, a) != FusionRole::Fusible || g.role(a) != OpRole::Forward) continue;
+        if (fusionRole(g, a) != FusionRole::Fusible || g.role(a) != OpRole::Forward || !readyBefore(a, op, op)) continue;
         for (OpId b : g.fanOut(a))
-          if (fusionRole(g, b) == FusionRole::Fusible && g.role(b) == OpRole::Forward) {
+          if (fusionRole(g, b) == FusionRole::Fusible && g.role(b) == OpRole::Forward && readyBefore(b, a, op)) {
             chain = {op, a, b};
             break;
           }

@@ -152,6 +152,7 @@ TEST(Fidelity, CalibrationAndAProfiledClusterOverrideTheDefaults) {
   p.profiled = &profiled;
   const FidelityRow row = runFidelity(rows, p).rows[0];
   EXPECT_EQ(row.clusterUsed, "profiled");
+  EXPECT_EQ(runFidelity(rows, p).rowsOnProfiled, 1);
   EXPECT_NEAR(*row.simulated, (2e9 / (2e12 * 0.5) + CostParams{}.fillTimeOf(OpClass::MatMul)) * 1e3, 1e-9);
   EXPECT_NE(*row.simulated, base);
   EXPECT_TRUE(sameDeviceKind("V100-SXM2-16GB", "Tesla-V100-SXM2-16GB"));
@@ -229,6 +230,13 @@ TEST(Fidelity, CliPrintsRowsSummaryAndJson) {
     EXPECT_TRUE(j["rows"][0].contains(key)) << key;
   EXPECT_NEAR(j["rows"][0]["ratio"].get<double>(), 1.0, 1e-6);
   EXPECT_EQ(j["summary"]["check"]["rows"], 2);
+  // a profiled cluster of the rows' kind runs them
+  const auto prof = c.dir / "clusters" / "prof.json";
+  std::ofstream(prof) << toyClusterJson("my-gpus", "Tesla-T");
+  auto onProfiled = gptest::runCli("fidelity --json --corpus " + c.file() + " --cluster " + prof.string());
+  ASSERT_EQ(onProfiled.code, 0) << onProfiled.err;
+  EXPECT_EQ(nlohmann::json::parse(onProfiled.out)["summary"]["rows_on_profiled"], 2);
+  EXPECT_EQ(nlohmann::json::parse(onProfiled.out)["rows"][0]["cluster"], "my-gpus");
   auto bad = gptest::runCli("fidelity --corpus /nonexistent/rows.json");
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find("/nonexistent/rows.json"), std::string::npos) << bad.err;
