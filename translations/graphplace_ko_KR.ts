@@ -4,7 +4,7 @@
 <context>
     <name>AppOptions</name>
     <message>
-        <location filename="../app/desktop/app_options.cpp" line="+22"/>
+        <location filename="../app/desktop/app_options.cpp" line="+23"/>
         <source>graphplace: place the ops of a model&apos;s graph on a GPU cluster, measure and compare.</source>
         <translation>graphplace: 모델 그래프의 연산을 GPU 클러스터에 배치하고 측정 및 비교합니다.</translation>
     </message>
@@ -52,6 +52,11 @@
         <location line="+3"/>
         <source>Value of a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1). Repeatable.</source>
         <translation>ONNX 모델의 심볼릭 입력 차원 값(예: batch_size=8, 기본값 1). 여러 번 지정할 수 있습니다.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Arithmetic the model runs with: fp32, tf32, fp16, bf16 or fp8 (fp16, bf16, fp8: mixed precision).</source>
+        <translation>모델이 실행할 연산 정밀도: fp32, tf32, fp16, bf16 또는 fp8 (fp16, bf16, fp8: 혼합 정밀도).</translation>
     </message>
 </context>
 <context>
@@ -287,7 +292,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+140"/>
+        <location filename="../app/desktop/document.cpp" line="+141"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
@@ -1147,12 +1152,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+224"/>
+        <location line="+225"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>강화 학습 최적화기로 현재 계획을 개선합니다 (옵션: 화살표)</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-222"/>
         <source>&amp;Stop</source>
         <translation>중지(&amp;S)</translation>
     </message>
@@ -1393,7 +1398,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppOptions</name>
     <message>
-        <location filename="../app/desktop/app_options.cpp" line="+22"/>
+        <location filename="../app/desktop/app_options.cpp" line="+23"/>
         <source>graphplace: place the ops of a model&apos;s graph on a GPU cluster, measure and compare.</source>
         <translation>graphplace：将模型计算图中的算子放置到 GPU 集群上，进行测量与比较。</translation>
     </message>
@@ -52,6 +52,11 @@
         <location line="+3"/>
         <source>Value of a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1). Repeatable.</source>
         <translation>ONNX 模型符号输入维度的取值（例如 batch_size=8；默认 1）。可重复指定。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Arithmetic the model runs with: fp32, tf32, fp16, bf16 or fp8 (fp16, bf16, fp8: mixed precision).</source>
+        <translation>模型运行所用的算术精度：fp32、tf32、fp16、bf16 或 fp8（fp16、bf16、fp8 为混合精度）。</translation>
     </message>
 </context>
 <context>
@@ -287,7 +292,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+140"/>
+        <location filename="../app/desktop/document.cpp" line="+141"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -1147,12 +1152,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+224"/>
+        <location line="+225"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>用强化学习优化器改进当前方案（选项：点击箭头）</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-222"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -1393,7 +1398,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <cstdio>
+#include <exception>
 
 namespace gp {
 
@@ -46,7 +47,12 @@ AppOptions parseAppOptions(const QStringList& args) {
                          QCoreApplication::translate("AppOptions", "Value of a symbolic input dimension of an ONNX model "
                                                                    "(e.g. batch_size=8; default 1). Repeatable."),
                          QStringLiteral("NAME=VALUE"));
-  p.addOptions({cluster, placement, mode, ignoreHash, dim, screenshot, size, language});
+  QCommandLineOption precision(
+      QStringLiteral("precision"),
+      QCoreApplication::translate("AppOptions", "Arithmetic the model runs with: fp32, tf32, fp16, bf16 or fp8 "
+                                                "(fp16, bf16, fp8: mixed precision)."),
+      QStringLiteral("PRECISION"));
+  p.addOptions({cluster, placement, mode, ignoreHash, dim, precision, screenshot, size, language});
   if (!p.parse(args)) return usageError(p.errorText());
   if (p.isSet(QStringLiteral("help")) || p.isSet(QStringLiteral("version"))) {
     AppOptions o;
@@ -69,6 +75,13 @@ AppOptions parseAppOptions(const QStringList& args) {
     if (!m.hasMatch() || m.captured(2).toLongLong() < 1)
       return usageError(QStringLiteral("--dim: expected NAME=VALUE with a positive VALUE, got '%1'").arg(d));
     o.dims[m.captured(1).toStdString()] = m.captured(2).toLongLong();
+  }
+  if (p.isSet(precision)) {
+    try {
+      o.precision = parsePrecision(p.value(precision).toStdString(), "--precision");
+    } catch (const std::exception& e) {
+      return usageError(QString::fromStdString(e.what()));
+    }
   }
   o.screenshot = p.value(screenshot);
   o.language = p.value(language);

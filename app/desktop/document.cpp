@@ -137,6 +137,7 @@ void Document::open(const OpenRequest& request) {
   LoadOptions options;
   options.mode = request.mode;
   options.import.dims = request.dims;
+  options.precision = request.precision;
   const int task = beginTask(tr("Opening %1…").arg(request.model));
   const uint64_t seq = ++openSeq_;
   const uint64_t clusterSeq = clusterSeq_;

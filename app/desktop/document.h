@@ -44,6 +44,7 @@ struct OpenRequest {
   QString initialBaseline;       // optional baseline to run and apply once open (the built-in example)
   bool allowHashMismatch = false;
   std::map<std::string, int64_t> dims;  // values of the model's symbolic dimensions (default 1)
+  Precision precision = Precision::FP32;  // the arithmetic the model runs with (graph/precision.h)
 };
 
 class Document : public QObject {

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     request.placement = options.placement;
     request.allowHashMismatch = options.ignoreHash;
     request.dims = options.dims;
+    request.precision = options.precision;
   }
   request.cluster = options.cluster;
   doc.open(request);

@@ -282,6 +282,7 @@ void MainWindow::chooseSymbolicDims() {
   const auto ws = doc_->workspace();
   OpenRequest request{ws->modelSpec, ws->options.mode, {}, {}, {}, false};
   request.dims = std::move(dims);
+  request.precision = ws->options.precision;
   doc_->open(request);
 }
 
