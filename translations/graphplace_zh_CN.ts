@@ -180,7 +180,12 @@
         <translation>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+9"/>
+        <source>%1 · %2 µs per op · %3 kept</source>
+        <translation>%1 · 每个算子 %2 µs · 保留 %3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>

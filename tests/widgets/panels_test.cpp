@@ -80,6 +80,9 @@ class PanelsTest : public QObject {
     QCOMPARE(panel.deviceCount(), 4);
     // the memory a model may use: 16 GiB less what TensorFlow 1.x keeps
     QVERIFY(c.device(0).memCapacity < 16 * kGiB);
+    bool frameworkShown = false;  // the framework the step is simulated under, and its per-op time
+    for (const QLabel* l : panel.findChildren<QLabel*>()) frameworkShown |= l->text().contains("tf1-graph · 20 µs per op");
+    QVERIFY(frameworkShown);
     QCOMPARE(panel.memoryBar(0)->text(), QString("– / %1 GiB").arg(gib(c.device(0).memCapacity)));
 
     Measurement m;

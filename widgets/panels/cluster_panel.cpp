@@ -151,6 +151,12 @@ void ClusterPanel::setCluster(const Cluster& c, const QString& label) {
                           tflops(dev.peak[static_cast<int>(PeakType::F32)]),
                           tflops(dev.peak[static_cast<int>(PeakType::F16)]));
   }
+  // The software the step is simulated under: its per-op floor and the memory it keeps (the
+  // capacities above are what is left for the model).
+  const FrameworkSpec& fw = c.framework();
+  kindLines << tr("%1 · %2 µs per op · %3 kept")
+                   .arg(QString::fromStdString(fw.name).toHtmlEscaped(), QLocale().toString(fw.opOverhead * 1e6, 'g', 3),
+                        formatMemorySize(fw.reservedMemory));
   kinds_->setText(kindLines.join(QStringLiteral("<br>")));
   rebuildDeviceRows();
   clearMeasurement();
