@@ -40,10 +40,10 @@ void printUsage(std::ostream& out) {
   out << "usage:\n"
          "  graphplace-cli info MODEL [--mode inference|training] [--input-shape 1x3x224x224]\n"
          "                            [--batch N] [--seq-len N] [--layers N] [--hidden N] [--graph-seed N]\n"
-         "                            [--dim NAME=VALUE] [--json]\n"
+         "                            [--dim NAME=VALUE] [--precision fp32|tf32|fp16|bf16|fp8] [--json]\n"
          "  graphplace-cli zoo list [--json]\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N] [--layers N]\n"
-         "                            [--hidden N] [--graph-seed N]\n"
+         "                            [--hidden N] [--graph-seed N] [--precision ...]\n"
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
          "                            [--fuse default|none|plan] [--calibration TABLE.json] [--trace OUT.json]\n"
          "                            [--out PLACEMENT.json] [--json]\n"
@@ -80,7 +80,8 @@ void printUsage(std::ostream& out) {
          "devices drawn from the seed, or DEVICES 2..64).\n"
          "--dim NAME=VALUE binds a symbolic input dimension of an ONNX model (e.g. batch_size=8; default 1).\n"
          "--precision fp32|tf32|fp16|bf16|fp8 runs the model with that arithmetic (fp16/bf16/fp8: mixed precision,\n"
-         "activations in the narrow type, parameters and their update in f32; tf32: f32 matrix math on TF32 units).\n"
+         "activations and gradients in the narrow type, parameters and optimizer state in f32; tf32: f32 matrix\n"
+         "math on TF32 units).\n"
          "MODEL is a file (.onnx, .pt, .dot/.gv, .json) or zoo:NAME (e.g. zoo:gnmt).\n"
          "Zoo models default to training mode, imported files to inference.\n";
 }

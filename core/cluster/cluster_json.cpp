@@ -45,6 +45,10 @@ class ClusterParser {
     parseKinds(member(j, "device_kinds", "", json::value_t::object));
     parseDevices(member(j, "devices", "", json::value_t::array));
     c_.setFramework(j.contains("framework") ? parseFramework(j["framework"]) : frameworkPreset("cuda"));
+    for (const DeviceSpec& d : c_.devices_)
+      if (d.memCapacity <= 0)
+        fail("framework", "keeps all of device '" + d.name + "' (" + std::to_string(d.memPhysical >> 20) +
+                              " MiB): no memory is left for the model");
     if (j.contains("switches")) parseSwitches(member(j, "switches", "", json::value_t::array));
     parseLinks(member(j, "links", "", json::value_t::array));
     c_.computeRoutes(source_);

@@ -1,7 +1,6 @@
 // loadCluster / clusterPresetNames: presets are the .json files of the cluster resource folder;
 // "random:SEED[:DEVICES]" is a random cluster (cluster/random_cluster.h).
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -9,27 +8,12 @@
 #include "cluster/random_cluster.h"
 #include "graph/error.h"
 #include "io/file_text.h"
+#include "io/resource_dir.h"
 
 namespace gp {
 namespace fs = std::filesystem;
 
-std::string clusterResourceDir() {
-  std::error_code ec;
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("GP_RESOURCE_DIR"); env != nullptr && *env != '\0')
-    candidates.push_back(fs::path(env) / "clusters");
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path dir = exe.parent_path();
-    candidates.push_back(dir / ".." / "share" / "graphplace" / "clusters");
-    // a build tree inside the source tree (build/release/app, build/release/tests/benchmarks, ...)
-    for (fs::path up = dir; up.has_relative_path(); up = up.parent_path())
-      candidates.push_back(up / "resources" / "clusters");
-  }
-  for (const fs::path& p : candidates)
-    if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
-  return {};
-}
+std::string clusterResourceDir() { return findResourceDir("clusters", "resources/clusters"); }
 
 std::vector<std::string> clusterPresetNames() {
   std::vector<std::string> names;

@@ -30,6 +30,9 @@ CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const 
   }
 
   const size_t n = static_cast<size_t>(g.numOps());
+  kernelFlops_.resize(n);
+  kernelRate_.resize(n);
+  for (OpId op = 0; op < g.numOps(); ++op) kernelOf(op);
   times_.assign(n * numKinds_, 0.0);
   calibrated_.assign(n * numKinds_, 0);
   fastest_.assign(n, 0.0);
@@ -50,7 +53,7 @@ CostModel::CostModel(const Graph& g, const Cluster& c, CostParams params, const 
         calibrated_[i] = 1;
         ++numCalibrated_;
       } else if (!metaType_[type]) {
-        t = opRoofline(op, bytes, dt, dev);
+        t = roofline(kernelFlops_[op], bytes, classOfType_[type], kernelRate_[op], dev);
       }
       times_[i] = t;
       best = std::min(best, t);
@@ -79,15 +82,9 @@ PeakType CostModel::rateOf(OpClass c, DType t) const {
   return p == PeakType::F32 && matrix && g_->tf32Math() ? PeakType::TF32 : p;
 }
 
-double CostModel::computeRate(OpClass c, DType t, int device) const {
-  const DeviceSpec& d = cluster_->device(device);
-  const PeakType p = rateOf(c, t);
-  return d.peak[static_cast<size_t>(p)] * efficiencyOn(c, p, d);
-}
-
-double CostModel::opRoofline(OpId op, double bytes, DType dt, const DeviceSpec& d) const {
+void CostModel::kernelOf(OpId op) {
   const OpClass cls = classOfType_[g_->opTypeId(op)];
-  PeakType type = rateOf(cls, dt);
+  PeakType type = rateOf(cls, opDType(op));
   double flops = g_->flops(op);
   if (cls == OpClass::MatMul || cls == OpClass::Conv) {
     const KernelShape shape = kernelShapeOf(*g_, op);
@@ -99,7 +96,18 @@ double CostModel::opRoofline(OpId op, double bytes, DType dt, const DeviceSpec& 
     // F(2x2,3x3) (Lavin & Gray, CVPR 2016); params_.winogradSpeedup is what they achieve.
     if (type == PeakType::F32 && shape.winograd) flops /= params_.winogradSpeedup;
   }
-  return roofline(flops, bytes, cls, type, d);
+  kernelFlops_[op] = flops;
+  kernelRate_[op] = type;
+}
+
+double CostModel::kernelComputeRate(OpId op, int device) const {
+  const DeviceSpec& d = cluster_->device(device);
+  const PeakType p = kernelRate_[op];
+  return d.peak[static_cast<size_t>(p)] * efficiencyOn(opClass(op), p, d);
+}
+
+double CostModel::fusedKernelTime(double flops, int64_t bytes, OpId top, int device) const {
+  return roofline(flops, static_cast<double>(bytes), opClass(top), kernelRate_[top], cluster_->device(device));
 }
 
 double CostModel::roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const {

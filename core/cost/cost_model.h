@@ -82,6 +82,13 @@ class CostModel {
   // A fused kernel on one device: one launch, summed FLOPs, `bytes` = the bytes of tensors
   // crossing the group boundary (internal tensors never touch memory).
   double fusedTime(double flops, int64_t bytes, OpClass dominant, DType dtype, int device) const;
+  // The same for a kernel led by op `top`: its class and kernel rate (TF32, tensor-core
+  // alignment); `flops` summed over the kernel's ops' kernelFlops.
+  double fusedKernelTime(double flops, int64_t bytes, OpId top, int device) const;
+  // The FLOPs op's kernel does (its FLOPs, / winogradSpeedup for an f32 3x3 stride-1
+  // convolution) and the FLOP/s it reaches on `device` (peak x efficiency at its kernel rate).
+  double kernelFlops(OpId op) const { return kernelFlops_[op]; }
+  double kernelComputeRate(OpId op, int device) const;
 
   OpClass opClass(OpId op) const { return classOfType_[g_->opTypeId(op)]; }
   // first output, else first input; int32 out of 8-bit inputs -> the inputs' type; Unknown -> F32
@@ -94,8 +101,6 @@ class CostModel {
   int numDeviceKinds() const { return numKinds_; }       // distinct kinds: numOps x this = all pairs
   // The fraction of peak the roofline uses for class c at dtype t on `device`: the device kind's
   // listed efficiency (DeviceSpec::efficiency), else params().efficiencyOf(c).
-  // FLOP/s a compute-bound kernel of class c and dtype t reaches on `device`: peak x efficiency.
-  double computeRate(OpClass c, DType t, int device) const;
   double efficiency(OpClass c, DType t, int device) const {
     return efficiencyOn(c, rateOf(c, t), cluster_->device(device));
   }
@@ -106,15 +111,19 @@ class CostModel {
 
  private:
   double roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const;
-  // An unfused op: the roofline at its rate, with tensor-core alignment and Winograd applied.
-  double opRoofline(OpId op, double bytes, DType dt, const DeviceSpec& d) const;
+  // Fills kernelFlops_ / kernelRate_ of op: its rate with TF32 and tensor-core alignment, its
+  // FLOPs with Winograd.
+  void kernelOf(OpId op);
   // The arithmetic rate an op of class c and dtype t uses: TF32 for f32 matrix work when the
   // graph asks for TF32 math.
   PeakType rateOf(OpClass c, DType t) const;
+  // "Class.type" listed for the kind, else the TF32 convolution default at the TF32 rate (a
+  // kind's "Conv" is an f32 measurement), else "Class" listed, else the class default.
   double efficiencyOn(OpClass c, PeakType t, const DeviceSpec& d) const {
-    const double listed = d.efficiency(c, t);
-    if (listed > 0) return listed;
+    const auto ci = static_cast<size_t>(c);
+    if (const double typed = d.typedEfficiency[ci][static_cast<size_t>(t)]; typed > 0) return typed;
     if (t == PeakType::TF32 && c == OpClass::Conv) return params_.tf32ConvEfficiency;
+    if (d.classEfficiency[ci] > 0) return d.classEfficiency[ci];
     return params_.efficiencyOf(c);
   }
 
@@ -126,6 +135,8 @@ class CostModel {
   std::vector<int> kindDevice_;  // kind index -> first device of that kind
   std::vector<OpClass> classOfType_;
   std::vector<uint8_t> metaType_;  // per op type id: metadata-only
+  std::vector<double> kernelFlops_;      // per op: FLOPs its kernel does (Winograd applied)
+  std::vector<PeakType> kernelRate_;     // per op: the arithmetic rate its kernel runs at
   std::vector<double> times_;      // [op][kind]
   std::vector<uint8_t> calibrated_;
   std::vector<double> fastest_;

@@ -39,7 +39,7 @@ Graph workloadGraph(const PublishedRow& r) {
 
 Cluster rowCluster(const PublishedRow& r, const FidelityOptions& o) {
   Cluster c = loadCluster(r.cluster);
-  if (o.profiled != nullptr) {
+  if (o.profiled != nullptr && o.profiled->numDevices() >= c.numDevices()) {
     const std::string& kind = c.device(0).kind;
     for (int d = 0; d < o.profiled->numDevices(); ++d)
       if (sameDeviceKind(o.profiled->device(d).kind, kind)) {
@@ -47,7 +47,7 @@ Cluster rowCluster(const PublishedRow& r, const FidelityOptions& o) {
         break;
       }
   }
-  c.setFramework(frameworkPreset(r.framework, r.file + ": row '" + r.name + "'"));
+  c.setFramework(frameworkPreset(r.framework, "framework"));
   return c;
 }
 
@@ -85,7 +85,7 @@ FidelityRow simulateRow(const PublishedRow& r, const FidelityOptions& o) {
     else
       out.simulatedProblem = m.problem;
   } catch (const Error& e) {
-    throw Error(r.file, "row '" + r.name + "': " + e.what());
+    throw Error(r.file, "row '" + r.name + "': " + (e.source() == r.file ? e.problem() : std::string(e.what())));
   }
   if (out.simulated && r.published) {
     out.ratio = *out.simulated / *r.published;

@@ -15,8 +15,9 @@
 namespace gp {
 
 struct FidelityOptions {
-  // A profiled cluster file: rows whose hardware is of one of its device kinds run on it (with
-  // the row's framework) instead of their preset; nullptr = presets only.
+  // A profiled cluster file: rows whose cluster's first device is of one of its device kinds,
+  // and which has no more devices than it, run on it (with the row's framework) instead of
+  // their preset; nullptr = presets only.
   const Cluster* profiled = nullptr;
   const CalibrationTable* calibration = nullptr;  // measured op times, by device kind
 };

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "graph/error.h"
 #include "io/file_text.h"
+#include "io/resource_dir.h"
 
 namespace gp {
 namespace fs = std::filesystem;
@@ -206,21 +206,6 @@ std::vector<PublishedRow> loadPublishedCorpus(const std::string& fileOrDir) {
   return all;
 }
 
-std::string publishedCorpusDir() {
-  std::error_code ec;
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("GP_RESOURCE_DIR"); env != nullptr && *env != '\0')
-    candidates.push_back(fs::path(env) / "published");
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path dir = exe.parent_path();
-    candidates.push_back(dir / ".." / "share" / "graphplace" / "published");
-    for (fs::path up = dir; up.has_relative_path(); up = up.parent_path())
-      candidates.push_back(up / "tests" / "data" / "published");
-  }
-  for (const fs::path& p : candidates)
-    if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
-  return {};
-}
+std::string publishedCorpusDir() { return findResourceDir("published", "tests/data/published"); }
 
 }  // namespace gp

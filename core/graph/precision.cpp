@@ -46,12 +46,11 @@ Graph withPrecision(const Graph& g, Precision p) {
   out.tf32Math_ = p == Precision::TF32;
   const DType to = activationType(p);
   if (to == DType::F32) return out;
-  // Every f32 activation not written by an optimizer update becomes `to`.
+  // Every f32 activation and gradient becomes `to` (the gradient GEMMs run on tensor cores too);
+  // parameters and the optimizer's state stay f32.
   std::vector<int64_t> oldBytes = g.tBytes_;
   for (TensorId t = 0; t < g.numTensors(); ++t) {
     if (g.tDType_[t] != DType::F32 || g.tKind_[t] == TensorKind::Parameter) continue;
-    const OpId prod = g.tProducer_[t];
-    if (prod != kNone && g.role(prod) == OpRole::Update) continue;
     out.tDType_[t] = to;
     out.tBytes_[t] = g.tBytes_[t] / dtypeSize(DType::F32) * dtypeSize(to);
   }
@@ -59,7 +58,9 @@ Graph withPrecision(const Graph& g, Precision p) {
     int64_t oldIn = 0, newIn = 0, oldOut = 0, newOut = 0;
     for (TensorId t : g.inputs(op)) oldIn += oldBytes[t], newIn += out.tBytes_[t];
     for (TensorId t : g.outputs(op)) oldOut += oldBytes[t], newOut += out.tBytes_[t];
-    out.bytesRead_[op] = rescaled(g.bytesRead_[op], oldIn, newIn);
+    // an update's traffic is mostly its f32 parameter and moments: only the gradient shrinks
+    out.bytesRead_[op] = g.role(op) == OpRole::Update ? g.bytesRead_[op] - (oldIn - newIn)
+                                                      : rescaled(g.bytesRead_[op], oldIn, newIn);
     out.bytesWritten_[op] = rescaled(g.bytesWritten_[op], oldOut, newOut);
   }
   return out;

@@ -5,9 +5,10 @@
 // fp32: as stored, f32 math. tf32: f32 storage, matrix products and convolutions at the
 // device's TF32 tensor-core rate (devices without one run them at f32). fp16 / bf16 / fp8:
 // automatic mixed precision as frameworks do it: every f32 activation and gradient becomes the
-// 16- or 8-bit type (half the bytes to move and keep; ops run at that type's rate, which a
-// device without such units lists as its f32 rate), while parameters, their master copies and
-// the optimizer update stay f32.
+// 16- or 8-bit type (half the bytes to move and keep; ops, gradient GEMMs included, run at that
+// type's rate, which a device without such units lists as its f32 rate), while parameters,
+// their master copies and the optimizer's state stay f32 (an update reads its gradient in the
+// narrow type, the rest of its traffic unchanged).
 #pragma once
 #include <cstdint>
 #include <string>

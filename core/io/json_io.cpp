@@ -6,6 +6,7 @@
 
 #include "graph/error.h"
 #include "graph/graph_builder.h"
+#include "graph/precision.h"
 #include "io/file_text.h"
 
 namespace gp {
@@ -176,7 +177,11 @@ Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
     std::string name = d.name;
     opIds.emplace(std::move(name), b.addOp(std::move(d)));
   }
-  return std::move(b).build(r.str(doc, "name", "", false));
+  Graph g = std::move(b).build(r.str(doc, "name", "", false));
+  // "math": "tf32" (graph/precision.h): f32 matrix work at the TF32 rate
+  const std::string math = r.str(doc, "math", "", false);
+  if (!math.empty() && math != "tf32" && math != "f32") r.fail("", "field 'math' must be \"f32\" or \"tf32\", got \"" + math + "\"");
+  return math == "tf32" ? withPrecision(g, Precision::TF32) : g;
 }
 
 Graph readGraphJson(const std::string& path) {
@@ -186,7 +191,8 @@ Graph readGraphJson(const std::string& path) {
 // One tensor / op per line: readable, diff-friendly, and still plain JSON.
 std::string graphToJson(const Graph& g) {
   std::string out = "{\"format\": \"" + std::string(kFormat) + "\", \"version\": " + std::to_string(kVersion) +
-                    ", \"name\": " + nlohmann::json(g.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ",\n\"tensors\": [";
+                    ", \"name\": " + nlohmann::json(g.name()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                    (g.tf32Math() ? ", \"math\": \"tf32\"" : "") + ",\n\"tensors\": [";
   for (TensorId t = 0; t < g.numTensors(); ++t) {
     nlohmann::ordered_json j;
     j["name"] = g.tensorName(t);

@@ -65,9 +65,13 @@ std::string modelSha256(const std::string& spec, const LoadOptions& options) {
     if (z.layers != 0 || z.hidden != 0 || z.seed != 0)
       key += " layers=" + std::to_string(z.layers) + " hidden=" + std::to_string(z.hidden) +
              " seed=" + std::to_string(z.seed);
+    if (options.precision != Precision::FP32) key += " precision=" + std::string(precisionName(options.precision));
     return sha256Hex(key);
   }
-  return sha256OfFile(spec);
+  // a file run in another precision is another graph: the file's hash, hashed with the precision
+  const std::string file = sha256OfFile(spec);
+  if (options.precision == Precision::FP32) return file;
+  return sha256Hex(file + " precision=" + std::string(precisionName(options.precision)));
 }
 
 std::string estimatedCostWarning(const Graph& g, int maxNames) {

@@ -34,7 +34,8 @@ Graph loadModel(const std::string& spec, const LoadOptions& options = {});
 
 // A stable identity of what loadModel(spec, options) reads: the SHA-256 of the file's bytes, or
 // for zoo models of the spec and the options that shape the graph (batch, sequence length,
-// mode, and layers / hidden / seed when any is set). Placement files record it.
+// mode, and layers / hidden / seed when any is set); a precision other than fp32 is hashed in.
+// Placement files record it.
 std::string modelSha256(const std::string& spec, const LoadOptions& options = {});
 
 // An importer registered for an extension takes precedence over the built-in ones (TorchScript

@@ -5,17 +5,6 @@
 #include <vector>
 
 namespace gp {
-namespace {
-
-// The dtype the simulator charges a fused kernel at when `op` is its op with the most FLOPs
-// (Simulator::taskDuration): its first output's, f32 without outputs or when unknown.
-DType kernelDType(const Graph& g, OpId op) {
-  const auto outs = g.outputs(op);
-  const DType dt = outs.empty() ? DType::F32 : g.dtype(outs[0]);
-  return dt == DType::Unknown ? DType::F32 : dt;
-}
-
-}  // namespace
 
 double lowerBound(const CostModel& cost) { return lowerBound(cost, {}); }
 
@@ -37,14 +26,11 @@ double lowerBound(const CostModel& cost, const std::vector<int32_t>& fusionGroup
   for (OpId op = 0; op < static_cast<OpId>(fusionGroup.size()); ++op) {
     if (fusionGroup[op] < 0) continue;
     const size_t base = slotOf(fusionGroup[op]) * static_cast<size_t>(nd);
-    const DType dt = kernelDType(g, op);
-    const OpClass cls = cost.opClass(op);
-    for (int d = 0; d < nd; ++d)
-      rate[base + d] = std::max(rate[base + d], cost.computeRate(cls, dt, d));
+    for (int d = 0; d < nd; ++d) rate[base + d] = std::max(rate[base + d], cost.kernelComputeRate(op, d));
   }
   auto fastest = [&](OpId op) {
     if (fusionGroup.empty() || fusionGroup[op] < 0) return cost.fastestOpTime(op);
-    const double flops = g.flops(op);
+    const double flops = cost.kernelFlops(op);
     if (!(flops > 0)) return 0.0;
     const size_t base = slotOf(fusionGroup[op]) * static_cast<size_t>(nd);
     double best = cost.fastestOpTime(op);

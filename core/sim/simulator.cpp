@@ -159,7 +159,8 @@ void Simulator::release(Copy* c, TensorId t) {
   if (--c->uses > 0) return;
   if (g_.tensorKind(t) == TensorKind::Parameter && c->device == home_[t]) return;  // resident
   int64_t bytes = g_.tensorBytes(t);
-  if (const OpId by = donatedBy_[t]; by != kNone) bytes -= g_.tensorBytes(g_.outputs(by)[0]);  // now its output's
+  // a buffer an in-place op wrote over is now its output's (only the original's, on its device)
+  if (const OpId by = donatedBy_[t]; by != kNone && c->device == home_[t]) bytes -= g_.tensorBytes(g_.outputs(by)[0]);
   memNow_[c->device] -= bytes;
 }
 
@@ -224,7 +225,7 @@ double Simulator::taskDuration(int32_t task) const {
   OpId top = taskOps_[begin];
   for (int32_t i = begin; i < end; ++i) {
     const OpId op = taskOps_[i];
-    flops += g_.flops(op);
+    flops += cost_.kernelFlops(op);
     if (g_.flops(op) > topFlops) {
       topFlops = g_.flops(op);
       top = op;
@@ -240,8 +241,7 @@ double Simulator::taskDuration(int32_t task) const {
       if (external) bytes += g_.tensorBytes(t);
     }
   }
-  const DType dt = g_.outputs(top).empty() ? DType::F32 : g_.dtype(g_.outputs(top)[0]);
-  return cost_.fusedTime(flops, bytes, classifyOp(g_.opType(top)), dt, dev);
+  return cost_.fusedKernelTime(flops, bytes, top, dev);
 }
 
 void Simulator::startReady(int32_t device, double now, Measurement& m, bool record) {

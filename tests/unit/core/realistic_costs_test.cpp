@@ -13,6 +13,8 @@
 #include "graph/graph_builder.h"
 #include "graph/precision.h"
 #include "graph/training.h"
+#include "io/json_io.h"
+#include "io/model_loader.h"
 #include "sim/simulator.h"
 
 using namespace gp;
@@ -87,6 +89,12 @@ TEST(RealisticCosts, FrameworkOverheadAndMemory) {
   EXPECT_THROW(device(R"({"fragmentation": 3})"), Error);
   EXPECT_THROW(device(R"({"op_overhead_us": -1})"), Error);
   EXPECT_THROW(device(R"({"speed": 1})"), Error);
+  try {  // a reserve as large as the device leaves nothing
+    device(R"({"reserved_memory_GiB": 16})");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no memory is left for the model"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RealisticCosts, CalibrationStillReplacesTheRoofline) {
@@ -116,8 +124,7 @@ TEST(RealisticCosts, MixedPrecisionHalvesActivationsAndKeepsParametersF32) {
   for (TensorId t = 0; t < f32.numTensors(); ++t) {
     SCOPED_TRACE(f32.tensorName(t));
     const bool param = f32.tensorKind(t) == TensorKind::Parameter;
-    const bool update = f32.producer(t) != kNone && f32.role(f32.producer(t)) == OpRole::Update;
-    if (f32.dtype(t) != DType::F32 || param || update) {
+    if (f32.dtype(t) != DType::F32 || param) {
       EXPECT_EQ(f16.dtype(t), f32.dtype(t));
       EXPECT_EQ(f16.tensorBytes(t), f32.tensorBytes(t));
     } else {
@@ -125,7 +132,15 @@ TEST(RealisticCosts, MixedPrecisionHalvesActivationsAndKeepsParametersF32) {
       EXPECT_EQ(f16.tensorBytes(t) * 2, f32.tensorBytes(t));
     }
   }
-  // the relu reads and writes half the bytes; the matmul reads half of x and all of w
+  // an update reads its gradient in f16, its f32 parameter and moments as before; the relu reads
+  // and writes half the bytes; the matmul reads half of x and all of w
+  int updates = 0;
+  for (OpId op = 0; op < f32.numOps(); ++op)
+    if (f32.role(op) == OpRole::Update) {
+      ++updates;
+      EXPECT_EQ(f16.bytesRead(op), f32.bytesRead(op) - 1024 * 1024 * 2) << f32.opName(op);  // w's gradient
+    }
+  EXPECT_EQ(updates, 1);
   const OpId relu = f32.findOp("relu");
   EXPECT_EQ(f16.bytesRead(relu) * 2, f32.bytesRead(relu));
   EXPECT_EQ(f16.bytesRead(mm), f32.bytesRead(mm) - 4096 * 1024 * 2);
@@ -161,6 +176,22 @@ TEST(RealisticCosts, Tf32MathAndTensorCoreAlignment) {
   EXPECT_NEAR(CostModel(even, c).opTime(0, 0), 5e-6 + flops / (100e12 * eff) + fill, 1e-12);
 }
 
+TEST(RealisticCosts, Tf32ConvolutionsKeepTheirDefaultUnlessTheKindListsTf32) {
+  const Graph conv = withPrecision(kernelGraph("conv", {{"n", 16}, {"c", 64}, {"h", 56}, {"w", 56}, {"k", 64}, {"r", 1},
+                                                       {"s", 1}, {"stride", 1}, {"pad", 0}}),
+                                   Precision::TF32);
+  // a profiled "Conv" (measured in f32) does not set the TF32 convolutions' efficiency
+  const Cluster profiled = device("\"cuda\"", R"(, "efficiency": {"Conv": 0.6})");
+  const CostModel listed(conv, profiled);
+  EXPECT_DOUBLE_EQ(CostModel(kernelGraph("conv", {{"n", 1}, {"c", 8}, {"h", 8}, {"w", 8}, {"k", 8}, {"r", 1}, {"s", 1}, {"stride", 1}}),
+                             profiled)
+                       .kernelComputeRate(0, 0),
+                   10e12 * 0.6);  // f32: the kind's listing
+  EXPECT_DOUBLE_EQ(listed.kernelComputeRate(0, 0), 40e12 * kDefaults.tf32ConvEfficiency);
+  const CostModel typed(conv, device("\"cuda\"", R"(, "efficiency": {"Conv": 0.6, "Conv.tf32": 0.7})"));
+  EXPECT_DOUBLE_EQ(typed.kernelComputeRate(0, 0), 40e12 * 0.7);
+}
+
 TEST(RealisticCosts, WinogradForF32ThreeByThreeStrideOneConvolutions) {
   const Cluster c = device();
   auto conv = [](int r, int stride) {
@@ -179,12 +210,36 @@ TEST(RealisticCosts, WinogradForF32ThreeByThreeStrideOneConvolutions) {
   // in f16 the tensor-core kernel runs the direct FLOPs
   const Graph h = withPrecision(k3, Precision::FP16);
   EXPECT_NEAR(CostModel(h, c).opTime(0, 0), 5e-6 + k3.flops(0) / (100e12 * eff) + fill, 1e-12);
+  // valid padding (56 -> 54) is stride 1 too
+  const Graph valid = kernelGraph("conv", {{"n", 16}, {"c", 64}, {"h", 56}, {"w", 56}, {"k", 64}, {"r", 3}, {"s", 3},
+                                           {"stride", 1}, {"pad", 0}});
+  EXPECT_EQ(valid.shape(valid.outputs(0)[0])[1], 54);
+  EXPECT_TRUE(kernelShapeOf(valid, 0).winograd);
   // backward ops answer for their forward convolution
   const Graph t = deriveTrainingGraph(k3);
+  int grads = 0;
   for (OpId op = 0; op < t.numOps(); ++op)
     if (t.opType(op) == "Conv2DGrad") {
       EXPECT_TRUE(kernelShapeOf(t, op).winograd);
+      ++grads;
     }
+  EXPECT_EQ(grads, 1);  // the weights' gradient (the image is a graph input)
+  // a fused kernel led by the convolution keeps Winograd: conv + relu fused is not slower
+  GraphBuilder b("convrelu");
+  TensorId x = b.addGraphInput({"x", {16, 56, 56, 64}});
+  TensorId w = b.addParameter({"w", {3, 3, 64, 64}});
+  OpId cv = b.addOp({.name = "c", .type = "Conv2D", .inputs = {x, w}, .outputs = {{"y", {16, 56, 56, 64}}},
+                     .flops = k3.flops(0)});
+  b.addOp({.name = "r", .type = "Relu", .inputs = {b.output(cv)}, .outputs = {{"z", {16, 56, 56, 64}}}, .flops = 1});
+  const Graph cr = std::move(b).build("convrelu");
+  const CostModel crCost(cr, c);
+  Simulator sim(crCost);
+  const Measurement apart = sim.run(Plan::singleDevice(2));
+  const Measurement fused = sim.run(Plan{{0, 0}, {}, {0, 0}});
+  ASSERT_TRUE(fused.feasible) << fused.problem;
+  EXPECT_LT(fused.stepTime, apart.stepTime);
+  EXPECT_GE(fused.stepTime, fused.lowerBound);
+  EXPECT_DOUBLE_EQ(crCost.kernelFlops(cv), k3.flops(0) / kDefaults.winogradSpeedup);
 }
 
 TEST(RealisticCosts, ElementwiseOpsWriteOverAnInputNoOneElseReads) {
@@ -213,6 +268,35 @@ TEST(RealisticCosts, ElementwiseOpsWriteOverAnInputNoOneElseReads) {
   const CostModel cost2(g2, c);
   Simulator sim2(cost2);
   EXPECT_EQ(sim2.run(Plan::singleDevice(g2.numOps())).devices[0].peakMemory, 3 * t);
+
+  // Two devices: ya (gpu0) is also sent to gpu1. r on gpu0 writes over ya after the transfer
+  // (d delays it); m on gpu1 reads its copy later still (e delays it), and that copy is then
+  // freed whole, so n's 3 MiB-wide output fits beside nothing but ym.
+  GraphBuilder b3("two");
+  TensorId x3 = b3.addGraphInput({"x", {1024, 1024}});
+  OpId a3 = b3.addOp({.name = "a", .type = "Exp", .inputs = {x3}, .outputs = {{"ya", {1024, 1024}}}, .flops = 1});
+  OpId d3 = b3.addOp({.name = "d", .type = "MatMul", .inputs = {x3, x3}, .outputs = {{"yd", {1024, 1024}}}, .flops = 1e12});
+  b3.addOp({.name = "r", .type = "Add", .inputs = {b3.output(a3), b3.output(d3)}, .outputs = {{"yr", {1024, 1024}}},
+            .flops = 1});
+  OpId e3 = b3.addOp({.name = "e", .type = "MatMul", .inputs = {x3, x3}, .outputs = {{"ye", {1024, 1024}}}, .flops = 2e12});
+  OpId m3op = b3.addOp({.name = "m", .type = "MatMul", .inputs = {b3.output(a3), b3.output(e3)}, .outputs = {{"ym", {4}}},
+                        .flops = 1});
+  b3.addOp({.name = "n", .type = "Exp", .inputs = {b3.output(m3op)}, .outputs = {{"yn", {3072, 1024}}}, .flops = 1});
+  const Graph g3 = std::move(b3).build("two");
+  const Cluster pair = parseClusterJson(R"({"name": "pair", "device_kinds": {"G": {"peak_TFLOPS": {"f32": 10},
+      "memory_bandwidth_GBps": 1000, "memory_GiB": 16, "launch_overhead_us": 5}}, "devices": [{"name": "gpu0",
+      "kind": "G"}, {"name": "gpu1", "kind": "G"}], "switches": [{"name": "sw", "kind": "switch"}],
+      "links": [{"between": ["gpu0", "sw"], "kind": "l", "bandwidth_GBps": 10, "latency_us": 1},
+                {"between": ["gpu1", "sw"], "kind": "l", "bandwidth_GBps": 10, "latency_us": 1}]})",
+                                        "pair.json");
+  const CostModel cost3(g3, pair);
+  Simulator sim3(cost3);
+  const Measurement m3 = sim3.run(Plan{{0, 0, 0, 1, 1, 1}, {}, {}});
+  ASSERT_TRUE(m3.feasible) << m3.problem;
+  // gpu1: x + ye + the received ya = 3t while e runs; at n: ym (16 bytes) + yn (3t)
+  EXPECT_EQ(m3.devices[1].peakMemory, 3 * t + 16);
+  // gpu0: x, ya, yd live while d runs; r wrote over ya
+  EXPECT_EQ(m3.devices[0].peakMemory, 3 * t);
 }
 
 TEST(RealisticCosts, ActivationGradientsReadTheOutput) {
@@ -241,4 +325,28 @@ TEST(RealisticCosts, ActivationGradientsReadTheOutput) {
   bool readsX = false;
   for (TensorId in : t.inputs(mmGrad)) readsX |= in == t.inputs(t.findOp("mm"))[0];
   EXPECT_TRUE(readsX);
+}
+
+TEST(RealisticCosts, PrecisionTravelsWithTheModel) {
+  // TF32 math survives graph JSON; the other precisions are in the tensors' dtypes
+  const Graph tf32 = withPrecision(gemm(64, 64, 64), Precision::TF32);
+  const std::string text = graphToJson(tf32);
+  EXPECT_NE(text.find("\"math\": \"tf32\""), std::string::npos);
+  EXPECT_TRUE(parseGraphJson(text, "g.json").tf32Math());
+  EXPECT_FALSE(parseGraphJson(graphToJson(gemm(64, 64, 64)), "g.json").tf32Math());
+  try {
+    std::string bad = text;
+    bad.replace(bad.find("\"tf32\""), 6, "\"tf99\"");
+    parseGraphJson(bad, "g.json");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("g.json: field 'math' must be"), std::string::npos) << e.what();
+  }
+  // a placement made for one precision names another graph than the fp32 model
+  LoadOptions fp32, fp16;
+  fp16.precision = Precision::FP16;
+  EXPECT_NE(modelSha256("zoo:resnet50", fp32), modelSha256("zoo:resnet50", fp16));
+  EXPECT_EQ(modelSha256("zoo:resnet50", fp32), modelSha256("zoo:resnet50", LoadOptions{}));
+  const Graph loaded = loadModel("zoo:resnet50", fp16);
+  EXPECT_EQ(loaded.dtype(loaded.outputs(loaded.findOp("resnet50/stem/conv1/Conv2D"))[0]), DType::F16);
 }
