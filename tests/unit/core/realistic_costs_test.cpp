@@ -188,7 +188,8 @@ TEST(RealisticCosts, Tf32ConvolutionsKeepTheirDefaultUnlessTheKindListsTf32) {
                        .kernelComputeRate(0, 0),
                    10e12 * 0.6);  // f32: the kind's listing
   EXPECT_DOUBLE_EQ(listed.kernelComputeRate(0, 0), 40e12 * kDefaults.tf32ConvEfficiency);
-  const CostModel typed(conv, device("\"cuda\"", R"(, "efficiency": {"Conv": 0.6, "Conv.tf32": 0.7})"));
+  const Cluster tf32Listed = device("\"cuda\"", R"(, "efficiency": {"Conv": 0.6, "Conv.tf32": 0.7})");
+  const CostModel typed(conv, tf32Listed);
   EXPECT_DOUBLE_EQ(typed.kernelComputeRate(0, 0), 40e12 * 0.7);
 }
 
