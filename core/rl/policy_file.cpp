@@ -5,6 +5,7 @@
 #include "cluster/cluster.h"
 #include "fusion/fuser.h"
 #include "graph/error.h"
+#include "io/resource_dir.h"
 
 namespace gp::rl {
 namespace {
@@ -107,9 +108,9 @@ GdpPolicy loadCheckpoint(const std::string& path) {
 }
 
 std::string defaultPolicyPath() {
-  const std::string clusters = clusterResourceDir();
-  if (clusters.empty()) return {};
-  const auto file = std::filesystem::path(clusters).parent_path() / "policies" / "gdp_default.pt";
+  const std::string dir = findResourceDir("policies", "resources/policies");
+  if (dir.empty()) return {};
+  const auto file = std::filesystem::path(dir) / "gdp_default.pt";
   std::error_code ec;
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
