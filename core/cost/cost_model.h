@@ -91,6 +91,7 @@ class CostModel {
   double kernelComputeRate(OpId op, int device) const;
 
   OpClass opClass(OpId op) const { return classOfType_[g_->opTypeId(op)]; }
+  bool isMetadata(OpId op) const { return metaType_[g_->opTypeId(op)] != 0; }  // isMetadataOp: no kernel
   // first output, else first input; int32 out of 8-bit inputs -> the inputs' type; Unknown -> F32
   DType opDType(OpId op) const;
   // Whether the time of (op, device) came from the calibration table.

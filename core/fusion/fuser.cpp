@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "cost/op_class.h"
+#include "sim/plan_check.h"
 
 namespace gp {
 namespace {
@@ -155,9 +156,8 @@ std::vector<int32_t> fuseByPriority(const Graph& g, const std::vector<int32_t>& 
 
 std::string fusionProblem(const Graph& g, const Plan& plan, FusionRules rules) {
   const int32_t n = g.numOps();
-  if (plan.fusionGroup.empty()) return {};
-  if (static_cast<int32_t>(plan.fusionGroup.size()) != n || static_cast<int32_t>(plan.device.size()) != n)
-    return "the plan's fusion groups do not cover every op";
+  std::vector<int32_t> scratch;
+  if (std::string why = fusionGroupsProblem(g, plan, scratch); !why.empty() || plan.fusionGroup.empty()) return why;
   // every op alone is a group of its own: key = group id, or -(op + 1)
   auto key = [&](OpId op) { return plan.fusionGroup[op] >= 0 ? plan.fusionGroup[op] : -(op + 1); };
   std::vector<int32_t> pos(static_cast<size_t>(n));
@@ -182,8 +182,6 @@ std::string fusionProblem(const Graph& g, const Plan& plan, FusionRules rules) {
       return label + " has " + std::to_string(info.ops.size()) + " ops, more than " + std::to_string(rules.maxOps);
     int anchors = 0;
     for (OpId op : info.ops) {
-      if (plan.device[op] != plan.device[info.ops[0]])
-        return label + " spans two devices (op " + name(op) + ")";
       const FusionRole r = fusionRole(g, op);
       if (r == FusionRole::Never && info.ops.size() > 1)
         return label + " holds op " + name(op) + " of type " + std::string(g.opType(op)) + ", which never fuses";

@@ -49,7 +49,8 @@ std::vector<int32_t> fuseByPriority(const Graph& g, const std::vector<int32_t>& 
                                     const std::vector<int32_t>& fusionPriority, FusionRules rules = {});
 
 // Why `plan`'s fusion groups break a rule (one line naming the group and an op), or "" when
-// they are all fine (an empty fusionGroup is fine).
+// they are all fine (an empty fusionGroup is fine). The structural rules (one group per op, ids
+// in range, one device per group) are sim/plan_check.h's, as the simulator applies them.
 std::string fusionProblem(const Graph& g, const Plan& plan, FusionRules rules = {});
 
 }  // namespace gp

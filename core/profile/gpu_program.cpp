@@ -1,5 +1,5 @@
-// buildGpuProgram / kernelForOp (profile/gpu_program.h): the simulator's tasks (an op, or a
-// fusion group as one kernel), its Op events (order per device) and its Transfer events (the
+// buildGpuProgram / kernelForOp (profile/gpu_program.h): the plan's kernels as the simulator
+// forms them (sim/kernels.h), its Op events (order per device) and its Transfer events (the
 // peer copies) turned into what the GPU executor runs.
 #include "profile/gpu_program.h"
 
@@ -15,6 +15,8 @@
 #include "cost/cost_model.h"
 #include "cost/op_class.h"
 #include "graph/error.h"
+#include "sim/kernels.h"
+#include "sim/plan_check.h"
 
 namespace gp {
 namespace {
@@ -170,8 +172,6 @@ void shapeKernel(const CostModel& cost, OpId op, GpuKernel& k) {
   }
 }
 
-bool isMeta(const Graph& g, OpId op) { return isMetadataOp(g.opType(op)); }
-
 int64_t operandBytes(const GpuKernel& k) {
   const int64_t e = dtypeSize(k.dtype);
   switch (k.kind) {
@@ -197,7 +197,7 @@ GpuKernel kernelForOp(const CostModel& cost, OpId op) {
   const Graph& g = cost.graph();
   if (op < 0 || op >= g.numOps()) throw Error("measure", "op " + std::to_string(op) + " is not in the graph");
   GpuKernel k;
-  if (isMeta(g, op)) return k;
+  if (cost.isMetadata(op)) return k;
   k.dtype = kernelDType(cost.opDType(op));
   k.flops = g.flops(op);
   k.bytesRead = g.bytesRead(op);
@@ -212,75 +212,38 @@ GpuProgram buildGpuProgram(const CostModel& cost, const Plan& plan, const Measur
   const int32_t n = g.numOps(), nd = c.numDevices();
   if (!simulated.feasible)
     throw Error("measure", "the plan is not feasible" + (simulated.problem.empty() ? "" : ": " + simulated.problem));
-  if (static_cast<int32_t>(plan.device.size()) != n)
-    throw Error("measure", "the plan places " + std::to_string(plan.device.size()) + " ops, the graph has " +
-                               std::to_string(n));
-  if (!plan.fusionGroup.empty() && static_cast<int32_t>(plan.fusionGroup.size()) != n)
-    throw Error("measure", "the plan's fusion groups do not cover every op");
-  for (OpId op = 0; op < n; ++op)
-    if (plan.device[op] < 0 || plan.device[op] >= nd)
-      throw Error("measure", "op '" + g.opName(op) + "' is placed on device " + std::to_string(plan.device[op]) +
-                                 ", the cluster has " + std::to_string(nd));
+  if (const std::string why = planProblem(g, nd, plan); !why.empty()) throw Error("measure", why);
   if (n > 0 && simulated.timeline.empty())
     throw Error("measure", "the simulated measurement has no timeline (simulate with the timeline recorded)");
 
-  // Tasks as the simulator makes them: a fusion group's task is its first op.
-  auto groupOf = [&](OpId op) { return plan.fusionGroup.empty() ? -1 : plan.fusionGroup[op]; };
-  std::vector<int32_t> launchOf(static_cast<size_t>(n), -1), launchOfGroup(static_cast<size_t>(n), -1);
+  // The simulator's kernels (sim/kernels.h), one launch each, in the order of their first ops.
+  PlanKernels kernels;
+  kernels.form(plan, n);
+  std::vector<int32_t> launchOf(static_cast<size_t>(n), -1);
   GpuProgram p;
   p.numDevices = nd;
   p.simulatedStepTime = simulated.stepTime;
-  for (OpId op = 0; op < n; ++op) {
-    const int32_t grp = groupOf(op);
-    if (grp < -1 || grp >= n) throw Error("measure", "op '" + g.opName(op) + "' has an invalid fusion group");
-    int32_t& slot = grp >= 0 ? launchOfGroup[grp] : launchOf[op];
-    if (slot < 0) {
-      slot = static_cast<int32_t>(p.launches.size());
-      p.launches.emplace_back();
-      p.launches.back().device = plan.device[op];
-      p.launches.back().fusionGroup = grp;
-    } else if (p.launches[slot].device != plan.device[op]) {
-      throw Error("measure", "fusion group " + std::to_string(grp) + " spans two devices (op '" + g.opName(op) + "')");
-    }
-    launchOf[op] = slot;
-    p.launches[slot].ops.push_back(op);
-  }
-
-  // Kernels: one op as kernelForOp; a group as its op with the most FLOPs (the first of equals,
-  // as the simulator picks it), with the group's summed FLOPs and boundary traffic.
-  for (GpuLaunch& l : p.launches) {
-    if (l.ops.size() == 1) {
-      l.kernel = kernelForOp(cost, l.ops[0]);
+  KernelWorkScratch scratch;
+  for (OpId k = 0; k < n; ++k) {
+    if (kernels.kernelOf(k) != k) continue;
+    GpuLaunch& l = p.launches.emplace_back();
+    const auto ops = kernels.ops(k);
+    l.ops.assign(ops.begin(), ops.end());
+    l.device = plan.device[k];
+    l.fusionGroup = plan.fusionGroup.empty() ? -1 : plan.fusionGroup[k];
+    for (OpId op : ops) launchOf[op] = static_cast<int32_t>(p.launches.size()) - 1;
+    if (!kernels.fused(k)) {
+      l.kernel = kernelForOp(cost, k);
       continue;
     }
-    const int32_t self = launchOf[l.ops[0]];
-    OpId top = -1;
-    double flops = 0;
-    for (OpId op : l.ops) {
-      flops += g.flops(op);
-      if (!isMeta(g, op) && (top < 0 || g.flops(op) > g.flops(top))) top = op;
-    }
-    if (top < 0) continue;  // only metadata ops: no kernel
-    int64_t read = 0, written = 0;
-    std::vector<TensorId> seen;
-    for (OpId op : l.ops) {
-      for (TensorId t : g.inputs(op))
-        if ((g.producer(t) == kNone || launchOf[g.producer(t)] != self) &&
-            std::find(seen.begin(), seen.end(), t) == seen.end()) {
-          seen.push_back(t);  // read once however many ops of the kernel read it
-          read += g.tensorBytes(t);
-        }
-      for (TensorId t : g.outputs(op)) {
-        bool external = g.consumers(t).empty();
-        for (OpId cons : g.consumers(t)) external |= launchOf[cons] != self;
-        if (external) written += g.tensorBytes(t);
-      }
-    }
-    l.kernel.dtype = kernelDType(cost.opDType(top));
-    l.kernel.flops = flops;
-    l.kernel.bytesRead = read;
-    l.kernel.bytesWritten = written;
-    shapeKernel(cost, top, l.kernel);
+    // A fused kernel: its lead op's shape with the kernel's summed FLOPs and boundary traffic.
+    const KernelWork w = kernelWork(cost, kernels, k, scratch);
+    if (w.lead == kNone) continue;  // metadata ops only: no kernel
+    l.kernel.dtype = kernelDType(cost.opDType(w.lead));
+    l.kernel.flops = w.flops;
+    l.kernel.bytesRead = w.bytesRead;
+    l.kernel.bytesWritten = w.bytesWritten;
+    shapeKernel(cost, w.lead, l.kernel);
   }
 
   // Simulated times and the order per device: the timeline's Op events in their order.

@@ -1,8 +1,8 @@
 // GpuProgram: one step of a placed graph as the GPU executor (profile/cuda/executor) runs it,
 // built without CUDA from the cost model, the plan and the plan's simulated Measurement.
 //
-// Every task (an op, or a fusion group: one kernel) becomes a GpuLaunch of a representative
-// kernel with the task's FLOPs and bytes: a cuBLAS GEMM for MatMul-class ops (the shapes from
+// Every kernel of the plan (sim/kernels.h: an op, or a fusion group) becomes a GpuLaunch of a
+// representative kernel with the kernel's FLOPs and bytes: a cuBLAS GEMM for MatMul-class ops (the shapes from
 // the op's inputs, else a cube of the same FLOPs), a cuDNN convolution for a Conv2D / Conv with
 // NHWC-readable shapes (else the GEMM of the same FLOPs), our memory kernel otherwise (reads
 // bytesRead, writes bytesWritten, spends the FLOPs over its elements), nothing for metadata

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/lower_bound.h"
+#include "sim/plan_check.h"
 
 namespace gp {
 
@@ -20,9 +21,6 @@ std::string gigabytes(int64_t bytes) {
 
 Simulator::Simulator(const CostModel& cost) : cost_(cost), g_(cost.graph()), c_(cost.cluster()) {
   const auto n = static_cast<size_t>(g_.numOps()), nt = static_cast<size_t>(g_.numTensors());
-  taskOf_.resize(n);
-  taskOpsOff_.resize(n + 1);
-  taskOps_.resize(n);
   pending_.resize(n);
   stamp_.resize(n);
   copyOff_.resize(nt + 1);
@@ -33,7 +31,6 @@ Simulator::Simulator(const CostModel& cost) : cost_(cost), g_(cost.graph()), c_(
   channelFree_.resize(static_cast<size_t>(c_.numChannels()));
   arriveMark_.resize(n);
   releaseMark_.resize(nt);
-  fuseMark_.resize(nt);
   donatedBy_.resize(nt);
   // Elementwise ops may write over their first input (frameworks forward the buffer when no
   // one else reads it: TensorFlow's forward_input_or_allocate_output, PyTorch's in-place
@@ -56,55 +53,6 @@ Measurement Simulator::run(const Plan& plan, bool recordTimeline) {
   return m;
 }
 
-bool Simulator::validate(const Plan& plan, Measurement& m) {
-  const int32_t n = g_.numOps(), d = c_.numDevices();
-  auto reject = [&](std::string why) {
-    m.feasible = false;
-    m.problem = std::move(why);
-    return false;
-  };
-  if (static_cast<int32_t>(plan.device.size()) != n)
-    return reject("the plan places " + std::to_string(plan.device.size()) + " ops, the graph has " +
-                  std::to_string(n));
-  if (!plan.priority.empty() && static_cast<int32_t>(plan.priority.size()) != n)
-    return reject("the plan's priorities do not cover every op");
-  if (!plan.fusionGroup.empty() && static_cast<int32_t>(plan.fusionGroup.size()) != n)
-    return reject("the plan's fusion groups do not cover every op");
-  for (OpId op = 0; op < n; ++op) {
-    if (plan.device[op] < 0 || plan.device[op] >= d)
-      return reject("op '" + g_.opName(op) + "' is placed on device " + std::to_string(plan.device[op]) +
-                    ", the cluster has " + std::to_string(d));
-    if (!plan.fusionGroup.empty() && (plan.fusionGroup[op] < -1 || plan.fusionGroup[op] >= n))
-      return reject("op '" + g_.opName(op) + "' has an invalid fusion group");
-  }
-  return true;
-}
-
-void Simulator::buildTasks(const Plan& plan) {
-  const int32_t n = g_.numOps();
-  // A fused group's task is its first op; every other op is its own task.
-  std::fill(stamp_.begin(), stamp_.end(), -1);  // stamp_[group] = representative op
-  for (OpId op = 0; op < n; ++op) {
-    const int32_t grp = plan.fusionGroup.empty() ? -1 : plan.fusionGroup[op];
-    if (grp < 0) {
-      taskOf_[op] = op;
-    } else {
-      if (stamp_[grp] < 0) stamp_[grp] = op;
-      taskOf_[op] = stamp_[grp];
-    }
-  }
-  std::fill(taskOpsOff_.begin(), taskOpsOff_.end(), 0);
-  for (OpId op = 0; op < n; ++op) ++taskOpsOff_[taskOf_[op] + 1];
-  numTasks_ = 0;
-  for (OpId op = 0; op < n; ++op) {
-    numTasks_ += taskOpsOff_[op + 1] > 0;
-    taskOpsOff_[op + 1] += taskOpsOff_[op];
-  }
-  std::vector<int32_t>& fill = pending_;  // borrowed as a cursor; reset in buildCopies
-  std::copy(taskOpsOff_.begin(), taskOpsOff_.end() - 1, fill.begin());
-  for (OpId op = 0; op < n; ++op) taskOps_[fill[taskOf_[op]]++] = op;
-}
-
 Simulator::Copy* Simulator::copyOn(TensorId t, int32_t device) {
   for (int32_t i = copyOff_[t]; i < copyOff_[t + 1]; ++i)
     if (copies_[i].device == device) return &copies_[i];
@@ -125,9 +73,9 @@ void Simulator::buildCopies(const Plan& plan) {
     if (kind == TensorKind::Parameter && !cons.empty()) home = plan.device[cons[0]];
     home_[t] = home;
     if (home >= 0) copies_.push_back({home, 0});
-    const int32_t producerTask = producer != kNone ? taskOf_[producer] : -1;
+    const int32_t producerTask = producer != kNone ? kernels_.kernelOf(producer) : -1;
     for (OpId c : cons) {
-      const int32_t task = taskOf_[c];
+      const int32_t task = kernels_.kernelOf(c);
       if (task == producerTask || stamp_[task] == t) continue;  // internal to a fused kernel, or seen
       stamp_[task] = t;
       const int32_t dev = plan.device[c];
@@ -175,8 +123,7 @@ void Simulator::makeReady(int32_t task) {
   uint64_t key = seq_++;
   if (!plan_->priority.empty()) {
     int64_t best = std::numeric_limits<int32_t>::min();
-    for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i)
-      best = std::max<int64_t>(best, plan_->priority[taskOps_[i]]);
+    for (OpId op : kernels_.ops(task)) best = std::max<int64_t>(best, plan_->priority[op]);
     key |= static_cast<uint64_t>(std::numeric_limits<int32_t>::max() - best) << 32;
   }
   auto& q = ready_[plan_->device[task]];
@@ -186,9 +133,9 @@ void Simulator::makeReady(int32_t task) {
 
 void Simulator::arrive(TensorId t, int32_t device) {
   const OpId producer = g_.producer(t);
-  const int32_t producerTask = producer != kNone ? taskOf_[producer] : -1;
+  const int32_t producerTask = producer != kNone ? kernels_.kernelOf(producer) : -1;
   for (OpId c : g_.consumers(t)) {
-    const int32_t task = taskOf_[c];
+    const int32_t task = kernels_.kernelOf(c);
     if (plan_->device[c] != device || task == producerTask || arriveMark_[task] == t) continue;
     arriveMark_[task] = t;  // a fused kernel may read t in several ops: count it once
     if (--pending_[task] == 0) makeReady(task);
@@ -216,32 +163,8 @@ void Simulator::sendFrom(TensorId t, int32_t src, double now, Measurement& m, bo
   }
 }
 
-double Simulator::taskDuration(int32_t task) const {
-  const int32_t dev = plan_->device[task];
-  const int32_t begin = taskOpsOff_[task], end = taskOpsOff_[task + 1];
-  if (end - begin == 1) return cost_.opTime(taskOps_[begin], dev);
-  double flops = 0, topFlops = -1;
-  int64_t bytes = 0;
-  OpId top = taskOps_[begin];
-  for (int32_t i = begin; i < end; ++i) {
-    const OpId op = taskOps_[i];
-    flops += cost_.kernelFlops(op);
-    if (g_.flops(op) > topFlops) {
-      topFlops = g_.flops(op);
-      top = op;
-    }
-    for (TensorId t : g_.inputs(op))
-      if ((g_.producer(t) == kNone || taskOf_[g_.producer(t)] != task) && fuseMark_[t] != task) {
-        fuseMark_[t] = task;  // a boundary tensor several ops of the kernel read is read once
-        bytes += g_.tensorBytes(t);
-      }
-    for (TensorId t : g_.outputs(op)) {
-      bool external = g_.consumers(t).empty();
-      for (OpId c : g_.consumers(t)) external |= taskOf_[c] != task;
-      if (external) bytes += g_.tensorBytes(t);
-    }
-  }
-  return cost_.fusedKernelTime(flops, bytes, top, dev);
+double Simulator::taskDuration(int32_t task) {
+  return kernelTime(cost_, kernels_, task, plan_->device[task], kernelScratch_);
 }
 
 void Simulator::startReady(int32_t device, double now, Measurement& m, bool record) {
@@ -253,9 +176,8 @@ void Simulator::startReady(int32_t device, double now, Measurement& m, bool reco
   busy_[device] = 1;
   const double dur = taskDuration(task);
   m.devices[device].busy += dur;
-  const bool single = taskOpsOff_[task + 1] - taskOpsOff_[task] == 1;
-  for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i) {
-    const OpId op = taskOps_[i];
+  const bool single = !kernels_.fused(task);
+  for (OpId op : kernels_.ops(task)) {
     bool inPlace = false;
     if (const TensorId in = inPlaceInput_[op]; single && in != kNone) {
       const Copy* c = copyOn(in, device);
@@ -280,17 +202,17 @@ void Simulator::finishTask(int32_t task, double now, Measurement& m, bool record
   busy_[dev] = 0;
   ++doneTasks_;
   // inputs read for the last time on this device are freed
-  for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i)
-    for (TensorId t : g_.inputs(taskOps_[i])) {
+  for (OpId op : kernels_.ops(task))
+    for (TensorId t : g_.inputs(op)) {
       const OpId p = g_.producer(t);
-      if (p != kNone && taskOf_[p] == task) continue;
+      if (p != kNone && kernels_.kernelOf(p) == task) continue;
       if (releaseMark_[t] == task) continue;  // several ops of a fused kernel read it
       releaseMark_[t] = task;
       release(copyOn(t, dev), t);
     }
   // outputs become available here and travel to the other devices that read them
-  for (int32_t i = taskOpsOff_[task]; i < taskOpsOff_[task + 1]; ++i)
-    for (TensorId t : g_.outputs(taskOps_[i])) {
+  for (OpId op : kernels_.ops(task))
+    for (TensorId t : g_.outputs(op)) {
       arrive(t, dev);
       sendFrom(t, dev, now, m, record);
     }
@@ -309,20 +231,14 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
   m.channelBytes.assign(static_cast<size_t>(c_.numChannels()), 0);
   for (int32_t d = 0; d < nd; ++d) m.devices[d].capacity = c_.device(d).memCapacity;
   m.lowerBound = lowerBound_;
-  if (!validate(plan, m)) return;
-  buildTasks(plan);
-  for (OpId op = 0; op < g_.numOps(); ++op)
-    if (taskOf_[op] != op && plan.device[op] != plan.device[taskOf_[op]]) {
-      m.feasible = false;
-      m.problem = "fusion group " + std::to_string(plan.fusionGroup[op]) + " spans two devices (op '" +
-                  g_.opName(op) + "'): ops on different devices cannot fuse";
-      return;
-    }
-  bool fuses = false;
-  for (OpId op = 0; op < g_.numOps() && !fuses; ++op) fuses = taskOf_[op] != op;
-  if (fuses) m.lowerBound = lowerBound(cost_, plan.fusionGroup);
+  if (std::string why = planProblem(g_, nd, plan, stamp_); !why.empty()) {
+    m.feasible = false;
+    m.problem = std::move(why);
+    return;
+  }
+  kernels_.form(plan, g_.numOps());
+  if (kernels_.anyFused()) m.lowerBound = lowerBound(cost_, plan.fusionGroup);
   buildCopies(plan);
-  std::fill(fuseMark_.begin(), fuseMark_.end(), -1);
   if (recordTimeline) m.timeline.reserve(static_cast<size_t>(g_.numOps()) * 2);
   std::fill(busy_.begin(), busy_.end(), 0);
   std::fill(memNow_.begin(), memNow_.end(), 0);
@@ -343,7 +259,7 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
   for (TensorId t = 0; t < g_.numTensors(); ++t)
     if (g_.tensorKind(t) == TensorKind::Parameter && home_[t] >= 0) sendFrom(t, home_[t], 0, m, recordTimeline);
   for (OpId op = 0; op < g_.numOps(); ++op)  // nothing to wait for: ready at 0, in op order
-    if (taskOf_[op] == op && pending_[op] == 0) makeReady(op);
+    if (kernels_.kernelOf(op) == op && pending_[op] == 0) makeReady(op);
   for (int32_t d = 0; d < nd; ++d) startReady(d, 0, m, recordTimeline);
 
   double now = 0;
@@ -367,9 +283,9 @@ void Simulator::run(const Plan& plan, Measurement& m, bool recordTimeline) {
     dev.capacity = c_.device(d).memCapacity;
     dev.utilization = m.stepTime > 0 ? dev.busy / m.stepTime : 0;
   }
-  if (doneTasks_ < numTasks_) {
+  if (doneTasks_ < kernels_.count()) {
     m.feasible = false;
-    m.problem = "the plan deadlocks: " + std::to_string(numTasks_ - doneTasks_) +
+    m.problem = "the plan deadlocks: " + std::to_string(kernels_.count() - doneTasks_) +
                 " kernels never became ready (fusion groups that form a cycle)";
     return;
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "sim/kernels.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
 
@@ -39,8 +40,6 @@ class Simulator {
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
 
-  bool validate(const Plan& plan, Measurement& m);
-  void buildTasks(const Plan& plan);
   void buildCopies(const Plan& plan);
   Copy* copyOn(TensorId t, int32_t device);
   void allocate(int32_t device, int64_t bytes);
@@ -50,7 +49,7 @@ class Simulator {
   void sendFrom(TensorId t, int32_t srcDevice, double now, Measurement& m, bool record);
   void startReady(int32_t device, double now, Measurement& m, bool record);
   void finishTask(int32_t task, double now, Measurement& m, bool record);
-  double taskDuration(int32_t task) const;
+  double taskDuration(int32_t task);
   void pushEvent(double time, int32_t kind, int32_t a, int32_t b);
 
   const CostModel& cost_;
@@ -58,12 +57,13 @@ class Simulator {
   const Cluster& c_;
   const Plan* plan_ = nullptr;
   // per-run buffers, sized once
-  std::vector<int32_t> taskOf_, taskOpsOff_, taskOps_, pending_, stamp_;
+  PlanKernels kernels_;  // the plan's kernels (sim/kernels.h): a task is a kernel
+  KernelWorkScratch kernelScratch_;
+  std::vector<int32_t> pending_, stamp_;
   std::vector<int32_t> copyOff_;
   std::vector<Copy> copies_;
   std::vector<int32_t> home_;  // per tensor: device holding the original (-1: graph input)
   std::vector<int32_t> arriveMark_, releaseMark_;
-  mutable std::vector<int32_t> fuseMark_;  // per tensor: the fused task that counted it
   std::vector<TensorId> inPlaceInput_;     // per op: the input it may overwrite, kNone if none
   std::vector<OpId> donatedBy_;            // per tensor: the op that wrote over it this run
   double lowerBound_ = 0;
@@ -73,7 +73,7 @@ class Simulator {
   std::vector<int64_t> memNow_;
   std::vector<Event> events_;
   uint64_t seq_ = 0;
-  int32_t numTasks_ = 0, doneTasks_ = 0;
+  int32_t doneTasks_ = 0;
   Measurement* m_ = nullptr;
 };
 
