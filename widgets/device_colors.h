@@ -1,4 +1,4 @@
-// Device colours for Qt views (core/io/device_palette.h) and the drag-and-drop format that
+// Device colours for Qt views (core/base/device_palette.h) and the drag-and-drop format that
 // carries op ids between views (graph view -> device legend).
 #pragma once
 #include <QColor>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 
 namespace gp {
 

@@ -7,7 +7,7 @@
 #include "cli/cli_fidelity.h"
 #include "cli/cli_measure.h"
 #include "cli/cli_profile.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

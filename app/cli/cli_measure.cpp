@@ -15,7 +15,7 @@
 #include "cli/cli_plan_file.h"
 #include "cli/cli_profile.h"
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/chrome_trace.h"
 #include "io/model_loader.h"
 #include "placement/placer.h"

@@ -16,7 +16,7 @@
 #include "cli/cli_optimize_options.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/model_loader.h"
 #include "profile/model_calibration.h"
 #include "profile/profile_output.h"

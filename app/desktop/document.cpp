@@ -8,7 +8,7 @@
 #include <chrono>
 
 #include "fusion/fuser.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "placement/placer.h"
 #include "plan_commands.h"
 #include "plan_edits.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "background_job.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/gpu_measure.h"
 #include "profile/profile_plugin.h"
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "document.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 

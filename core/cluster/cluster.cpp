@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "cluster/cluster_units.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 #include "graph/dtype.h"
 
 namespace gp {

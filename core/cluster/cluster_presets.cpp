@@ -6,9 +6,9 @@
 
 #include "cluster/cluster.h"
 #include "cluster/random_cluster.h"
-#include "graph/error.h"
-#include "io/file_text.h"
-#include "io/resource_dir.h"
+#include "base/error.h"
+#include "base/file_text.h"
+#include "base/resource_dir.h"
 
 namespace gp {
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 
 #include "cluster/cluster.h"
 #include "cluster/cluster_units.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/seeded_random.h"
 
 namespace gp {

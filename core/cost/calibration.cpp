@@ -3,8 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "graph/error.h"
-#include "io/file_text.h"
+#include "base/error.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {

@@ -24,7 +24,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 #include "graph/graph.h"
 
 namespace gp {

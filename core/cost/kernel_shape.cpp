@@ -3,7 +3,7 @@
 #include <cctype>
 #include <string>
 
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 
 namespace gp {
 

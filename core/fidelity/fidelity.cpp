@@ -10,7 +10,7 @@
 #include "cost/cost_model.h"
 #include "fidelity/kernel_workloads.h"
 #include "fusion/fuser.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/model_loader.h"
 #include "placement/placer.h"
 #include "sim/simulator.h"

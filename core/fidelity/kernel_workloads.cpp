@@ -1,6 +1,6 @@
 #include "fidelity/kernel_workloads.h"
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "zoo/layers.h"
 #include "zoo/net.h"
 

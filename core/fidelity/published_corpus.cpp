@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "graph/error.h"
-#include "io/file_text.h"
-#include "io/resource_dir.h"
+#include "base/error.h"
+#include "base/file_text.h"
+#include "base/resource_dir.h"
 
 namespace gp {
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 #include "sim/plan_check.h"
 
 namespace gp {

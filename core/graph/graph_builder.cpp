@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 

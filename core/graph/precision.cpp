@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 
 namespace gp {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 
 namespace gp {
 namespace {

@@ -15,7 +15,7 @@
 // plan's device name) and `device_index` are what the importer reads (it ignores the rest);
 // `priority` / `fusion_group` when the plan has them. Edges: one per producer -> consumer op
 // pair, `bytes` = the bytes of the tensors the consumer reads from the producer. The graph
-// label is a legend: one coloured cell per device. Colours are io/device_palette.h's.
+// label is a legend: one coloured cell per device. Colours are base/device_palette.h's.
 //
 // Names: every id is a quoted string with `"` escaped. cgraph cannot read a quoted string
 // with an odd run of backslashes before a quote, a newline or its end; such a name is

@@ -29,9 +29,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
-#include "io/file_text.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "graph/precision.h"
-#include "io/file_text.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {

@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/training.h"
 #include "io/dot_import.h"
 #include "io/json_io.h"

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

@@ -38,7 +38,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "io/onnx_flops.h"
 #include "io/onnx_fold.h"

@@ -20,7 +20,7 @@
 #include <cerrno>
 #include <chrono>
 
-#include "io/fd_write.h"
+#include "base/fd_write.h"
 #define GP_ONNX_INFER_FORK 1
 #endif
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>

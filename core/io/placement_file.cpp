@@ -4,8 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "graph/error.h"
-#include "io/file_text.h"
+#include "base/error.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {

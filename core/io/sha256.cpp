@@ -6,7 +6,7 @@
 #include <fstream>
 #include <memory>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

@@ -35,7 +35,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "io/torchscript_flops.h"
 

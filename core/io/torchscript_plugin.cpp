@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "graph/error.h"
-#include "io/plugin_files.h"
+#include "base/error.h"
+#include "base/plugin_files.h"
 
 namespace gp {
 namespace {

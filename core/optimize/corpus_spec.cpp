@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "graph/error.h"
-#include "io/file_text.h"
+#include "base/error.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "graph/error.h"
-#include "io/plugin_files.h"
+#include "base/error.h"
+#include "base/plugin_files.h"
 
 namespace gp {
 namespace {

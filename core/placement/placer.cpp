@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "placement/placement_util.h"
 
 namespace gp {

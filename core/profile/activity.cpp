@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "cluster/cluster.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 namespace {

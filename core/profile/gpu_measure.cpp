@@ -7,7 +7,7 @@
 #include <mutex>
 #include <optional>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/activity.h"
 #include "profile/profile_plugin.h"
 #include "sim/lower_bound.h"

@@ -13,8 +13,8 @@
 #include <tuple>
 
 #include "cost/cost_model.h"
-#include "cost/op_class.h"
-#include "graph/error.h"
+#include "graph/op_class.h"
+#include "base/error.h"
 #include "sim/kernels.h"
 #include "sim/plan_check.h"
 

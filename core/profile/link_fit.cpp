@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 

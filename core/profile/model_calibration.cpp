@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "cost/op_class.h"
-#include "graph/error.h"
+#include "graph/op_class.h"
+#include "base/error.h"
 #include "profile/profile_plugin.h"
 
 namespace gp {

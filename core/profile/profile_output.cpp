@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster_units.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/gpu_peaks.h"
 
 namespace gp {

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <mutex>
 
-#include "graph/error.h"
-#include "io/plugin_files.h"
+#include "base/error.h"
+#include "base/plugin_files.h"
 
 namespace gp {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cluster/cluster.h"
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 #include "graph/dtype.h"
 #include "profile/link_fit.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/cancellable.h"
 
 namespace gp::rl {

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/cancellable.h"
 #include "rl/graph_features.h"
 #include "sim/simulator.h"

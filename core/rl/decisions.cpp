@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp::rl {
 

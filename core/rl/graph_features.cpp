@@ -9,7 +9,7 @@
 #include <numeric>
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp::rl {
 

@@ -4,8 +4,8 @@
 
 #include "cluster/cluster.h"
 #include "fusion/fuser.h"
-#include "graph/error.h"
-#include "io/resource_dir.h"
+#include "base/error.h"
+#include "base/resource_dir.h"
 
 namespace gp::rl {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <optional>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/ppo_state.h"
 #include "sim/simulator.h"
 

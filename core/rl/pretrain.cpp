@@ -5,7 +5,7 @@
 #include <cmath>
 #include <memory>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/cancellable.h"
 #include "rl/graph_features.h"
 #include "rl/ppo.h"

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/policy_file.h"
 
 namespace gp::rl {

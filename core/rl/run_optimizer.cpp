@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "rl/colocrl_trainer.h"
 #include "rl/ppo.h"
 

@@ -1,6 +1,6 @@
 #include "zoo/net.h"
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/flops.h"
 
 namespace gp::zoo {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "zoo/models.h"
 
 namespace gp {

@@ -38,7 +38,7 @@
 #include "app_test_helpers.h"
 #include "document.h"
 #include "gpu_availability.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "cluster/cluster.h"
 #include "main_window.h"
 #include "placement/placer.h"

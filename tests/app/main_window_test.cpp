@@ -23,7 +23,7 @@
 #include "app_options.h"
 #include "document.h"
 #include "graph/graph_view.h"
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 #include "app_test_helpers.h"
 #include "main_window.h"
 #include "panels/history_model.h"

@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 
 class ScreenshotCliTest : public QObject {
   Q_OBJECT

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/onnx_import.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/profile_plugin.h"
 
 namespace gptest {

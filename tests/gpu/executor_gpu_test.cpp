@@ -22,7 +22,7 @@
 #include "cost/calibration.h"
 #include "cost/cost_model.h"
 #include "gpu_probe.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/model_loader.h"
 #include "profile/activity.h"
 #include "profile/gpu_measure.h"

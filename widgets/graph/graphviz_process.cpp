@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "graph/graph_layout.h"
-#include "io/fd_write.h"
+#include "base/fd_write.h"
 
 namespace gp {
 namespace {

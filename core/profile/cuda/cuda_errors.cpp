@@ -1,6 +1,6 @@
 #include "profile/cuda/cuda_errors.h"
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp::prof {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/cuda/conv_runner.h"
 #include "profile/cuda/cuda_errors.h"
 #include "profile/cuda/kernels.h"

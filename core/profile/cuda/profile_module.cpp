@@ -11,7 +11,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/cuda/cuda_errors.h"
 #include "profile/cuda/cupti_collector.h"
 #include "profile/cuda/executor.h"

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "cli_runner.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/gpu_measure.h"
 
 namespace {

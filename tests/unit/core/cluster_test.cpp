@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 using namespace gp;
 

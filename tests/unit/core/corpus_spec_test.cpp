@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 using namespace gp;
 

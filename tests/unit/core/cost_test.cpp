@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "sim/lower_bound.h"
 #include "sim/simulator.h"

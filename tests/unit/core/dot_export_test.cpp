@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "graph/graph_builder.h"
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 #include "io/dot_import.h"
 #include "io/onnx_import.h"
 #include "test_clusters.h"

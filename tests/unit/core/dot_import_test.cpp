@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph.h"
 #include "test_paths.h"
 

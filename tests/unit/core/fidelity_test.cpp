@@ -15,7 +15,7 @@
 #include "cost/cost_model.h"
 #include "fidelity/fidelity.h"
 #include "fidelity/kernel_workloads.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "test_paths.h"
 
 using namespace gp;

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "profile/model_calibration.h"
 #include "profile/profile_plugin.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "sim/simulator.h"
 #include "gpu_program_graphs.h"

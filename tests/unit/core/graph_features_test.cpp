@@ -12,7 +12,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "io/model_loader.h"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_stats.h"
 #include "graph/training.h"
 #include "io/json_io.h"

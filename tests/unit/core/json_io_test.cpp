@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/training.h"
 #include "io/json_io.h"
 #include "io/model_loader.h"

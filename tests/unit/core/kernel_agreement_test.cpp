@@ -10,7 +10,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 #include "fusion/fuser.h"
 #include "graph/training.h"
 #include "placement/placer.h"

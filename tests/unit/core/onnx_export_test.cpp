@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "graph/training.h"
 #include "io/onnx_import.h"

@@ -13,7 +13,7 @@
 
 #include "onnx_test_model.h"
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/flops.h"
 #include "io/onnx_import.h"
 #include "test_paths.h"

@@ -9,7 +9,7 @@
 
 #include "onnx_test_model.h"
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/model_loader.h"
 #include "io/onnx_import.h"
 #include "io/onnx_read.h"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cluster/cluster.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "optimize/optimize.h"
 #include "test_clusters.h"
 #include "test_graphs.h"

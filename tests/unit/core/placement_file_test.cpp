@@ -8,7 +8,7 @@
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "fusion/fuser.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/training.h"
 #include "io/model_loader.h"
 #include "io/placement_file.h"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster/cluster.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/activity.h"
 #include "test_clusters.h"
 

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "profile/gpu_peaks.h"
 #include "profile/link_fit.h"
 

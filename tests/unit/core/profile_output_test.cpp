@@ -11,7 +11,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "sim/simulator.h"
 #include "synthetic_profile.h"

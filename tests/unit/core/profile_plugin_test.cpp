@@ -17,7 +17,7 @@
 #include "cli_runner.h"
 #include "gpu_probe.h"
 #include "scoped_env.h"
-#include "graph/error.h"
+#include "base/error.h"
 
 using namespace gp;
 

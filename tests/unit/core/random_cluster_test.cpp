@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 using namespace gp;
 

@@ -9,7 +9,7 @@
 #include "cost/cost_model.h"
 #include "cost/kernel_shape.h"
 #include "fidelity/kernel_workloads.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "graph/precision.h"
 #include "graph/training.h"

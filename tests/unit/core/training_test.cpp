@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_stats.h"
 #include "graph/training.h"
 #include "test_graphs.h"

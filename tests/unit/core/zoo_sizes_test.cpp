@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cluster/random_cluster.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "io/json_io.h"
 #include "io/model_loader.h"
 #include "placement/placer.h"

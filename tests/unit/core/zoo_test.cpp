@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/training.h"
 #include "zoo_checks.h"
 

@@ -15,7 +15,7 @@
 #include "core/test_clusters.h"
 #include "rl/chain_graphs.h"
 #include "cost/cost_model.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "io/model_loader.h"
 #include "rl/colocrl_policy.h"

@@ -15,7 +15,7 @@
 #include "core/test_clusters.h"
 #include "cost/cost_model.h"
 #include "fusion/fuser.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "rl/decisions.h"
 #include "rl/graph_features.h"

@@ -10,7 +10,7 @@
 #include "core/test_clusters.h"
 #include "cost/cost_model.h"
 #include "fusion/fuser.h"
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/graph_builder.h"
 #include "io/model_loader.h"
 #include "rl/decisions.h"

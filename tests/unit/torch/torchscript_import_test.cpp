@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/error.h"
+#include "base/error.h"
 #include "graph/flops.h"
 #include "graph/graph.h"
 #include "io/torchscript_flops.h"

@@ -1,4 +1,4 @@
-#include "cost/op_class.h"
+#include "graph/op_class.h"
 
 #include <array>
 #include <cctype>

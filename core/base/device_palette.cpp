@@ -1,4 +1,4 @@
-#include "io/device_palette.h"
+#include "base/device_palette.h"
 
 #include <array>
 #include <cmath>

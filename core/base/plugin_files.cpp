@@ -1,4 +1,4 @@
-#include "io/plugin_files.h"
+#include "base/plugin_files.h"
 
 #include <dlfcn.h>
 

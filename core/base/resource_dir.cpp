@@ -1,4 +1,4 @@
-#include "io/resource_dir.h"
+#include "base/resource_dir.h"
 
 #include <cstdlib>
 #include <filesystem>

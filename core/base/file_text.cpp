@@ -1,10 +1,10 @@
-#include "io/file_text.h"
+#include "base/file_text.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "graph/error.h"
+#include "base/error.h"
 
 namespace gp {
 
