@@ -297,12 +297,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+140"/>
+        <location filename="../app/desktop/document.cpp" line="+141"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
@@ -312,7 +312,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+61"/>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>

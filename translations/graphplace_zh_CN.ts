@@ -297,12 +297,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+140"/>
+        <location filename="../app/desktop/document.cpp" line="+141"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
@@ -312,7 +312,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+61"/>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>

@@ -89,7 +89,7 @@ bool Document::useProfiledCluster(const QString& clusterPath, const QString& cal
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
-  if (table) calibration_.set(std::move(table), calibrationPath);  // none: the profile calibrated nothing, the table stays
+  if (table) calibration_.set(std::move(table), calibrationPath);  // none: it calibrated nothing, the table stays
   chosenCluster_.choose(cluster, clusterPath, hasModel());  // an open still running uses it too
   if (!ws_) {
     Q_EMIT calibrationChanged();

@@ -117,10 +117,11 @@ bool Document::waitUntilIdle(int timeoutMs) {
 void Document::open(const OpenRequest& request) {
   std::shared_ptr<const Cluster> cluster;
   QString clusterLabel;
-  const QString clusterSpec = !request.cluster.isEmpty()  ? request.cluster
-                              : ws_                       ? ws_->clusterLabel
-                              : !chosenCluster_.pending().isEmpty() ? chosenCluster_.pending()
-                                                          : QString::fromLatin1(kDefaultCluster);
+  const QString& pending = chosenCluster_.pending();
+  const QString clusterSpec = !request.cluster.isEmpty() ? request.cluster
+                              : ws_                      ? ws_->clusterLabel
+                              : !pending.isEmpty()       ? pending
+                                                         : QString::fromLatin1(kDefaultCluster);
   if (ws_ && request.cluster.isEmpty()) {
     cluster = ws_->cluster;
     clusterLabel = ws_->clusterLabel;
@@ -142,7 +143,8 @@ void Document::open(const OpenRequest& request) {
   const int64_t clusterChoice = chosenCluster_.token();
   startJob(
       this, &pool_,
-      [model = request.model, options, cluster, clusterLabel, cal = calibration_.table(), calLabel = calibration_.label()] {
+      [model = request.model, options, cluster, clusterLabel, cal = calibration_.table(),
+       calLabel = calibration_.label()] {
         return OpenResult{loadWorkspace(model, options, cluster, clusterLabel, cal, calLabel)};
       },
       [this, open, clusterChoice, request, task](JobResult<OpenResult> r) {
@@ -193,36 +195,30 @@ void Document::finishOpen(const OpenRequest& request) {
   measure(tr("Single device (as opened)"), QStringLiteral("initial"));
 }
 
-void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
+// The one reset after a new workspace (open, cluster switch, calibration table, a placement
+// file with its own cluster): `plan` becomes the current plan, unmeasured; every job of the
+// previous workspace stops and its result is dropped (the optimizer's plans index the old
+// workspace); the GPU result goes (measured with another graph, cluster or cost model); the
+// history restarts (step times of two workspaces do not compare); the undo stack goes unless
+// `undo` keeps it; the selection goes with another graph. The caller says what changed
+// (opened, clusterChanged, calibrationChanged, planChanged) and measures the plan.
+void Document::resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, UndoSteps undo) {
   const std::shared_ptr<const Workspace> previous = std::move(ws_);
   ws_ = std::move(ws);
   workspaces_.start();
-  clearGpuMeasurement();  // measured with another graph, cluster or cost model
+  plan_ = std::move(plan);
+  measured_.clear();
+  clearGpuMeasurement();
   gpu_.cancel();
   if (baselineJob_) baselineJob_->cancel = true;
-  if (optimizer_.running()) {  // its plans index the old workspace: stopped, its result dropped
-    optimizer_.cancel();
-    optimizer_.end();
-  }
+  optimizer_.cancel();
+  optimizer_.end();
   // Said once per combination of table and cluster (not again for another model on them).
   if (!previous || previous->cluster != ws_->cluster || previous->calibration != ws_->calibration)
     warnIfCalibratesNothing();
-}
-
-// The one reset after a new workspace (open, cluster switch, calibration table, a placement
-// file with its own cluster): `plan` becomes the current plan, unmeasured; the workspace is
-// installed (running jobs stop, the GPU result goes); the history restarts (step times of two
-// workspaces do not compare); the undo stack goes unless `undo` keeps it; the selection goes
-// with another graph. The caller says what changed (opened, clusterChanged, calibrationChanged,
-// planChanged) and measures the plan.
-void Document::resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, UndoSteps undo) {
-  const bool newGraph = !ws_ || ws_->graph != ws->graph;
-  plan_ = std::move(plan);
-  measured_.clear();
-  installWorkspace(std::move(ws));
   history_.clear();
   if (undo == UndoSteps::Clear) undo_.clear();
-  if (newGraph) selection_.clear();
+  if (!previous || previous->graph != ws_->graph) selection_.clear();
 }
 
 bool Document::setCluster(const QString& presetOrPath) {

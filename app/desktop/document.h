@@ -207,7 +207,6 @@ class Document : public QObject {
   // The undo stack through a new workspace: cleared (another graph or cluster: the plans
   // index other devices) or kept (a new cost model only: the plans still fit).
   enum class UndoSteps { Clear, Keep };
-  void installWorkspace(std::shared_ptr<const Workspace> ws);
   // A new workspace replaces the current one with `plan` as the current plan (see document.cpp).
   void resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, UndoSteps undo);
   // Switches to cluster `c` keeping each op on the device of the same name (setCluster).

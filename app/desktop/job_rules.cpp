@@ -9,7 +9,7 @@
 //     would distort it) and the GPUs are not profiled (one CUPTI collector per process).
 //   - The optimizer does not start while baselines run.
 //   - Opening a model, switching the cluster and measuring are always allowed: a new workspace
-//     stops every job (installWorkspace), and a measurement of a superseded plan is dropped.
+//     stops every job (resetWorkspace), and a measurement of a superseded plan is dropped.
 #include "document.h"
 
 namespace gp {

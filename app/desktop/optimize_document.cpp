@@ -81,7 +81,7 @@ void Document::pollOptimizer(bool finishing) {
 }
 
 void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r) {
-  if (run != optimizer_.run()) {  // a new workspace superseded it (installWorkspace): dropped
+  if (run != optimizer_.run()) {  // a new workspace superseded it (resetWorkspace): dropped
     Q_EMIT optimizeFinished(false);
     return;
   }

@@ -171,7 +171,8 @@ class JobRulesTest : public QObject {
     QVERIFY(optimize->isEnabled());
     // Still before the event loop runs again: the baseline has not come back yet.
     doc.runBaselines({QString::fromStdString(placementMethods().front())});
-    const QString why = QStringLiteral("Baselines are running: the optimizer starts once they finish or are cancelled.");
+    const QString why =
+        QStringLiteral("Baselines are running: the optimizer starts once they finish or are cancelled.");
     QCOMPARE(doc.whyNot(JobKind::Optimize), why);
     QVERIFY(!optimize->isEnabled());
     QCOMPARE(optimize->toolTip(), why);
