@@ -27,6 +27,7 @@ using namespace gp;
 namespace {
 
 using gptest::action;
+using gptest::caught;
 using gptest::waitIdle;
 
 // mm (MatMul) -> relu -> add -> out; 4 MiB tensors.
@@ -37,13 +38,6 @@ constexpr const char* kChainDot = R"(digraph rules {
   out [op=Softmax, flops="5e6", bytes="4194304"];
   mm -> relu -> add -> out;
 })";
-
-// The messages `spy` (on Document::warning) caught.
-QStringList caught(const QSignalSpy& spy) {
-  QStringList out;
-  for (const QList<QVariant>& args : spy) out << args.at(0).toString();
-  return out;
-}
 
 // Stands in for the RL optimizer: one iteration that moves the first op to device 1, then it
 // waits for Stop and returns that plan as its best.
