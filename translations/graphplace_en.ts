@@ -26,7 +26,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+309"/>
+        <location filename="../app/desktop/document.cpp" line="+307"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
@@ -34,7 +34,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+116"/>
+        <location line="+110"/>
         <source>Running %n baselines…</source>
         <translation>
             <numerusform>Running %n baseline…</numerusform>
@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+131"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+114"/>
         <source>Optimizer (%1, stopped after %n iteration(s))</source>
         <translation>
             <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>

@@ -302,7 +302,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+48"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
@@ -312,7 +312,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>Previous plan, on %1</source>
         <translation>이전 계획, %1에서</translation>
     </message>
@@ -324,7 +324,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+35"/>
         <source>Open placement %1</source>
         <translation>배치 파일 %1 열기</translation>
     </message>
@@ -340,12 +340,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+112"/>
+        <location line="+107"/>
         <source>Current plan</source>
         <translation>현재 계획</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-98"/>
         <source>Measuring…</source>
         <translation>측정 중…</translation>
     </message>
@@ -355,7 +355,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>측정 실패: %1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+35"/>
         <source>Running baseline %1…</source>
         <translation>베이스라인 %1 실행 중…</translation>
     </message>
@@ -382,35 +382,38 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>베이스라인 %1 적용</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>Baselines cancelled</source>
         <translation>베이스라인 실행이 취소됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
-        <location line="+14"/>
-        <location line="+30"/>
+        <location filename="../app/desktop/job_rules.cpp" line="+26"/>
+        <location line="+18"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>최적화기가 실행 중입니다. 계획을 바꾸려면 먼저 중지하세요.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-14"/>
         <source>The optimizer is already running.</source>
         <translation>최적화기가 이미 실행 중입니다.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Baselines are running: the optimizer starts once they finish or are cancelled.</source>
         <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 최적화기를 시작할 수 있습니다.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+8"/>
+        <source>The plan is running on the GPUs: profile them once it has finished.</source>
+        <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/optimize_document.cpp" line="+32"/>
         <source>Optimizing…</source>
         <translation>최적화 중…</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>최적화 중: 반복 %1, %3초 중 %2초</translation>
     </message>
@@ -420,7 +423,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>최적화 중: 반복 %1 / %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+26"/>
         <source>Optimizer failed: %1</source>
         <translation>최적화 실패: %1</translation>
     </message>
@@ -449,7 +452,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="-43"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+41"/>
         <source>Select ops to set their priority.</source>
         <translation>우선순위를 설정할 연산을 선택하십시오.</translation>
     </message>
@@ -518,22 +521,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="+73"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="+70"/>
         <source>Current plan, calibrated with %1</source>
         <translation>현재 배치, %1(으)로 보정됨</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Current plan, without calibration</source>
         <translation>현재 배치, 보정 없음</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="+27"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-4"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>이 배치는 이미 GPU에서 실행 중입니다.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../app/desktop/gpu_document.cpp" line="+21"/>
         <source>Measuring on GPUs…</source>
         <translation>GPU에서 측정 중…</translation>
     </message>
@@ -553,17 +556,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>GPU에서 실행되는 동안 배치가 바뀌어 측정 결과를 버렸습니다.</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-8"/>
+        <location line="+5"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+4"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="-38"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="-34"/>
         <source>%1: the table has no entries, so it calibrates nothing</source>
         <translation>%1: 테이블에 항목이 없어 아무것도 보정하지 않습니다</translation>
     </message>
@@ -1116,7 +1120,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+44"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+45"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -1157,12 +1161,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+225"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>강화 학습 최적화기로 현재 계획을 개선합니다 (옵션: 화살표)</translation>
     </message>
     <message>
-        <location line="-222"/>
+        <location line="+3"/>
         <source>&amp;Stop</source>
         <translation>중지(&amp;S)</translation>
     </message>
@@ -1403,7 +1406,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+64"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1448,7 +1451,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>언어 변경은 graphplace를 다시 시작하면 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="+33"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+34"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1499,7 +1502,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>클러스터(&amp;C)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
         <translation>이 컴퓨터의 GPU를 측정하여 클러스터 파일과 보정 테이블을 만듭니다</translation>
     </message>
@@ -1509,7 +1512,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>현재 배치를 로컬 GPU에서 실행하고 측정된 타임라인을 시뮬레이션 타임라인 아래에 표시 (Shift+F5)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Measured on %1 %2 (%3)</source>
         <translation>%1에서 측정 %2 (%3)</translation>
     </message>
@@ -1556,24 +1559,9 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>이제 프로파일링한 클러스터 %1 사용 중</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="-74"/>
-        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
-        <translation>배치가 GPU에서 실행 중입니다. 끝날 때까지 기다리거나 취소하세요.</translation>
-    </message>
-    <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="-92"/>
-        <source>The plan is running on the GPUs: profile them once it has finished.</source>
-        <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="-80"/>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>GPU를 프로파일링하는 중입니다. 프로파일링이 끝난 뒤에 GPU에서 측정하세요.</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The optimizer is running: stop it to measure on the GPUs.</source>
-        <translation>최적화기가 실행 중입니다. GPU에서 측정하려면 먼저 중지하세요.</translation>
     </message>
 </context>
 <context>

@@ -302,7 +302,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+48"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
@@ -312,7 +312,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>Previous plan, on %1</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
@@ -324,7 +324,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+35"/>
         <source>Open placement %1</source>
         <translation>打开放置文件 %1</translation>
     </message>
@@ -340,12 +340,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+112"/>
+        <location line="+107"/>
         <source>Current plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-98"/>
         <source>Measuring…</source>
         <translation>正在测量…</translation>
     </message>
@@ -355,7 +355,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>测量失败：%1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+35"/>
         <source>Running baseline %1…</source>
         <translation>正在运行基线 %1…</translation>
     </message>
@@ -382,35 +382,38 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>应用基线 %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>Baselines cancelled</source>
         <translation>已取消基线运行</translation>
     </message>
     <message>
-        <location filename="../app/desktop/optimize_document.cpp" line="+20"/>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="+40"/>
-        <location line="+14"/>
-        <location line="+30"/>
+        <location filename="../app/desktop/job_rules.cpp" line="+26"/>
+        <location line="+18"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>优化器正在运行：请先停止它再修改方案。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-14"/>
         <source>The optimizer is already running.</source>
         <translation>优化器已在运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Baselines are running: the optimizer starts once they finish or are cancelled.</source>
         <translation>基线正在运行：待其完成或取消后才能启动优化器。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+8"/>
+        <source>The plan is running on the GPUs: profile them once it has finished.</source>
+        <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/optimize_document.cpp" line="+32"/>
         <source>Optimizing…</source>
         <translation>正在优化…</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Optimizing: iteration %1, %2 of %3 s</source>
         <translation>正在优化：第 %1 次迭代，已用 %2 秒，共 %3 秒</translation>
     </message>
@@ -420,7 +423,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在优化：第 %1 次迭代，共 %2 次</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+26"/>
         <source>Optimizer failed: %1</source>
         <translation>优化器失败：%1</translation>
     </message>
@@ -449,7 +452,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="-43"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+41"/>
         <source>Select ops to set their priority.</source>
         <translation>请先选择算子再设置优先级。</translation>
     </message>
@@ -518,22 +521,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="+73"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="+70"/>
         <source>Current plan, calibrated with %1</source>
         <translation>当前方案，已用 %1 校准</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Current plan, without calibration</source>
         <translation>当前方案，未校准</translation>
     </message>
     <message>
-        <location filename="../app/desktop/gpu_document.cpp" line="+27"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-4"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>该方案已在 GPU 上运行。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../app/desktop/gpu_document.cpp" line="+21"/>
         <source>Measuring on GPUs…</source>
         <translation>正在 GPU 上测量…</translation>
     </message>
@@ -553,17 +556,18 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>方案在 GPU 上运行期间已更改：测量结果已丢弃。</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-8"/>
+        <location line="+5"/>
         <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
         <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+4"/>
         <source>The optimizer is running: stop it to measure on the GPUs.</source>
         <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/calibration_document.cpp" line="-38"/>
+        <location filename="../app/desktop/calibration_document.cpp" line="-34"/>
         <source>%1: the table has no entries, so it calibrates nothing</source>
         <translation>%1：该表没有条目，因此不校准任何内容</translation>
     </message>
@@ -1116,7 +1120,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+44"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+45"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -1157,12 +1161,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+225"/>
         <source>Improve the current plan with the reinforcement-learning optimizer (options: the arrow)</source>
         <translation>用强化学习优化器改进当前方案（选项：点击箭头）</translation>
     </message>
     <message>
-        <location line="-222"/>
+        <location line="+3"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
@@ -1403,7 +1406,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+64"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1448,7 +1451,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>语言将在 graphplace 重新启动后生效。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="+33"/>
+        <location filename="../app/desktop/main_window_gpu.cpp" line="+34"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1499,7 +1502,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Measure this machine&apos;s GPUs and make a cluster file with a calibration table</source>
         <translation>测量本机的 GPU，并生成集群文件及校准表</translation>
     </message>
@@ -1509,7 +1512,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>在本机 GPU 上运行当前方案，并在模拟时间线下方显示实测时间线 (Shift+F5)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Measured on %1 %2 (%3)</source>
         <translation>在 %1 上实测 %2 (%3)</translation>
     </message>
@@ -1556,24 +1559,9 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>现在使用分析得到的集群 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="-74"/>
-        <source>The plan is running on the GPUs: wait until it finishes, or cancel it.</source>
-        <translation>方案正在 GPU 上运行：请等待其完成，或取消它。</translation>
-    </message>
-    <message>
-        <location filename="../app/desktop/main_window_gpu.cpp" line="-92"/>
-        <source>The plan is running on the GPUs: profile them once it has finished.</source>
-        <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="-80"/>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>正在分析 GPU：请在分析完成后再在 GPU 上测量。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The optimizer is running: stop it to measure on the GPUs.</source>
-        <translation>优化器正在运行：请先停止它，再在 GPU 上测量。</translation>
     </message>
 </context>
 <context>

@@ -51,16 +51,14 @@ void Document::applyCalibration(const QString& historyLabel) {
     Q_EMIT calibrationChanged();
     return;
   }
-  installWorkspace(withCalibration(*ws_, calibration_, calibrationLabel_));
   // Step times of another cost model do not compare with the new ones; the plans still fit.
-  history_.clear();
-  hasMeasurement_ = false;
+  resetWorkspace(withCalibration(*ws_, calibration_.table(), calibration_.label()), plan_, UndoSteps::Keep);
   Q_EMIT calibrationChanged();
   measure(historyLabel, QStringLiteral("initial"));
 }
 
 bool Document::loadCalibration(const QString& path) {
-  if (refuseWhileOptimizing()) return false;
+  if (refuses(JobKind::LoadCalibration)) return false;
   std::shared_ptr<const CalibrationTable> table;
   try {
     table = std::make_shared<const CalibrationTable>(CalibrationTable::load(path.toStdString()));
@@ -68,21 +66,19 @@ bool Document::loadCalibration(const QString& path) {
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
-  calibration_ = std::move(table);
-  calibrationLabel_ = path;
+  calibration_.set(std::move(table), path);
   applyCalibration(tr("Current plan, calibrated with %1").arg(QFileInfo(path).fileName()));
   return true;
 }
 
 void Document::clearCalibration() {
-  if (!calibration_ || refuseWhileOptimizing()) return;
-  calibration_.reset();
-  calibrationLabel_.clear();
+  if (!calibration_.has() || refuses(JobKind::LoadCalibration)) return;
+  calibration_.clear();
   applyCalibration(tr("Current plan, without calibration"));
 }
 
 bool Document::useProfiledCluster(const QString& clusterPath, const QString& calibrationPath) {
-  if (refuseWhileOptimizing()) return false;
+  if (refuses(JobKind::UseProfiledCluster)) return false;
   std::shared_ptr<const Cluster> cluster;
   std::shared_ptr<const CalibrationTable> table;
   try {
@@ -93,15 +89,9 @@ bool Document::useProfiledCluster(const QString& clusterPath, const QString& cal
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
-  if (table) {  // none: the profile calibrated nothing, the document's table stays
-    calibration_ = std::move(table);
-    calibrationLabel_ = calibrationPath;
-  }
-  ++clusterSeq_;  // an open still running uses it too
-  chosenCluster_ = cluster;
-  chosenClusterLabel_ = clusterPath;
+  if (table) calibration_.set(std::move(table), calibrationPath);  // none: it calibrated nothing, the table stays
+  chosenCluster_.choose(cluster, clusterPath, hasModel());  // an open still running uses it too
   if (!ws_) {
-    pendingCluster_ = clusterPath;
     Q_EMIT calibrationChanged();
     return true;
   }

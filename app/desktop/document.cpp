@@ -44,14 +44,14 @@ Document::Document(QObject* parent) : QObject(parent) {
   connect(&progressTimer_, &QTimer::timeout, this, &Document::pollProgress);
   // A real measurement shows one plan: any edit (undo, redo, optimizer) makes it stale.
   connect(this, &Document::planChanged, this, [this] {
-    if (gpuResult_ && gpuPlan_ != plan_) clearGpuMeasurement();
+    if (gpu_.hasResult() && gpu_.plan() != plan_) clearGpuMeasurement();
   });
 }
 
 Document::~Document() {
   if (baselineJob_) baselineJob_->cancel = true;
-  if (optimizeRun_) optimizeRun_->cancel = true;
-  if (gpuJob_) gpuJob_->cancel = true;
+  optimizer_.cancel();
+  gpu_.cancel();
 }
 
 QStringList Document::deviceNames() const {
@@ -71,8 +71,7 @@ std::vector<int> Document::opsPerDevice() const {
 // ---------------------------------------------------------------- background bookkeeping
 
 int Document::beginTask(const QString& text) {
-  const int id = ++nextTask_;
-  tasks_.emplace_back(id, text);
+  const int id = tasks_.begin(text);
   if (tasks_.size() == 1) {
     progressTimer_.start();
     Q_EMIT busyChanged(true);
@@ -82,9 +81,9 @@ int Document::beginTask(const QString& text) {
 }
 
 void Document::endTask(int id) {
-  std::erase_if(tasks_, [id](const auto& t) { return t.first == id; });
+  tasks_.end(id);
   if (!tasks_.empty()) {  // the newest task still running names what the app is doing
-    Q_EMIT progress(-1, tasks_.back().second);
+    Q_EMIT progress(-1, tasks_.newestText());
     return;
   }
   progressTimer_.stop();
@@ -98,9 +97,9 @@ void Document::failOpen(const QString& message) {
 }
 
 void Document::pollProgress() {
-  if (optimizeRun_) pollOptimizer(false);
-  if (gpuJob_ && !baselineJob_ && !optimizeRun_)
-    if (const QString line = gpuJob_->currentText(); !line.isEmpty()) Q_EMIT progress(-1, line);
+  if (optimizer_.running()) pollOptimizer(false);
+  if (gpu_.running() && !baselineJob_ && !optimizer_.running())
+    if (const QString line = gpu_.job()->currentText(); !line.isEmpty()) Q_EMIT progress(-1, line);
   if (!baselineJob_) return;
   int total = baselineJob_->total.load();
   if (total <= 0) return;
@@ -118,10 +117,11 @@ bool Document::waitUntilIdle(int timeoutMs) {
 void Document::open(const OpenRequest& request) {
   std::shared_ptr<const Cluster> cluster;
   QString clusterLabel;
-  const QString clusterSpec = !request.cluster.isEmpty()  ? request.cluster
-                              : ws_                       ? ws_->clusterLabel
-                              : !pendingCluster_.isEmpty() ? pendingCluster_
-                                                          : QString::fromLatin1(kDefaultCluster);
+  const QString& pending = chosenCluster_.pending();
+  const QString clusterSpec = !request.cluster.isEmpty() ? request.cluster
+                              : ws_                      ? ws_->clusterLabel
+                              : !pending.isEmpty()       ? pending
+                                                         : QString::fromLatin1(kDefaultCluster);
   if (ws_ && request.cluster.isEmpty()) {
     cluster = ws_->cluster;
     clusterLabel = ws_->clusterLabel;
@@ -139,15 +139,16 @@ void Document::open(const OpenRequest& request) {
   options.import.dims = request.dims;
   options.precision = request.precision;
   const int task = beginTask(tr("Opening %1…").arg(request.model));
-  const uint64_t seq = ++openSeq_;
-  const uint64_t clusterSeq = clusterSeq_;
+  const int64_t open = opens_.start();
+  const int64_t clusterChoice = chosenCluster_.token();
   startJob(
       this, &pool_,
-      [model = request.model, options, cluster, clusterLabel, cal = calibration_, calLabel = calibrationLabel_] {
+      [model = request.model, options, cluster, clusterLabel, cal = calibration_.table(),
+       calLabel = calibration_.label()] {
         return OpenResult{loadWorkspace(model, options, cluster, clusterLabel, cal, calLabel)};
       },
-      [this, seq, clusterSeq, request, task](JobResult<OpenResult> r) {
-        if (seq != openSeq_) {  // a newer open superseded this one
+      [this, open, clusterChoice, request, task](JobResult<OpenResult> r) {
+        if (!opens_.isCurrent(open)) {  // a newer open superseded this one
           endTask(task);
           return;
         }
@@ -159,27 +160,22 @@ void Document::open(const OpenRequest& request) {
         // A cluster or calibration table chosen while it opened applies to it (the last choice wins).
         std::shared_ptr<const Workspace> ws = r.value->ws;
         try {
-          if (clusterSeq != clusterSeq_ && chosenCluster_) {
+          if (chosenCluster_.chosenSince(clusterChoice)) {
             Workspace base = *ws;
-            base.calibration = calibration_;
-            base.calibrationLabel = calibration_ ? calibrationLabel_ : QString();
-            ws = withCluster(base, chosenCluster_, chosenClusterLabel_);
-          } else if (ws->calibration != calibration_) {
-            ws = withCalibration(*ws, calibration_, calibrationLabel_);
+            base.calibration = calibration_.table();
+            base.calibrationLabel = calibration_.label();
+            ws = withCluster(base, chosenCluster_.cluster(), chosenCluster_.label());
+          } else if (ws->calibration != calibration_.table()) {
+            ws = withCalibration(*ws, calibration_.table(), calibration_.label());
           }
         } catch (const std::exception& e) {
           failOpen(QString::fromStdString(e.what()));
           endTask(task);
           return;
         }
-        pendingCluster_.clear();
-        installWorkspace(std::move(ws));
-        history_.clear();
-        undo_.clear();
-        plan_ = Plan::singleDevice(graph()->numOps());
-        hasMeasurement_ = false;
-        measurement_ = Measurement{};
-        selection_.clear();
+        chosenCluster_.opened();
+        const int32_t numOps = ws->graph->numOps();
+        resetWorkspace(std::move(ws), Plan::singleDevice(numOps), UndoSteps::Clear);
         Q_EMIT opened();
         Q_EMIT planChanged();
         finishOpen(request);
@@ -199,21 +195,30 @@ void Document::finishOpen(const OpenRequest& request) {
   measure(tr("Single device (as opened)"), QStringLiteral("initial"));
 }
 
-void Document::installWorkspace(std::shared_ptr<const Workspace> ws) {
+// The one reset after a new workspace (open, cluster switch, calibration table, a placement
+// file with its own cluster): `plan` becomes the current plan, unmeasured; every job of the
+// previous workspace stops and its result is dropped (the optimizer's plans index the old
+// workspace); the GPU result goes (measured with another graph, cluster or cost model); the
+// history restarts (step times of two workspaces do not compare); the undo stack goes unless
+// `undo` keeps it; the selection goes with another graph. The caller says what changed
+// (opened, clusterChanged, calibrationChanged, planChanged) and measures the plan.
+void Document::resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, UndoSteps undo) {
   const std::shared_ptr<const Workspace> previous = std::move(ws_);
   ws_ = std::move(ws);
-  ++generation_;
-  clearGpuMeasurement();  // measured with another graph, cluster or cost model
-  if (gpuJob_) gpuJob_->cancel = true;
+  workspaces_.start();
+  plan_ = std::move(plan);
+  measured_.clear();
+  clearGpuMeasurement();
+  gpu_.cancel();
   if (baselineJob_) baselineJob_->cancel = true;
-  if (optimizeRun_) {  // its plans index the old workspace: stopped, its result dropped
-    optimizeRun_->cancel = true;
-    optimizeRun_.reset();
-    liveBest_.reset();
-  }
+  optimizer_.cancel();
+  optimizer_.end();
   // Said once per combination of table and cluster (not again for another model on them).
   if (!previous || previous->cluster != ws_->cluster || previous->calibration != ws_->calibration)
     warnIfCalibratesNothing();
+  history_.clear();
+  if (undo == UndoSteps::Clear) undo_.clear();
+  if (!previous || previous->graph != ws_->graph) selection_.clear();
 }
 
 bool Document::setCluster(const QString& presetOrPath) {
@@ -224,13 +229,8 @@ bool Document::setCluster(const QString& presetOrPath) {
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;
   }
-  ++clusterSeq_;  // an open still running uses it too
-  chosenCluster_ = c;
-  chosenClusterLabel_ = presetOrPath;
-  if (!ws_) {
-    pendingCluster_ = presetOrPath;
-    return true;
-  }
+  chosenCluster_.choose(c, presetOrPath, hasModel());  // an open still running uses it too
+  if (!ws_) return true;
   switchCluster(std::move(c), presetOrPath);
   return true;
 }
@@ -243,16 +243,14 @@ void Document::switchCluster(std::shared_ptr<const Cluster> c, const QString& pr
     int nd = c->findDevice(old.device(d).name);
     remap[static_cast<size_t>(d)] = nd >= 0 ? nd : d % c->numDevices();
   }
-  for (int32_t& d : plan_.device)
+  Plan plan = plan_;
+  for (int32_t& d : plan.device)
     if (d >= 0 && static_cast<size_t>(d) < remap.size()) d = remap[static_cast<size_t>(d)];
   Workspace base = *ws_;  // the document's calibration table (useProfiledCluster may bring a new one)
-  base.calibration = calibration_;
-  base.calibrationLabel = calibrationLabel_;
-  installWorkspace(withCluster(base, std::move(c), presetOrPath));
+  base.calibration = calibration_.table();
+  base.calibrationLabel = calibration_.label();
   // Plans and step times of the old cluster do not compare with the new one's.
-  undo_.clear();
-  history_.clear();
-  hasMeasurement_ = false;
+  resetWorkspace(withCluster(base, std::move(c), presetOrPath), std::move(plan), UndoSteps::Clear);
   Q_EMIT clusterChanged();
   Q_EMIT planChanged();
   measure(tr("Previous plan, on %1").arg(presetOrPath), QStringLiteral("initial"));
@@ -271,7 +269,7 @@ void Document::setSelection(std::vector<OpId> ops) {
 }
 
 void Document::assignDevices(const std::vector<OpId>& ops, int device) {
-  if (!ws_ || device < 0 || device >= ws_->cluster->numDevices() || refuseWhileOptimizing()) return;
+  if (!ws_ || device < 0 || device >= ws_->cluster->numDevices() || refuses(JobKind::EditPlan)) return;
   // An op moves with its colocation group (TensorFlow's colocation is a hard constraint:
   // an ApplyAdam stays with the op that owns its parameter).
   const Graph& g = *ws_->graph;
@@ -315,7 +313,7 @@ void Document::assignDevices(const std::vector<OpId>& ops, int device) {
 }
 
 void Document::applyPlan(const Plan& plan, const QString& text) {
-  if (!ws_ || plan.device.size() != plan_.device.size() || refuseWhileOptimizing()) return;
+  if (!ws_ || plan.device.size() != plan_.device.size() || refuses(JobKind::EditPlan)) return;
   undo_.push(new ReplacePlanCommand(this, plan_, plan, text));
 }
 
@@ -330,18 +328,14 @@ void Document::replacePlan(const Plan& plan) {
 }
 
 bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
-  if (!ws_ || refuseWhileOptimizing()) return false;
+  if (!ws_ || refuses(JobKind::EditPlan)) return false;
   try {
     LoadedPlacement lp = readPlacement(path.toStdString(), *ws_->graph, ws_->identity, allowHashMismatch);
     if (std::string why = fusionProblem(*ws_->graph, lp.plan); !why.empty()) throw Error(path.toStdString(), why);
     if (lp.cluster.numDevices() != ws_->cluster->numDevices() || lp.cluster.name() != ws_->cluster->name()) {
       // The file's devices index its own (embedded) cluster: measure on that one.
-      installWorkspace(withCluster(*ws_, std::make_shared<const Cluster>(std::move(lp.cluster)), path));
-      undo_.clear();
-      history_.clear();
-      hasMeasurement_ = false;
-      measurement_ = Measurement{};
-      plan_ = lp.plan;
+      resetWorkspace(withCluster(*ws_, std::make_shared<const Cluster>(std::move(lp.cluster)), path), lp.plan,
+                     UndoSteps::Clear);
       Q_EMIT clusterChanged();
       Q_EMIT planChanged();
     } else {
@@ -357,7 +351,7 @@ bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
 }
 
 void Document::restoreHistoryEntry(int row) {
-  if (row < 0 || row >= history_.count() || refuseWhileOptimizing()) return;
+  if (row < 0 || row >= history_.count() || refuses(JobKind::EditPlan)) return;
   const HistoryEntry& e = history_.entry(row);
   applyPlan(e.plan, tr("Restore “%1”").arg(e.label));
   startMeasure(PendingHistory{});
@@ -378,18 +372,16 @@ void Document::measure(const QString& label, const QString& kind) {
 
 void Document::startMeasure(const PendingHistory& pending, bool quiet) {
   const int task = quiet ? -1 : beginTask(tr("Measuring…"));
-  const uint64_t gen = generation_, seq = ++measureSeq_;
+  const int64_t workspace = workspaces_.current(), request = measured_.request();
   startJob(
       this, &pool_, [ws = ws_, plan = plan_] { return std::make_pair(plan, simulate(*ws, plan)); },
-      [this, gen, seq, pending, task](JobResult<std::pair<Plan, Measurement>> r) {
-        if (gen == generation_ && seq == measureSeq_) {
+      [this, workspace, request, pending, task](JobResult<std::pair<Plan, Measurement>> r) {
+        if (workspaces_.isCurrent(workspace) && measured_.isNewest(request)) {
           if (!r.value) {
             if (task >= 0) Q_EMIT failed(tr("Measuring failed: %1").arg(r.error));
           } else {
-            measuredPlan_ = std::move(r.value->first);
-            measurement_ = std::move(r.value->second);
-            hasMeasurement_ = true;
-            if (pending.add) addHistory(pending.label, pending.kind, measuredPlan_, measurement_, 0);
+            measured_.set(std::move(r.value->first), std::move(r.value->second));
+            if (pending.add) addHistory(pending.label, pending.kind, measured_.plan(), measured_.measurement(), 0);
             Q_EMIT measured();
           }
         }
@@ -415,7 +407,7 @@ void Document::addHistory(const QString& label, const QString& kind, const Plan&
 // ---------------------------------------------------------------- baselines
 
 void Document::runBaselines(const QStringList& methods) {
-  if (!ws_ || methods.isEmpty() || refuseWhileOptimizing() || refuseWhileOnGpus()) return;
+  if (!ws_ || methods.isEmpty() || refuses(JobKind::Baselines)) return;
   if (baselineJob_) baselineJob_->cancel = true;
   auto job = std::make_shared<JobControl>();
   job->total = static_cast<int>(methods.size());
@@ -423,7 +415,7 @@ void Document::runBaselines(const QStringList& methods) {
   const int task =
       beginTask(methods.size() == 1 ? tr("Running baseline %1…").arg(methods[0])
                                     : tr("Running %n baselines…", nullptr, static_cast<int>(methods.size())));
-  const uint64_t gen = generation_;
+  const int64_t workspace = workspaces_.current();
   startJob(
       this, &pool_,
       [ws = ws_, methods, job] {
@@ -448,11 +440,11 @@ void Document::runBaselines(const QStringList& methods) {
         }
         return out;
       },
-      [this, gen, job, task](JobResult<std::vector<BaselineOutcome>> r) {
+      [this, workspace, job, task](JobResult<std::vector<BaselineOutcome>> r) {
         // A run superseded by a newer one still lists its results, but does not apply them.
         const bool newest = baselineJob_ == job;
         if (newest) baselineJob_.reset();
-        if (gen != generation_) {
+        if (!workspaces_.isCurrent(workspace)) {
           endTask(task);
           return;
         }
@@ -474,12 +466,9 @@ void Document::runBaselines(const QStringList& methods) {
         // The best feasible result becomes the current plan (one undo step), already measured.
         if (best && newest) {
           applyPlan(best->plan, tr("Apply baseline %1").arg(best->method));
-          ++measureSeq_;  // a measurement of an older plan still on its way is stale now
-          measuredPlan_ = best->plan;
-          measurement_ = best->measurement;
-          hasMeasurement_ = true;
+          measured_.supersede(best->plan, best->measurement);  // a measurement of an older plan is stale now
           Q_EMIT measured();
-        } else if (newest && !hasMeasurement_) {  // nothing feasible: still show the plan's numbers
+        } else if (newest && !measured_.has()) {  // nothing feasible: still show the plan's numbers
           measure(tr("Current plan"), QStringLiteral("initial"));
         }
         if (newest && job->cancel) Q_EMIT warning(tr("Baselines cancelled"));
@@ -489,7 +478,7 @@ void Document::runBaselines(const QStringList& methods) {
 
 void Document::cancel() {
   if (baselineJob_) baselineJob_->cancel = true;
-  if (gpuJob_) gpuJob_->cancel = true;
+  gpu_.cancel();
   cancelOptimize();
 }
 

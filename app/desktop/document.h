@@ -1,8 +1,19 @@
 // Document: the one model object every view observes — the open graph and cluster (a
 // Workspace), the current plan with its undo stack, the latest measurement, the selection
-// and the history of measured plans. Everything slow (loading, simulating, baselines) runs
-// in the background; results come back as signals on the UI thread. Bad input never
-// replaces what is open: it is reported through failed(message) as one line.
+// and the history of measured plans. Everything slow (loading, simulating, baselines, the
+// optimizer, Measure on GPUs) runs in the background; results come back as signals on the UI
+// thread, and a result that a newer request or a new workspace superseded is dropped (each kind
+// keeps its newest request in a LatestJob, latest_job.h). Bad input never replaces what is
+// open: it is reported through failed(message) as one line.
+//
+// What may run together is one rule set: whyNot(JobKind) (job_kind.h, job_rules.cpp) says in
+// one line why a kind of job may not start now; the document refuses with it (warning()) and
+// MainWindow enables each action by it. The state of each part lives in a small class the
+// document owns: MeasuredPlan (the latest simulation), OptimizerSession (the running optimizer,
+// optimize_document.cpp), GpuRun (Measure on GPUs, gpu_document.cpp), CalibrationState (the
+// calibration table, calibration_document.cpp), ClusterChoice (the cluster chosen last),
+// TaskList (the running tasks). A new workspace (open, cluster switch, calibration, a placement
+// file with its own cluster) resets the rest in one place (resetWorkspace).
 //
 //   Document doc;
 //   doc.open({"zoo:nmt", GraphMode::Default, "4xP100-PCIe"});   // async -> opened() or failed()
@@ -12,26 +23,29 @@
 //   doc.optimize(options);   // async -> iterationReported()..., optimizeFinished(); see optimize_document.cpp
 //   doc.loadCalibration("cal.json");   // every cost model gets the table; see calibration_document.cpp
 //   doc.measureOnGpus();     // async -> gpuMeasurementChanged(); see gpu_document.cpp
+//   doc.whyNot(JobKind::Optimize);     // "" when it may start now
 #pragma once
 #include <map>
 #include <QObject>
 #include <QStringList>
-#include <QElapsedTimer>
 #include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
-#include <atomic>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "background_job.h"
-#include "optimize_run.h"
+#include "calibration_state.h"
+#include "cluster_choice.h"
+#include "gpu_run.h"
+#include "job_kind.h"
+#include "latest_job.h"
+#include "measured_plan.h"
+#include "optimizer_session.h"
 #include "panels/history_model.h"
-#include "profile/gpu_measure.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
+#include "task_list.h"
 #include "workspace.h"
 
 namespace gp {
@@ -63,20 +77,23 @@ class Document : public QObject {
   const Cluster* cluster() const { return ws_ ? ws_->cluster.get() : nullptr; }
   QStringList deviceNames() const;
   const Plan& plan() const { return plan_; }
-  const Measurement& measurement() const { return measurement_; }
-  bool hasMeasurement() const { return hasMeasurement_; }
-  bool measurementIsCurrent() const { return hasMeasurement_ && measuredPlan_ == plan_; }
+  const Measurement& measurement() const { return measured_.measurement(); }
+  bool hasMeasurement() const { return measured_.has(); }
+  bool measurementIsCurrent() const { return measured_.isFor(plan_); }
   std::vector<int> opsPerDevice() const;
   QUndoStack* undoStack() { return &undo_; }
   HistoryModel* history() { return &history_; }
   const std::vector<OpId>& selection() const { return selection_; }
   bool isBusy() const { return !tasks_.empty(); }
-  QString busyText() const { return tasks_.empty() ? QString() : tasks_.back().second; }
+  QString busyText() const { return tasks_.newestText(); }
   // baselines, optimizer, Measure on GPUs
-  bool canCancel() const { return baselineJob_ != nullptr || optimizeRun_ != nullptr || gpuJob_ != nullptr; }
-  bool isOptimizing() const { return optimizeRun_ != nullptr; }
+  bool canCancel() const { return baselineJob_ != nullptr || optimizer_.running() || gpu_.running(); }
+  bool isOptimizing() const { return optimizer_.running(); }
   // What the last optimize() handed the optimizer (its start plan and threads filled in).
-  const OptimizeOptions& lastOptimizeOptions() const { return lastOptimizeOptions_; }
+  const OptimizeOptions& lastOptimizeOptions() const { return optimizer_.lastOptions(); }
+  // Why a job of this kind may not start now, in one line; empty when it may (job_rules.cpp).
+  // The actions below refuse with it (warning()); it does not ask whether a model is open.
+  QString whyNot(JobKind kind) const;
 
   // ---- actions ----
   void open(const OpenRequest& request);                 // async
@@ -115,6 +132,9 @@ class Document : public QObject {
   // distort the measurement).
   void optimize(const OptimizeOptions& options);
   void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
+  // What runs the optimizer: optimizePlacement by default (tests hand in their own).
+  using Optimizer = OptimizerSession::Optimizer;
+  void setOptimizer(Optimizer optimizer);  // empty: the default
   bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop
 
   // ---- calibration: measured op times every cost model of the document uses ----
@@ -123,9 +143,9 @@ class Document : public QObject {
   // do not compare; the undo stack stays: the plans still fit) and re-measures. Sync; false +
   // failed(one line) on error, with what was open unchanged. With no model open it is kept
   // for the next open().
-  bool hasCalibration() const { return calibration_ != nullptr; }
-  std::shared_ptr<const CalibrationTable> calibration() const { return calibration_; }
-  QString calibrationLabel() const { return calibrationLabel_; }  // the table's file path
+  bool hasCalibration() const { return calibration_.has(); }
+  std::shared_ptr<const CalibrationTable> calibration() const { return calibration_.table(); }
+  QString calibrationLabel() const { return calibration_.label(); }  // the table's file path
   bool loadCalibration(const QString& path);
   void clearCalibration();
   // Cluster ▸ Profile Local GPUs…: switches to the profiled cluster file together with its
@@ -145,16 +165,15 @@ class Document : public QObject {
   // when the run finished after Cancel. A result of a plan edited meanwhile is dropped.
   // Refused (warning) while the optimizer runs.
   void measureOnGpus(const GpuMeasureOptions& options = {});
-  bool isMeasuringOnGpus() const { return gpuJob_ != nullptr; }
-  bool hasGpuMeasurement() const { return gpuResult_.has_value(); }
-  const GpuMeasureResult& gpuMeasurement() const { return *gpuResult_; }  // hasGpuMeasurement() only
+  bool isMeasuringOnGpus() const { return gpu_.running(); }
+  bool hasGpuMeasurement() const { return gpu_.hasResult(); }
+  const GpuMeasureResult& gpuMeasurement() const { return gpu_.result(); }  // hasGpuMeasurement() only
   // Shows `r` as the current plan's real measurement (until the plan, the cluster or the
   // calibration changes: then it is cleared, as it no longer matches).
   void setGpuMeasurement(GpuMeasureResult r);
   void clearGpuMeasurement();
   // What runs the plan on the GPUs: ::gp::measureOnGpus by default (tests hand in their own).
-  using GpuMeasurer = std::function<GpuMeasureResult(const CostModel&, const Plan&, const GpuMeasureOptions&,
-                                                     const ProfileProgressFn&, const std::atomic<bool>*)>;
+  using GpuMeasurer = GpuRun::Measurer;
   void setGpuMeasurer(GpuMeasurer measurer);  // empty: the default
 
   // Used by the undo commands only.
@@ -185,18 +204,21 @@ class Document : public QObject {
     bool add = false;
     QString label, kind;
   };
-  void installWorkspace(std::shared_ptr<const Workspace> ws);
+  // The undo stack through a new workspace: cleared (another graph or cluster: the plans
+  // index other devices) or kept (a new cost model only: the plans still fit).
+  enum class UndoSteps { Clear, Keep };
+  // A new workspace replaces the current one with `plan` as the current plan (see document.cpp).
+  void resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, UndoSteps undo);
   // Switches to cluster `c` keeping each op on the device of the same name (setCluster).
   void switchCluster(std::shared_ptr<const Cluster> c, const QString& label);
-  // After calibration_ changed: a workspace with it, a new history, a measurement.
+  // After the calibration table changed: a workspace with it, a new history, a measurement.
   void applyCalibration(const QString& historyLabel);
   int beginTask(const QString& text);  // returns the task's id for endTask
   void endTask(int id);
   void failOpen(const QString& message);
   // quiet: no task, no error (the optimizer's live best plans)
   void startMeasure(const PendingHistory& pending, bool quiet = false);
-  bool refuseWhileOptimizing();        // true (and a warning) while the optimizer runs
-  bool refuseWhileOnGpus();            // true (and a warning) while the plan runs on the GPUs
+  bool refuses(JobKind kind);  // true, and warning(whyNot(kind)), when it may not start now
   // warning() when the workspace's table calibrates none of its cluster's device kinds.
   void warnIfCalibratesNothing();
   QString refuse(const QString& message);  // warning(message), returns it
@@ -211,36 +233,20 @@ class Document : public QObject {
 
   std::shared_ptr<const Workspace> ws_;
   Plan plan_;
-  Measurement measurement_;
-  Plan measuredPlan_;
-  bool hasMeasurement_ = false;
+  MeasuredPlan measured_;
   QUndoStack undo_;
   HistoryModel history_;
   std::vector<OpId> selection_;
-  // background work: running tasks (id, text), newest last
-  std::vector<std::pair<int, QString>> tasks_;
-  int nextTask_ = 0;
-  QString pendingCluster_;       // chosen with no model open: used by the next open()
-  uint64_t clusterSeq_ = 0;      // bumped by every cluster the user chooses (setCluster, a profile)
-  std::shared_ptr<const Cluster> chosenCluster_;  // the newest of them, for an open still running
-  QString chosenClusterLabel_;
+  TaskList tasks_;               // background work: running tasks, newest last
   QThreadPool pool_;             // open, measure, baselines: never blocked by the views' jobs
-  uint64_t generation_ = 0;      // bumped by every new workspace: stale results are dropped
-  uint64_t measureSeq_ = 0;      // newest measurement request
-  uint64_t openSeq_ = 0;         // newest open request
-  std::shared_ptr<JobControl> baselineJob_;
-  std::shared_ptr<OptimizeRun> optimizeRun_;  // the running optimizer, null when none
-  Plan optimizeStartPlan_;                    // the plan it started from
-  OptimizeOptions lastOptimizeOptions_;
-  std::optional<Plan> liveBest_;              // reported best plan not shown yet
-  std::shared_ptr<const CalibrationTable> calibration_;  // what every workspace is built with
-  QString calibrationLabel_;
-  std::shared_ptr<JobControl> gpuJob_;        // Measure on GPUs, null when none runs
-  GpuMeasurer gpuMeasurer_;
-  std::optional<GpuMeasureResult> gpuResult_;
-  Plan gpuPlan_;                              // the plan gpuResult_ measured
-  QElapsedTimer liveShown_;                   // since a best plan was last shown
   QTimer progressTimer_;
+  LatestJob workspaces_;         // a new token with every workspace: results of an older one are dropped
+  LatestJob opens_;              // the newest open request
+  ClusterChoice chosenCluster_;
+  std::shared_ptr<JobControl> baselineJob_;
+  OptimizerSession optimizer_;
+  GpuRun gpu_;
+  CalibrationState calibration_;
 };
 
 }  // namespace gp

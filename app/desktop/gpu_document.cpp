@@ -11,33 +11,18 @@
 
 namespace gp {
 
-bool Document::refuseWhileOnGpus() {
-  if (!gpuJob_) return false;
-  Q_EMIT warning(tr("The plan is running on the GPUs: wait until it finishes, or cancel it."));
-  return true;
-}
-
 void Document::setGpuMeasurer(GpuMeasurer measurer) {
-  gpuMeasurer_ = std::move(measurer);
+  gpu_.setMeasurer(std::move(measurer));
 }
 
 void Document::measureOnGpus(const GpuMeasureOptions& options) {
-  if (!ws_) return;
-  if (gpuJob_) {
-    Q_EMIT warning(tr("The plan is already running on the GPUs."));
-    return;
-  }
-  if (optimizeRun_) {  // its load would distort the measurement
-    Q_EMIT warning(tr("The optimizer is running: stop it to measure on the GPUs."));
-    return;
-  }
-  auto job = std::make_shared<JobControl>();
-  gpuJob_ = job;
+  if (!ws_ || refuses(JobKind::MeasureOnGpus)) return;
+  const std::shared_ptr<JobControl> job = gpu_.start();
   const int task = beginTask(tr("Measuring on GPUs…"));
-  const uint64_t gen = generation_;
+  const int64_t workspace = workspaces_.current();
   startJob(
       this, &pool_,
-      [ws = ws_, plan = plan_, options, job, measurer = gpuMeasurer_] {
+      [ws = ws_, plan = plan_, options, job, measurer = gpu_.measurer()] {
         const ProfileProgressFn say = [job](const std::string& line) { job->setCurrent(QString::fromStdString(line)); };
         try {
           GpuMeasureResult r = measurer ? measurer(*ws->cost, plan, options, say, &job->cancel)
@@ -49,9 +34,9 @@ void Document::measureOnGpus(const GpuMeasureOptions& options) {
           throw;
         }
       },
-      [this, gen, job, task](JobResult<std::pair<Plan, GpuMeasureResult>> r) {
-        if (gpuJob_ == job) gpuJob_.reset();
-        if (gen == generation_) {
+      [this, workspace, job, task](JobResult<std::pair<Plan, GpuMeasureResult>> r) {
+        gpu_.finished(job);
+        if (workspaces_.isCurrent(workspace)) {
           if (job->cancel) {  // also when the run returned normally after Cancel: dropped
             Q_EMIT warning(tr("Measure on GPUs cancelled"));
           } else if (!r.value) {
@@ -68,15 +53,12 @@ void Document::measureOnGpus(const GpuMeasureOptions& options) {
 
 void Document::setGpuMeasurement(GpuMeasureResult r) {
   if (!ws_) return;
-  gpuResult_ = std::move(r);
-  gpuPlan_ = plan_;
+  gpu_.setResult(std::move(r), plan_);
   Q_EMIT gpuMeasurementChanged();
 }
 
 void Document::clearGpuMeasurement() {
-  if (!gpuResult_) return;
-  gpuResult_.reset();
-  gpuPlan_ = Plan{};
+  if (!gpu_.clearResult()) return;
   Q_EMIT gpuMeasurementChanged();
 }
 

@@ -110,6 +110,7 @@ class MainWindow : public QMainWindow {
   void clearError();
   void updateTitle();
   void updateMetrics();
+  // The enabled state of every action, by the document's rules (Document::whyNot).
   void updateActions();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();

@@ -16,6 +16,7 @@
 #include <QToolButton>
 #include <QWidgetAction>
 
+#include "allowed_action.h"
 #include "graph/graph_search_bar.h"
 #include "graph/graph_view.h"
 #include "language.h"
@@ -71,8 +72,8 @@ void MainWindow::createActions() {
   });
   optimizeAct_ =
       makeAction(this, tr("&Optimize"), QStringLiteral("actionOptimize"), QKeySequence(Qt::CTRL | Qt::Key_R));
-  optimizeAct_->setToolTip(
-      tr("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
+  setAllowedTip(optimizeAct_,
+                tr("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
   optimizePopup_ = new OptimizePopup(this);
   connect(optimizeAct_, &QAction::triggered, doc_, [this] { doc_->optimize(optimizePopup_->options()); });
   stopOptimizeAct_ = makeAction(this, tr("&Stop"), QStringLiteral("actionStopOptimize"));
@@ -82,14 +83,14 @@ void MainWindow::createActions() {
   // context menu); the document refuses what the rules forbid, with a line in the status bar.
   setPriorityAct_ =
       makeAction(this, tr("Set &Priority…"), QStringLiteral("actionSetPriority"), QKeySequence(Qt::CTRL | Qt::Key_P));
-  setPriorityAct_->setToolTip(tr("Type the selected ops' priority in the inspector (Return applies)"));
+  setAllowedTip(setPriorityAct_, tr("Type the selected ops' priority in the inspector (Return applies)"));
   connect(setPriorityAct_, &QAction::triggered, this, &MainWindow::focusPrioritySpin);
   fuseAct_ = makeAction(this, tr("Fu&se Selection"), QStringLiteral("actionFuse"), QKeySequence(Qt::CTRL | Qt::Key_G));
-  fuseAct_->setToolTip(tr("Run the selected ops as one kernel"));
+  setAllowedTip(fuseAct_, tr("Run the selected ops as one kernel"));
   connect(fuseAct_, &QAction::triggered, doc_, [this] { doc_->fuseOps(doc_->selection()); });
   unfuseAct_ = makeAction(this, tr("U&nfuse Selection"), QStringLiteral("actionUnfuse"),
                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
-  unfuseAct_->setToolTip(tr("Take the selected ops out of their fusion groups"));
+  setAllowedTip(unfuseAct_, tr("Take the selected ops out of their fusion groups"));
   connect(unfuseAct_, &QAction::triggered, doc_, [this] { doc_->unfuseOps(doc_->selection()); });
   graphView_->setSelectionActions({setPriorityAct_, fuseAct_, unfuseAct_});
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
@@ -288,35 +289,26 @@ void MainWindow::chooseSymbolicDims() {
 
 void MainWindow::updateActions() {
   const bool model = doc_->hasModel();
-  const bool optimizing = doc_->isOptimizing();
-  const bool onGpus = doc_->isMeasuringOnGpus();
   for (QAction* a : modelActions_) a->setEnabled(model);
   cancelAct_->setEnabled(doc_->canCancel() || !layoutDone_);
-  // While the plan runs on the GPUs, no optimizer or baselines: their load would distort it.
-  const QString gpuWhy =
-      onGpus ? tr("The plan is running on the GPUs: wait until it finishes, or cancel it.") : QString();
-  optimizeAct_->setEnabled(model && !optimizing && !onGpus);
-  optimizeAct_->setToolTip(
-      onGpus ? gpuWhy : tr("Improve the current plan with the reinforcement-learning optimizer (options: the arrow)"));
-  stopOptimizeAct_->setEnabled(optimizing);
+  allowIf(optimizeAct_, model, doc_->whyNot(JobKind::Optimize));
+  stopOptimizeAct_->setEnabled(doc_->isOptimizing());
+  for (QAction* a : baselineActions_) allowIf(a, model, doc_->whyNot(JobKind::Baselines));
   // While the optimizer runs, the shown plan is its best so far: no edits until it stops.
-  undoAct_->setEnabled(!optimizing && doc_->undoStack()->canUndo());
-  redoAct_->setEnabled(!optimizing && doc_->undoStack()->canRedo());
-  for (QAction* a : baselineActions_) {
-    a->setEnabled(model && !optimizing && !onGpus);
-    a->setToolTip(gpuWhy);  // empty: the action's text, as before
-  }
+  const QString editWhy = doc_->whyNot(JobKind::EditPlan);
+  allowIf(undoAct_, doc_->undoStack()->canUndo(), editWhy);
+  allowIf(redoAct_, doc_->undoStack()->canRedo(), editWhy);
   const std::vector<OpId>& sel = doc_->selection();
-  const bool editable = model && !optimizing;
+  const bool editable = model && editWhy.isEmpty();
   assignMenu_->setEnabled(editable && !sel.empty());
-  setPriorityAct_->setEnabled(editable && !sel.empty());
+  allowIf(setPriorityAct_, model && !sel.empty(), editWhy);
   // Fuse: two ops or more (the rules are checked when it is asked for, and a refusal says why).
-  fuseAct_->setEnabled(editable && sel.size() >= 2);
+  allowIf(fuseAct_, model && sel.size() >= 2, editWhy);
   const Plan& plan = doc_->plan();
   bool anyFused = false;
   if (plan.fusionGroup.size() == plan.device.size())
     for (OpId op : sel) anyFused = anyFused || plan.fusionGroup[static_cast<size_t>(op)] >= 0;
-  unfuseAct_->setEnabled(editable && anyFused);
+  allowIf(unfuseAct_, model && anyFused, editWhy);
   inspector_->setEditable(editable);
   colorMode_->setEnabled(model);
   updateGpuActions();

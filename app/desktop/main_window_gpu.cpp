@@ -13,6 +13,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "allowed_action.h"
 #include "gpu_availability.h"
 #include "main_window.h"
 #include "profile_dialog.h"
@@ -55,11 +56,11 @@ void MainWindow::createGpuActions() {
   connect(measureGpuAct_, &QAction::triggered, doc_, [this] { doc_->measureOnGpus(); });
   loadCalibrationAct_ = new QAction(tr("Load Calibration &Table…"), this);
   loadCalibrationAct_->setObjectName(QStringLiteral("actionLoadCalibration"));
-  loadCalibrationAct_->setToolTip(tr("Use measured op times (a calibration table) instead of the roofline estimate"));
+  setAllowedTip(loadCalibrationAct_, tr("Use measured op times (a calibration table) instead of the roofline estimate"));
   connect(loadCalibrationAct_, &QAction::triggered, this, &MainWindow::chooseCalibration);
   clearCalibrationAct_ = new QAction(tr("C&lear Calibration Table"), this);
   clearCalibrationAct_->setObjectName(QStringLiteral("actionClearCalibration"));
-  clearCalibrationAct_->setToolTip(tr("Estimate every op's time with the roofline model again"));
+  setAllowedTip(clearCalibrationAct_, tr("Estimate every op's time with the roofline model again"));
   connect(clearCalibrationAct_, &QAction::triggered, doc_, [this] { doc_->clearCalibration(); });
   for (QAction* a : {profileAct_, measureGpuAct_}) a->setEnabled(false);  // until the GPUs are probed
 }
@@ -78,12 +79,10 @@ void MainWindow::addClusterMenu() {
 
 void MainWindow::updateGpuActions() {
   if (!measureGpuAct_) return;
-  const bool optimizing = doc_->isOptimizing();
-  const bool onGpus = doc_->isMeasuringOnGpus();
   const bool profiling = profileDialog_ && profileDialog_->isRunning();
-  // Profiling and measuring share the process's one CUPTI collector: never both at once.
-  const QString gpusBusy =
-      onGpus ? tr("The plan is running on the GPUs: profile them once it has finished.") : QString();
+  // Profiling and measuring share the process's one CUPTI collector: never both at once. The
+  // document's rules say when it measures; the dialog that profiles is this window's.
+  const QString gpusBusy = doc_->whyNot(JobKind::ProfileGpus);
   QString profileWhy = gpu_->profileUnavailable();
   if (profileWhy.isEmpty()) profileWhy = gpusBusy;
   profileAct_->setEnabled(profileWhy.isEmpty());
@@ -97,15 +96,16 @@ void MainWindow::updateGpuActions() {
   QString measureWhy = gpu_->measureUnavailable(GpuAvailability::gpusNeeded(doc_->plan()));
   if (measureWhy.isEmpty() && profiling)
     measureWhy = tr("The GPUs are being profiled: measure on them once the profile has finished.");
-  if (measureWhy.isEmpty() && optimizing) measureWhy = tr("The optimizer is running: stop it to measure on the GPUs.");
-  measureGpuAct_->setEnabled(doc_->hasModel() && measureWhy.isEmpty() && !onGpus);
+  if (measureWhy.isEmpty()) measureWhy = doc_->whyNot(JobKind::MeasureOnGpus);
+  measureGpuAct_->setEnabled(doc_->hasModel() && measureWhy.isEmpty());
   const QString measureTip = measureWhy.isEmpty() ? tr("Run the current plan on the local GPUs and show the measured "
                                                        "timeline below the simulated one (Shift+F5)")
                                                   : measureWhy;
   measureGpuAct_->setToolTip(measureTip);
   measureGpuAct_->setStatusTip(measureTip);
-  loadCalibrationAct_->setEnabled(!optimizing);
-  clearCalibrationAct_->setEnabled(!optimizing && doc_->hasCalibration());
+  const QString calibrationWhy = doc_->whyNot(JobKind::LoadCalibration);
+  allowIf(loadCalibrationAct_, true, calibrationWhy);
+  allowIf(clearCalibrationAct_, doc_->hasCalibration(), calibrationWhy);
 }
 
 void MainWindow::onGpuMeasurementChanged() {

@@ -15,42 +15,28 @@ namespace {
 constexpr int kLiveIntervalMs = 500;  // the views follow the best plan at most this often
 }
 
-bool Document::refuseWhileOptimizing() {
-  if (!optimizeRun_) return false;
-  Q_EMIT warning(tr("The optimizer is running: stop it to change the plan."));
-  return true;
+void Document::setOptimizer(Optimizer optimizer) {
+  optimizer_.setOptimizer(std::move(optimizer));
 }
 
 void Document::optimize(const OptimizeOptions& options) {
-  if (!ws_) return;
-  if (optimizeRun_) {
-    Q_EMIT warning(tr("The optimizer is already running."));
-    return;
-  }
-  if (baselineJob_) {
-    Q_EMIT warning(tr("Baselines are running: the optimizer starts once they finish or are cancelled."));
-    return;
-  }
-  if (refuseWhileOnGpus()) return;  // the optimizer's load would distort the measurement
+  if (!ws_ || refuses(JobKind::Optimize)) return;
   auto run = std::make_shared<OptimizeRun>();
   run->options = options;
   run->options.startPlan = plan_;  // a hand-edited plan is optimized further
   // One core stays free for the user interface (LibTorch would take them all).
   if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
   run->method = options.policy == "colocrl" ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
-  optimizeRun_ = run;
-  lastOptimizeOptions_ = run->options;
-  optimizeStartPlan_ = plan_;
-  liveBest_.reset();
-  liveShown_.start();
+  optimizer_.begin(run, plan_);
   run->clock.start();
   const int task = beginTask(tr("Optimizing…"));
   Q_EMIT optimizeStarted();
   startJob(
       this, &pool_,
-      [ws = ws_, run] {
-        return optimizePlacement(
-            *ws->cost, run->options, [run](const IterationReport& r) { run->report(r); }, &run->cancel);
+      [ws = ws_, run, optimizer = optimizer_.optimizer()] {
+        const IterationFn report = [run](const IterationReport& r) { run->report(r); };
+        return optimizer ? optimizer(*ws->cost, run->options, report, &run->cancel)
+                         : optimizePlacement(*ws->cost, run->options, report, &run->cancel);
       },
       [this, run, task](JobResult<OptimizeResult> r) {
         finishOptimize(run, std::move(r));
@@ -59,17 +45,17 @@ void Document::optimize(const OptimizeOptions& options) {
 }
 
 void Document::cancelOptimize() {
-  if (optimizeRun_) optimizeRun_->cancel = true;
+  optimizer_.cancel();
 }
 
 void Document::pollOptimizer(bool finishing) {
-  const std::shared_ptr<OptimizeRun> run = optimizeRun_;
+  const std::shared_ptr<OptimizeRun> run = optimizer_.run();
   if (!run) return;
   bool showNow = false;  // the zero-shot plan is shown at once: what the policy knows by itself
   for (OptimizeProgress& p : run->take()) {
     Q_EMIT iterationReported(p);
     if (p.improvedBest) {
-      liveBest_ = std::move(p.improvedBest);
+      optimizer_.keepBest(std::move(*p.improvedBest));
       showNow = showNow || p.report.zeroShot;
     }
   }
@@ -87,27 +73,24 @@ void Document::pollOptimizer(bool finishing) {
             : tr("Optimizing: iteration %1 of %2").arg(it).arg(o.iterations));
   }
   // The views follow the best plan, throttled: a new plan at most every kLiveIntervalMs.
-  if (liveBest_ && (showNow || liveShown_.elapsed() >= kLiveIntervalMs) && liveBest_->device.size() == plan_.device.size()) {
-    plan_ = std::move(*liveBest_);
-    liveBest_.reset();
-    liveShown_.restart();
+  if (std::optional<Plan> best = optimizer_.takeBestToShow(showNow, plan_.device.size(), kLiveIntervalMs)) {
+    plan_ = std::move(*best);
     Q_EMIT planChanged();
     startMeasure(PendingHistory{}, /*quiet=*/true);
   }
 }
 
 void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r) {
-  if (run != optimizeRun_) {  // a new workspace superseded it (installWorkspace): dropped
+  if (run != optimizer_.run()) {  // a new workspace superseded it (resetWorkspace): dropped
     Q_EMIT optimizeFinished(false);
     return;
   }
   pollOptimizer(/*finishing=*/true);  // the last reports still go to the plot
-  optimizeRun_.reset();
-  liveBest_.reset();
-  // Where the run started from: the result replaces it as one undo step.
-  auto backToStart = [this] {
-    if (plan_ == optimizeStartPlan_) return;
-    plan_ = optimizeStartPlan_;
+  const Plan start = optimizer_.startPlan();  // where the run started: the result replaces it as one undo step
+  optimizer_.end();
+  auto backToStart = [this, &start] {
+    if (plan_ == start) return;
+    plan_ = start;
     Q_EMIT planChanged();
     startMeasure(PendingHistory{});
   };
@@ -120,7 +103,7 @@ void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult
   OptimizeResult& res = *r.value;
   if (!res.note.empty()) Q_EMIT warning(QString::fromStdString(res.note));
   const bool zeroShot = run->options.iterations <= 0;  // one greedy plan, no iteration
-  if ((res.iterations == 0 && !zeroShot) || res.best.device.size() != optimizeStartPlan_.device.size()) {
+  if ((res.iterations == 0 && !zeroShot) || res.best.device.size() != start.device.size()) {
     backToStart();
     Q_EMIT warning(tr("The optimizer stopped before its first iteration."));
     Q_EMIT optimizeFinished(false);
@@ -130,16 +113,13 @@ void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult
       zeroShot        ? tr("Optimizer (%1, zero-shot)").arg(run->method)
       : res.cancelled ? tr("Optimizer (%1, stopped after %n iteration(s))", nullptr, res.iterations).arg(run->method)
                       : tr("Optimizer (%1, %n iteration(s))", nullptr, res.iterations).arg(run->method);
-  plan_ = optimizeStartPlan_;  // silently: the views get the result with the undo step below
+  plan_ = start;  // silently: the views get the result with the undo step below
   if (res.best == plan_)
     Q_EMIT planChanged();
   else
-    undo_.push(new ReplacePlanCommand(this, optimizeStartPlan_, res.best, label));
-  ++measureSeq_;  // a live measurement still on its way is stale now
-  measuredPlan_ = res.best;
-  measurement_ = std::move(res.measurement);
-  hasMeasurement_ = true;
-  addHistory(label, QStringLiteral("optimizer"), measuredPlan_, measurement_, res.seconds);
+    undo_.push(new ReplacePlanCommand(this, start, res.best, label));
+  measured_.supersede(res.best, std::move(res.measurement));  // a live measurement on its way is stale now
+  addHistory(label, QStringLiteral("optimizer"), measured_.plan(), measured_.measurement(), res.seconds);
   Q_EMIT measured();
   Q_EMIT optimizeFinished(true);
 }

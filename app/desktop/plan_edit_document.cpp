@@ -37,7 +37,7 @@ void Document::remeasure() {
 QString Document::setPriority(const std::vector<OpId>& selected, int priority) {
   if (!ws_) return {};
   const std::vector<OpId> ops = validOps(selected, ws_->graph->numOps());
-  if (refuseWhileOptimizing()) return tr("The optimizer is running: stop it to change the plan.");
+  if (const QString why = whyNot(JobKind::EditPlan); !why.isEmpty()) return refuse(why);
   if (ops.empty()) return refuse(tr("Select ops to set their priority."));
   const Graph& g = *ws_->graph;
   const Plan after = planedit::withPriority(plan_, g.numOps(), ops, priority);
@@ -51,7 +51,7 @@ QString Document::setPriority(const std::vector<OpId>& selected, int priority) {
 QString Document::fuseOps(const std::vector<OpId>& selected) {
   if (!ws_) return {};
   const std::vector<OpId> ops = validOps(selected, ws_->graph->numOps());
-  if (refuseWhileOptimizing()) return tr("The optimizer is running: stop it to change the plan.");
+  if (const QString why = whyNot(JobKind::EditPlan); !why.isEmpty()) return refuse(why);
   const int n = static_cast<int>(ops.size());
   if (n < 2) return refuse(tr("Cannot fuse: select at least two ops."));
   const Graph& g = *ws_->graph;
@@ -81,7 +81,7 @@ QString Document::fuseOps(const std::vector<OpId>& selected) {
 QString Document::unfuseOps(const std::vector<OpId>& selected) {
   if (!ws_) return {};
   const std::vector<OpId> ops = validOps(selected, ws_->graph->numOps());
-  if (refuseWhileOptimizing()) return tr("The optimizer is running: stop it to change the plan.");
+  if (const QString why = whyNot(JobKind::EditPlan); !why.isEmpty()) return refuse(why);
   int fused = 0;
   if (!plan_.fusionGroup.empty())
     for (OpId op : ops) fused += plan_.fusionGroup[static_cast<size_t>(op)] >= 0 ? 1 : 0;

@@ -1,7 +1,10 @@
-// Helpers the app's Qt Tests share: waiting until the window is idle, finding its actions.
+// Helpers the app's Qt Tests share: waiting until the window is idle, finding its actions, the
+// messages a signal spy caught.
 #pragma once
 #include <QAction>
 #include <QDeadlineTimer>
+#include <QSignalSpy>
+#include <QStringList>
 #include <QTest>
 
 #include "main_window.h"
@@ -25,6 +28,13 @@ inline QAction* action(gp::MainWindow& w, const char* name) {
   auto* a = w.findChild<QAction*>(QString::fromLatin1(name));
   if (!a) qFatal("no action %s", name);
   return a;
+}
+
+// The messages `spy` (on a one-string signal such as Document::warning) caught, oldest first.
+inline QStringList caught(const QSignalSpy& spy) {
+  QStringList out;
+  for (const QList<QVariant>& args : spy) out << args.at(0).toString();
+  return out;
 }
 
 }  // namespace gptest

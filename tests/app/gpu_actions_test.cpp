@@ -56,6 +56,7 @@ using namespace gp;
 namespace {
 
 using gptest::action;
+using gptest::caught;
 using gptest::waitIdle;
 
 // mm (MatMul) -> relu -> add -> out; 4 MiB tensors.
@@ -110,13 +111,6 @@ QString writeTable(const QString& path, const QString& kind) {
 
 QString deviceKind(const char* cluster) {
   return QString::fromStdString(loadCluster(cluster).device(0).kind);
-}
-
-// The messages `spy` (on Document::warning) caught.
-QStringList caught(const QSignalSpy& spy) {
-  QStringList out;
-  for (const QList<QVariant>& args : spy) out << args.at(0).toString();
-  return out;
 }
 
 // Stands in for the GPUs: the simulated step as "measured", once `release` is set (or Cancel is
