@@ -52,7 +52,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
       if (b.method == "expert" && b.measurement.feasible) expert = &b;
     OptimizeOptions o = base;
     if (best >= 0) o.startPlan = bs[best].plan;
-    OptimizeResult r = optimizePlacement(cost, o, {}, interrupt.flag());
+    OptimizeResult r = optimizePlan(cost, o, {}, interrupt.flag());
     const Measurement& m = r.measurement;
     const double bestMs = best >= 0 ? bs[best].measurement.stepTime * 1e3 : 0;
     const double expertMs = expert ? expert->measurement.stepTime * 1e3 : 0;

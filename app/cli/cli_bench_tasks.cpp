@@ -45,7 +45,7 @@ struct Stage {
     const int count = tasks.placement + tasks.schedule + tasks.fusion;
     o.budgetSeconds = base.budgetSeconds * count;
     if (o.iterations < INT_MAX) o.iterations = base.iterations * count;
-    OptimizeResult r = optimizePlacement(cost, o, {}, cancel);
+    OptimizeResult r = optimizePlan(cost, o, {}, cancel);
     cancelled = cancelled || r.cancelled;
     if (!r.note.empty()) notes.push_back(r.note);
     stepMs = r.measurement.feasible ? r.measurement.stepTime * 1e3 : 0;

@@ -76,7 +76,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   InterruptScope interrupt;
   std::vector<double> elapsed;  // per iteration, seconds since the start
   double zeroShotMs = 0;        // the best plan after the zero-shot report
-  OptimizeResult r = optimizePlacement(
+  OptimizeResult r = optimizePlan(
       cost, o,
       [&](const IterationReport& it) {
         if (it.zeroShot) {  // the policy's own plan, before the first iteration

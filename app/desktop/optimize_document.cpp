@@ -49,7 +49,7 @@ void Document::optimize(const OptimizeOptions& options) {
   startJob(
       this, &pool_,
       [ws = ws_, run] {
-        return optimizePlacement(
+        return optimizePlan(
             *ws->cost, run->options, [run](const IterationReport& r) { run->report(r); }, &run->cancel);
       },
       [this, run, task](JobResult<OptimizeResult> r) {

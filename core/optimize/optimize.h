@@ -1,7 +1,8 @@
-// The RL placement optimizer, as the CLI and the app call it (torch-free interface).
+// The RL optimizer of a plan (placement, schedule and fusion), as the CLI and the app call it
+// (torch-free interface).
 //
 //   OptimizeOptions o; o.iterations = 100; o.seed = 7;
-//   OptimizeResult r = optimizePlacement(cost, o, [](const IterationReport& it) { ... }, &cancel);
+//   OptimizeResult r = optimizePlan(cost, o, [](const IterationReport& it) { ... }, &cancel);
 //
 // The implementation (core/rl: GDP policy + PPO, or ColocRL + REINFORCE) lives in the LibTorch
 // plugin libgp_rl.so, loaded on first use (core/optimize/rl_plugin.cpp), so programs that never
@@ -99,8 +100,8 @@ using IterationFn = std::function<void(const IterationReport&)>;
 
 // Runs the optimizer on the calling thread; `cancel` is polled at least every 100 ms.
 // Throws gp::Error for a bad policy file or when the plugin cannot be loaded.
-OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
-                                 const std::atomic<bool>* cancel = nullptr);
+OptimizeResult optimizePlan(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                            const std::atomic<bool>* cancel = nullptr);
 
 // Pre-training one policy over many graphs and clusters (graphplace-cli pretrain): every round
 // runs one step on each training task in turn, all tasks sharing the network and its optimizer,
@@ -173,9 +174,9 @@ PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const Pret
 // Reward of a measurement for the optimizer: -sqrt(step / lower bound); kInfeasibleReward when
 // the plan does not fit. Shared by every policy so their rewards compare.
 inline constexpr double kInfeasibleReward = -10.0;
-double placementReward(const Measurement& m);
+double planReward(const Measurement& m);
 // The same against a fixed bound (fusion lowers a plan's own bound, so a search over fusion
 // groups scores every plan against the unfused bound: the reward then orders plans by step time).
-double placementReward(const Measurement& m, double lowerBound);
+double planReward(const Measurement& m, double lowerBound);
 
 }  // namespace gp

@@ -9,7 +9,7 @@
 
 namespace gp {
 
-// The symbol the plugin exports: optimizePlacement's signature with the result as an out
+// The symbol the plugin exports: optimizePlan's signature with the result as an out
 // parameter (so the extern "C" function returns nothing C-incompatible). Exceptions (gp::Error)
 // propagate through it.
 using RlOptimizeFn = void (*)(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

@@ -10,7 +10,7 @@
 // and, for the schedule and fusion tasks (options.tasks), a level per op drawn from heads that
 // read the sampled devices (action residuals); PlanBuilder (rl/decisions.h) turns decisions into
 // a Plan (tasks left out keep their defaults); each simulated (one Simulator reused, no
-// timeline); reward = placementReward against the unfused lower bound. The sampling logits of
+// timeline); reward = planReward against the unfused lower bound. The sampling logits of
 // every task are the policy's plus a fixed bonus on the incumbent's decision (see
 // PpoConfig::priorMoves). begin() picks the start among options.startCandidates (each with its
 // own order), the schedule's base order (critical-path ranks, the start's priorities or the

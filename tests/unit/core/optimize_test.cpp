@@ -30,21 +30,21 @@ using gptest::ScopedEnv;
 
 }  // namespace
 
-TEST(PlacementReward, IsMinusSqrtOfTheRatioToTheBound) {
-  EXPECT_DOUBLE_EQ(placementReward(measured(2.0, 2.0)), -1.0);
-  EXPECT_DOUBLE_EQ(placementReward(measured(8.0, 2.0)), -2.0);
-  EXPECT_DOUBLE_EQ(placementReward(measured(3.0, 1.0)), -std::sqrt(3.0));
+TEST(PlanReward, IsMinusSqrtOfTheRatioToTheBound) {
+  EXPECT_DOUBLE_EQ(planReward(measured(2.0, 2.0)), -1.0);
+  EXPECT_DOUBLE_EQ(planReward(measured(8.0, 2.0)), -2.0);
+  EXPECT_DOUBLE_EQ(planReward(measured(3.0, 1.0)), -std::sqrt(3.0));
   // faster is always more reward
-  EXPECT_GT(placementReward(measured(1.5, 1.0)), placementReward(measured(1.6, 1.0)));
+  EXPECT_GT(planReward(measured(1.5, 1.0)), planReward(measured(1.6, 1.0)));
 }
 
-TEST(PlacementReward, InfeasibleIsAFixedPenaltyBelowEveryFeasiblePlan) {
-  EXPECT_EQ(placementReward(measured(1.0, 1.0, false)), kInfeasibleReward);
-  EXPECT_EQ(placementReward(measured(1e9, 1.0, false)), kInfeasibleReward);
+TEST(PlanReward, InfeasibleIsAFixedPenaltyBelowEveryFeasiblePlan) {
+  EXPECT_EQ(planReward(measured(1.0, 1.0, false)), kInfeasibleReward);
+  EXPECT_EQ(planReward(measured(1e9, 1.0, false)), kInfeasibleReward);
   // however slow, a plan that fits earns more than one that does not
-  EXPECT_GT(placementReward(measured(1e6, 1.0)), kInfeasibleReward);
+  EXPECT_GT(planReward(measured(1e6, 1.0)), kInfeasibleReward);
   // no bound (an empty graph): as good as the bound
-  EXPECT_DOUBLE_EQ(placementReward(measured(0, 0)), -1.0);
+  EXPECT_DOUBLE_EQ(planReward(measured(0, 0)), -1.0);
 }
 
 TEST(OptimizePlacement, MissingPluginIsAClearError) {
@@ -56,7 +56,7 @@ TEST(OptimizePlacement, MissingPluginIsAClearError) {
   OptimizeOptions o;
   o.iterations = 1;
   try {
-    optimizePlacement(cost, o, {});
+    optimizePlan(cost, o, {});
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.source(), "optimize");
