@@ -37,7 +37,7 @@ void Document::optimize(const OptimizeOptions& options) {
   run->options.startPlan = plan_;  // a hand-edited plan is optimized further
   // One core stays free for the user interface (LibTorch would take them all).
   if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
-  run->method = options.policy == "colocrl" ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
+  run->method = options.policy.kind == PolicyKind::ColocRL ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
   optimizeRun_ = run;
   lastOptimizeOptions_ = run->options;
   optimizeStartPlan_ = plan_;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "optimize/optimize_choices.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
 
@@ -38,10 +39,7 @@ OptimizeTasks parseTasks(const std::string& text);
 std::string toString(const OptimizeTasks& tasks);
 
 struct OptimizeOptions {
-  // "default": the pre-trained policy shipped in resources/policies (falls back to "scratch"
-  // with a note when absent); "scratch": a new GDP policy; "colocrl": the 2017 seq2seq policy
-  // with REINFORCE; anything else: a policy checkpoint file (.pt) written by pretrain/optimize.
-  std::string policy = "default";
+  PolicyChoice policy;             // the shipped pre-trained policy unless told otherwise
   int iterations = 100;           // PPO iterations; 0 = zero-shot (one greedy plan, no update)
   double budgetSeconds = 0;       // > 0: stop after this wall time too
   uint64_t seed = 1;
@@ -66,10 +64,7 @@ struct OptimizeOptions {
   // ablation that tells how much the learning adds to the search
   bool update = true;
   OptimizeTasks tasks;
-  // Fusion when it is not a task: "none" (no groups), "default" (defaultFusion on each plan's
-  // devices, the compilers' elementwise-chain fusion) or "plan" (the start plan's groups; only
-  // with placement fixed).
-  std::string fuse = "none";
+  FuseMode fuse = FuseMode::None;  // fusion when it is not a task
 };
 
 struct IterationReport {
@@ -91,8 +86,7 @@ struct OptimizeResult {
   std::vector<double> bestStepTimeHistory;  // per iteration, seconds (0 before a feasible plan)
   std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
   bool cancelled = false;
-  // why it stopped: "iterations", "budget", "converged", "cancelled" or "zero-shot"
-  std::string stopReason;
+  StopReason stopReason = StopReason::Iterations;  // why it stopped
   int firstIteration = 1;         // > 1 when resumed: number of the first iteration of this run
 };
 
@@ -122,10 +116,10 @@ struct PretrainOptions {
   int samplesPerIteration = 8;
   int threads = 0;
   OptimizeTasks tasks{true, true, true};  // the heads trained (every one, so the policy serves any subset)
-  std::string fuse = "none";              // as OptimizeOptions::fuse, when fusion is not a task
-  // "expert": expert iteration (each round the search improves each task's best plan, then the
-  // policy learns to produce that plan from the start alone); "ppo": PPO on the search's samples.
-  std::string method = "expert";
+  FuseMode fuse = FuseMode::None;         // as OptimizeOptions::fuse, when fusion is not a task
+  // Expert: expert iteration (each round the search improves each task's best plan, then the
+  // policy learns to produce that plan from the start alone); Ppo: PPO on the search's samples.
+  PretrainMethod method = PretrainMethod::Expert;
   // expert: passes over every task's best decisions per round (the first right after the task's
   // search, the others after all searches: a replay of the round's best plans, no simulation)
   int fitEpochs = 1;

@@ -45,7 +45,7 @@ struct ColocRlTrainConfig {
   bool priorities = false;  // see above
 };
 
-// The plugin's entry for options.policy == "colocrl". Throws gp::Error for a start plan of the
+// The plugin's entry for PolicyKind::ColocRL. Throws gp::Error for a start plan of the
 // wrong size, a cluster of more than kMaxDevices devices, or options.saveCheckpoint (ColocRL
 // policies are not saved).
 OptimizeResult runColocRl(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

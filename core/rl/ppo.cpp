@@ -187,6 +187,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   CancelHooks hooks(s.policy->parameters(), cancel);
   std::vector<double> history;  // of the resumed session and this run
   int done = 0;
+  std::optional<StopReason> stopped;  // zero-shot or converged
   if (!o.resume.empty()) {
     LoadedSession session = loadSession(o.resume, s.cost.graph(), s.numDevices);
     s.optimizer->load(session.optimizerState);
@@ -200,7 +201,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     // before it refines, shown at once; refining starts from the better of it and the start
     const double startStep = s.inc.bestStep;
     zeroShot(stop, cancel);
-    if (o.iterations <= 0) result.stopReason = "zero-shot";
+    if (o.iterations <= 0) stopped = StopReason::ZeroShot;
     if (onIteration && !stop() && done == 0) {
       IterationReport rep;
       rep.zeroShot = true;
@@ -230,12 +231,14 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
       lastGain = s.inc.bestStep;
       sinceGain = 0;
     } else if (o.patience > 0 && ++sinceGain >= o.patience) {
-      result.stopReason = "converged";
+      stopped = StopReason::Converged;
       break;
     }
   }
-  if (result.stopReason.empty())
-    result.stopReason = result.cancelled ? "cancelled" : result.iterations >= o.iterations ? "iterations" : "budget";
+  result.stopReason = stopped                             ? *stopped
+                      : result.cancelled                  ? StopReason::Cancelled
+                      : result.iterations >= o.iterations ? StopReason::Iterations
+                                                          : StopReason::Budget;
   if (!o.checkpoint.empty()) saveSession(o.checkpoint, done + result.iterations, history);
   result.best = bestPlan();
   result.measurement = s.inc.sim.run(result.best, /*recordTimeline=*/true);

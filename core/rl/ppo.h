@@ -159,7 +159,7 @@ class PpoTrainer {
 // A new policy for graphs whose features have `featureDim` columns, initialised from `seed`.
 GdpPolicy makePolicy(int64_t featureDim, uint64_t seed, PolicyConfig config = {});
 
-// The plugin's optimizer: resolves options.policy ("default", "scratch", "colocrl", or a
+// The plugin's optimizer: resolves options.policy (the shipped default, scratch, ColocRL or a
 // checkpoint file) and options.resume, sets LibTorch's thread count, trains, and saves
 // options.saveCheckpoint (rl/run_optimizer.cpp).
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

@@ -1,5 +1,5 @@
-// The torch-free side of the optimizer: its reward, and a clear error when the LibTorch plugin
-// cannot be found.
+// The torch-free side of the optimizer: its reward, the text of its named choices, and a clear
+// error when the LibTorch plugin cannot be found.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,6 +29,26 @@ Measurement measured(double step, double bound, bool feasible = true) {
 using gptest::ScopedEnv;
 
 }  // namespace
+
+TEST(OptimizeChoices, ParseWhatToStringWrites) {
+  for (PolicyKind k : {PolicyKind::Default, PolicyKind::Scratch, PolicyKind::ColocRL})
+    EXPECT_EQ(parsePolicy(toString(PolicyChoice{k, {}})), (PolicyChoice{k, {}}));
+  EXPECT_EQ(parsePolicy("colocrl").kind, PolicyKind::ColocRL);
+  EXPECT_EQ(parsePolicy("").kind, PolicyKind::Default);
+  EXPECT_EQ(parsePolicy("policies/p.pt"), (PolicyChoice{PolicyKind::File, "policies/p.pt"}));
+  EXPECT_EQ(toString(PolicyChoice{PolicyKind::File, "policies/p.pt"}), "policies/p.pt");
+  for (FuseMode f : {FuseMode::None, FuseMode::Default, FuseMode::Plan}) EXPECT_EQ(parseFuse(toString(f)), f);
+  EXPECT_EQ(toString(FuseMode::Default), "default");
+  EXPECT_FALSE(parseFuse("sometimes"));
+  for (StopReason r : {StopReason::Iterations, StopReason::Budget, StopReason::Converged, StopReason::Cancelled,
+                       StopReason::ZeroShot})
+    EXPECT_EQ(parseStopReason(toString(r)), r);
+  EXPECT_EQ(toString(StopReason::ZeroShot), "zero-shot");
+  EXPECT_FALSE(parseStopReason("bored"));
+  EXPECT_EQ(parsePretrainMethod("ppo"), PretrainMethod::Ppo);
+  EXPECT_EQ(toString(PretrainMethod::Expert), "expert");
+  EXPECT_FALSE(parsePretrainMethod("genetic"));
+}
 
 TEST(PlanReward, IsMinusSqrtOfTheRatioToTheBound) {
   EXPECT_DOUBLE_EQ(planReward(measured(2.0, 2.0)), -1.0);
