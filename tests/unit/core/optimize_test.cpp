@@ -67,7 +67,7 @@ TEST(PlanReward, InfeasibleIsAFixedPenaltyBelowEveryFeasiblePlan) {
   EXPECT_DOUBLE_EQ(planReward(measured(0, 0)), -1.0);
 }
 
-TEST(OptimizePlacement, MissingPluginIsAClearError) {
+TEST(OptimizePlan, MissingPluginIsAClearError) {
   Graph g = gptest::smallMlp();
   Cluster c = gptest::toyCluster();
   CostModel cost(g, c);
