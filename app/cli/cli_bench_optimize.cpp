@@ -52,7 +52,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
       if (b.method == "expert" && b.measurement.feasible) expert = &b;
     OptimizeOptions o = base;
     if (best >= 0) o.startPlan = bs[best].plan;
-    OptimizeResult r = optimizePlacement(cost, o, {}, interrupt.flag());
+    OptimizeResult r = optimizePlan(cost, o, {}, interrupt.flag());
     const Measurement& m = r.measurement;
     const double bestMs = best >= 0 ? bs[best].measurement.stepTime * 1e3 : 0;
     const double expertMs = expert ? expert->measurement.stepTime * 1e3 : 0;
@@ -73,7 +73,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
                      {"gain_vs_expert_percent", expert ? ordered_json(vsExpert) : ordered_json(nullptr)},
                      {"iterations", r.iterations},
                      {"seconds", r.seconds},
-                     {"stop_reason", r.stopReason}};
+                     {"stop_reason", toString(r.stopReason)}};
     if (!r.note.empty()) row["note"] = r.note;
     if (calibration.used()) {
       row["calibrated_op_times"] = cost.numCalibrated();
@@ -94,7 +94,7 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
   const double meanBest = nBest ? sumBest / nBest : 0, meanExpert = nExpert ? sumExpert / nExpert : 0;
   if (json) {
     out << dump(ordered_json{{"cluster", cluster.name()},
-                             {"policy", base.policy},
+                             {"policy", toString(base.policy)},
                              {"calibration", calibrationFileJson(calibration)},
                              {"models", rows},
                              {"mean_gain_vs_best_percent", meanBest},

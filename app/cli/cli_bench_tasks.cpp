@@ -40,12 +40,12 @@ struct Stage {
     OptimizeOptions o = base;
     o.tasks = tasks;
     if (tasks.placement) o.startCandidates = candidates;
-    o.fuse = tasks.fusion ? "none" : (tasks.placement ? "default" : "plan");
+    o.fuse = tasks.fusion ? FuseMode::None : (tasks.placement ? FuseMode::Default : FuseMode::Plan);
     o.startPlan = start;
     const int count = tasks.placement + tasks.schedule + tasks.fusion;
     o.budgetSeconds = base.budgetSeconds * count;
     if (o.iterations < INT_MAX) o.iterations = base.iterations * count;
-    OptimizeResult r = optimizePlacement(cost, o, {}, cancel);
+    OptimizeResult r = optimizePlan(cost, o, {}, cancel);
     cancelled = cancelled || r.cancelled;
     if (!r.note.empty()) notes.push_back(r.note);
     stepMs = r.measurement.feasible ? r.measurement.stepTime * 1e3 : 0;
@@ -163,7 +163,7 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
   const double k = n > 0 ? n : 1, kSingle = nSingle > 0 ? nSingle : 1, kExpert = nExpert > 0 ? nExpert : 1;
   if (json) {
     out << dump(ordered_json{{"cluster", cluster.name()},
-                             {"policy", base.policy},
+                             {"policy", toString(base.policy)},
                              {"budget_seconds_per_task", base.budgetSeconds},
                              {"calibration", calibrationFileJson(calibration)},
                              {"models", rows},

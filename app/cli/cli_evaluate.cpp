@@ -35,7 +35,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
       return names;
     }() + ") or a --placement file");
   const int repeat = a.intValue("--repeat", 1);
-  const std::string fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
+  const FuseMode fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
   const LoadOptions loadOptions = loadOptionsFrom(a);
   const CalibrationOption calibration = calibrationFrom(a);
   const std::string& spec = a.positional[0];

@@ -5,15 +5,16 @@
 #include <string>
 
 #include "graph/graph.h"
+#include "optimize/optimize_choices.h"
 #include "sim/plan.h"
 
 namespace gp::cli {
 
-// `fuse` when it is default, none or plan, else std::invalid_argument (check it before slow work).
-std::string checkFuseOption(const std::string& fuse);
+// `fuse` (default, none or plan) as a mode, else std::invalid_argument (check it before slow work).
+FuseMode checkFuseOption(const std::string& fuse);
 
 // Sets plan.fusionGroup as `fuse` says; returns what to add to the plan's name ("" or
 // " + default fusion").
-std::string applyFuseOption(const Graph& g, Plan& plan, const std::string& fuse, const std::string& planName);
+std::string applyFuseOption(const Graph& g, Plan& plan, FuseMode fuse, const std::string& planName);
 
 }  // namespace gp::cli

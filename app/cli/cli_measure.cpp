@@ -29,7 +29,7 @@ using nlohmann::ordered_json;
 
 struct Options {
   GpuMeasureOptions gpu;
-  std::string fuse = "plan";
+  FuseMode fuse = FuseMode::Plan;
 };
 
 Options measureOptionsFrom(const Args& a) {

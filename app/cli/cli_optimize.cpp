@@ -59,14 +59,14 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
       o.startPlan = planFromFile(start, g, ModelIdentity{spec, modelSha256(spec, lo), g.numOps()}, c);
     else throw std::invalid_argument("--start wants none, baseline, a baseline method or a placement file, got '" + start + "'");
   }
-  if (o.startPlan && o.fuse == "plan") {
+  if (o.startPlan && o.fuse == FuseMode::Plan) {
     if (std::string why = fusionProblem(g, *o.startPlan); !why.empty()) throw std::invalid_argument(start + ": " + why);
   }
 
   char line[256];
   if (!json) {
     std::snprintf(line, sizeof line, "%s on %s: %d ops, policy %s, tasks %s, seed %llu\n", spec.c_str(),
-                  c.name().c_str(), g.numOps(), o.policy.c_str(), toString(o.tasks).c_str(),
+                  c.name().c_str(), g.numOps(), toString(o.policy).c_str(), toString(o.tasks).c_str(),
                   static_cast<unsigned long long>(o.seed));
     out << line;
     if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
@@ -76,7 +76,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   InterruptScope interrupt;
   std::vector<double> elapsed;  // per iteration, seconds since the start
   double zeroShotMs = 0;        // the best plan after the zero-shot report
-  OptimizeResult r = optimizePlacement(
+  OptimizeResult r = optimizePlan(
       cost, o,
       [&](const IterationReport& it) {
         if (it.zeroShot) {  // the policy's own plan, before the first iteration
@@ -104,9 +104,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
     ordered_json j{{"model", spec},
                    {"cluster", c.name()},
                    {"ops", g.numOps()},
-                   {"policy", o.policy},
+                   {"policy", toString(o.policy)},
                    {"tasks", toString(o.tasks)},
-                   {"fuse", o.tasks.fusion ? "optimized" : o.fuse},
+                   {"fuse", o.tasks.fusion ? "optimized" : toString(o.fuse)},
                    {"seed", o.seed},
                    {"calibration", calibrationJson(calibration, cost)},
                    {"step_time_ms", m.stepTime * 1e3},
@@ -116,7 +116,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"iterations", r.iterations},
                    {"seconds", r.seconds},
                    {"cancelled", r.cancelled},
-                   {"stop_reason", r.stopReason}};
+                   {"stop_reason", toString(r.stopReason)}};
     if (!m.problem.empty()) j["problem"] = m.problem;
     if (!r.note.empty()) j["note"] = r.note;
     if (r.firstIteration > 1) j["first_iteration"] = r.firstIteration;
@@ -135,7 +135,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   if (!r.note.empty()) out << "note: " << r.note << "\n";
   std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %.1f s, %s)\n",
                 m.stepTime * 1e3, m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.seconds,
-                r.stopReason.c_str());
+                toString(r.stopReason).c_str());
   out << line;
   if (!m.problem.empty()) out << "problem        " << m.problem << "\n";
   for (size_t i = 0; i < baselines.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <csignal>
 #include <sstream>
+#include <optional>
 #include <stdexcept>
 
 namespace gp::cli {
@@ -41,7 +42,7 @@ double nonNegative(const Args& a, const std::string& name, double fallback) {
 
 OptimizeOptions optimizeOptionsFrom(const Args& a) {
   OptimizeOptions o;
-  o.policy = a.value("--policy").value_or("default");
+  o.policy = parsePolicy(a.value("--policy").value_or("default"));
   o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
   // --budget-seconds alone: as many iterations as fit
   const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
@@ -58,10 +59,11 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   o.resume = a.value("--resume").value_or("");
   o.update = !a.has("--no-update");
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);
-  o.fuse = a.value("--fuse").value_or("none");
-  if (o.fuse != "none" && o.fuse != "default" && o.fuse != "plan")
-    throw std::invalid_argument("--fuse wants none, default or plan, got '" + o.fuse + "'");
-  if (o.fuse == "plan" && o.tasks.placement)
+  const std::string fuse = a.value("--fuse").value_or("none");
+  const std::optional<FuseMode> mode = parseFuse(fuse);
+  if (!mode) throw std::invalid_argument("--fuse wants none, default or plan, got '" + fuse + "'");
+  o.fuse = *mode;
+  if (o.fuse == FuseMode::Plan && o.tasks.placement)
     throw std::invalid_argument("--fuse plan keeps the start plan's groups: leave placement out of --tasks");
   if (!o.resume.empty() && a.has("--policy"))
     throw std::invalid_argument("--resume continues the checkpoint's policy; leave out --policy");

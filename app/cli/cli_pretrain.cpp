@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
@@ -74,16 +75,19 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
   o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
   o.threads = a.intValue("--threads", 0);
-  o.method = a.value("--method").value_or("expert");
-  if (o.method != "expert" && o.method != "ppo")
-    throw std::invalid_argument("--method wants expert or ppo, got '" + o.method + "'");
+  const std::string method = a.value("--method").value_or("expert");
+  const std::optional<PretrainMethod> how = parsePretrainMethod(method);
+  if (!how) throw std::invalid_argument("--method wants expert or ppo, got '" + method + "'");
+  o.method = *how;
   o.fitEpochs = a.intValue("--fit-epochs", o.fitEpochs);
   if (o.fitEpochs < 1) throw std::invalid_argument("--fit-epochs wants 1 or more, got " + std::to_string(o.fitEpochs));
   o.evalEvery = a.intValue("--eval-every", o.evalEvery);
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
-  o.fuse = a.value("--fuse").value_or("none");
-  if (o.fuse != "none" && o.fuse != "default")
-    throw std::invalid_argument("pretrain --fuse wants none or default, got '" + o.fuse + "'");
+  const std::string fuse = a.value("--fuse").value_or("none");
+  const std::optional<FuseMode> mode = parseFuse(fuse);
+  if (!mode || *mode == FuseMode::Plan)
+    throw std::invalid_argument("pretrain --fuse wants none or default, got '" + fuse + "'");
+  o.fuse = *mode;
   const std::string start = a.value("--start").value_or("baseline");
   if (start != "baseline" && start != "none")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");

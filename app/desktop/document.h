@@ -123,7 +123,7 @@ class Document : public QObject {
   void measure(const QString& label = {}, const QString& kind = QStringLiteral("manual"));
   void runBaselines(const QStringList& methods);         // async; each result goes to history
   void cancel();                                         // stops baselines between methods, and the optimizer
-  // Runs the RL optimizer (optimizePlacement) from the current plan in the background. Every
+  // Runs the RL optimizer (optimizePlan) from the current plan in the background. Every
   // iteration is reported; the best plan so far becomes the shown plan (at most twice a second,
   // measured in the background, no undo step); the final best enters history (kind
   // "optimizer") and becomes the current plan as one undo step. Edits and baselines wait until
@@ -132,7 +132,7 @@ class Document : public QObject {
   // distort the measurement).
   void optimize(const OptimizeOptions& options);
   void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
-  // What runs the optimizer: optimizePlacement by default (tests hand in their own).
+  // What runs the optimizer: optimizePlan by default (tests hand in their own).
   using Optimizer = OptimizerSession::Optimizer;
   void setOptimizer(Optimizer optimizer);  // empty: the default
   bool waitUntilIdle(int timeoutMs);                     // tests and --screenshot: spins the event loop

@@ -26,7 +26,7 @@ void Document::optimize(const OptimizeOptions& options) {
   run->options.startPlan = plan_;  // a hand-edited plan is optimized further
   // One core stays free for the user interface (LibTorch would take them all).
   if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
-  run->method = options.policy == "colocrl" ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
+  run->method = options.policy.kind == PolicyKind::ColocRL ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
   optimizer_.begin(run, plan_);
   run->clock.start();
   const int task = beginTask(tr("Optimizing…"));
@@ -36,7 +36,7 @@ void Document::optimize(const OptimizeOptions& options) {
       [ws = ws_, run, optimizer = optimizer_.optimizer()] {
         const IterationFn report = [run](const IterationReport& r) { run->report(r); };
         return optimizer ? optimizer(*ws->cost, run->options, report, &run->cancel)
-                         : optimizePlacement(*ws->cost, run->options, report, &run->cancel);
+                         : optimizePlan(*ws->cost, run->options, report, &run->cancel);
       },
       [this, run, task](JobResult<OptimizeResult> r) {
         finishOptimize(run, std::move(r));

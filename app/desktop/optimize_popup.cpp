@@ -16,9 +16,9 @@ namespace {
 const QString kFileItem = QStringLiteral("<file>");
 }
 
-std::string fuseWhenNotATask(const OptimizeTasks& tasks, int planFusionGroups) {
-  if (tasks.fusion || planFusionGroups <= 0) return "none";
-  return tasks.placement ? "default" : "plan";
+FuseMode fuseWhenNotATask(const OptimizeTasks& tasks, int planFusionGroups) {
+  if (tasks.fusion || planFusionGroups <= 0) return FuseMode::None;
+  return tasks.placement ? FuseMode::Default : FuseMode::Plan;
 }
 
 OptimizePopup::OptimizePopup(QWidget* parent) : QWidget(parent) {
@@ -95,8 +95,8 @@ OptimizeTasks OptimizePopup::tasks() const {
 
 OptimizeOptions OptimizePopup::options() const {
   OptimizeOptions o;
-  o.policy = policy_->currentData().toString().toStdString();
-  if (o.policy == kFileItem.toStdString()) o.policy = "default";
+  const QString policy = policy_->currentData().toString();
+  o.policy = policy == kFileItem ? PolicyChoice{} : parsePolicy(policy.toStdString());
   o.iterations = iterations_->value();
   o.budgetSeconds = budget_->value();
   o.seed = static_cast<uint64_t>(seed_->value());
@@ -151,10 +151,10 @@ void OptimizePopup::updateNote() {
   if (!t.placement) fixed << tr("devices (as in the plan)");
   if (!t.schedule) fixed << (planHasPriorities_ ? tr("order (the plan's priorities)") : tr("order (FIFO)"));
   if (!t.fusion) {
-    const std::string fuse = fuseWhenNotATask(t, planFusionGroups_);
-    fixed << (fuse == "plan"      ? tr("fusion (the plan's %n group(s))", nullptr, planFusionGroups_)
-              : fuse == "default" ? tr("fusion (default: elementwise chains)")
-                                  : tr("fusion (none)"));
+    const FuseMode fuse = fuseWhenNotATask(t, planFusionGroups_);
+    fixed << (fuse == FuseMode::Plan      ? tr("fusion (the plan's %n group(s))", nullptr, planFusionGroups_)
+              : fuse == FuseMode::Default ? tr("fusion (default: elementwise chains)")
+                                          : tr("fusion (none)"));
   }
   tasksNote_->setText(fixed.isEmpty() ? tr("All three are decided jointly.")
                                       : tr("Not optimized: %1").arg(fixed.join(QStringLiteral(" · "))));

@@ -17,12 +17,12 @@ class QSpinBox;
 namespace gp {
 
 // Fusion when it is not one of the tasks (OptimizeOptions::fuse), from the current plan's
-// fusion groups: the user's groups are kept ("plan") when the devices stay as they are
+// fusion groups: the user's groups are kept (Plan) when the devices stay as they are
 // (placement is not a task either: the groups remain valid); when placement is optimized the
 // ops may move apart, so the compilers' default fusion is applied on each plan's devices
-// ("default"), but only if the user's plan fuses at all; a plan without groups stays unfused
-// ("none"). With fusion a task the optimizer chooses the groups and `fuse` is "none".
-std::string fuseWhenNotATask(const OptimizeTasks& tasks, int planFusionGroups);
+// (Default), but only if the user's plan fuses at all; a plan without groups stays unfused
+// (None). With fusion a task the optimizer chooses the groups and `fuse` is None.
+FuseMode fuseWhenNotATask(const OptimizeTasks& tasks, int planFusionGroups);
 
 class OptimizePopup : public QWidget {
   Q_OBJECT

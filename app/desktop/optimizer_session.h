@@ -1,6 +1,6 @@
 // OptimizerSession: the optimizer run the document shows live — the run its worker fills
 // (OptimizeRun, optimize_run.h; null when none runs), the plan it started from, the options it
-// was handed, what runs it (optimizePlacement unless a test handed in a stand-in) and the best
+// was handed, what runs it (optimizePlan unless a test handed in a stand-in) and the best
 // plan reported but not shown yet, with the clock that throttles showing them.
 #pragma once
 #include <QElapsedTimer>

@@ -9,8 +9,8 @@
 
 namespace gp {
 
-OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
-                                 const std::atomic<bool>* cancel) {
+OptimizeResult optimizePlan(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                            const std::atomic<bool>* cancel) {
   RlOptimizeFn fn = rlOptimizeEntry();
   OptimizeResult result;
   fn(cost, options, onIteration, cancel, result);
@@ -49,9 +49,9 @@ std::string toString(const OptimizeTasks& t) {
   return s;
 }
 
-double placementReward(const Measurement& m) { return placementReward(m, m.lowerBound); }
+double planReward(const Measurement& m) { return planReward(m, m.lowerBound); }
 
-double placementReward(const Measurement& m, double lowerBound) {
+double planReward(const Measurement& m, double lowerBound) {
   if (!m.feasible) return kInfeasibleReward;
   // Without a bound (an empty graph) every plan is as good as the bound.
   const double ratio = lowerBound > 0 ? m.stepTime / lowerBound : 1.0;

@@ -1,7 +1,8 @@
-// The RL placement optimizer, as the CLI and the app call it (torch-free interface).
+// The RL optimizer of a plan (placement, schedule and fusion), as the CLI and the app call it
+// (torch-free interface).
 //
 //   OptimizeOptions o; o.iterations = 100; o.seed = 7;
-//   OptimizeResult r = optimizePlacement(cost, o, [](const IterationReport& it) { ... }, &cancel);
+//   OptimizeResult r = optimizePlan(cost, o, [](const IterationReport& it) { ... }, &cancel);
 //
 // The implementation (core/rl: GDP policy + PPO, or ColocRL + REINFORCE) lives in the LibTorch
 // plugin libgp_rl.so, loaded on first use (core/optimize/rl_plugin.cpp), so programs that never
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "optimize/optimize_choices.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
 
@@ -37,10 +39,7 @@ OptimizeTasks parseTasks(const std::string& text);
 std::string toString(const OptimizeTasks& tasks);
 
 struct OptimizeOptions {
-  // "default": the pre-trained policy shipped in resources/policies (falls back to "scratch"
-  // with a note when absent); "scratch": a new GDP policy; "colocrl": the 2017 seq2seq policy
-  // with REINFORCE; anything else: a policy checkpoint file (.pt) written by pretrain/optimize.
-  std::string policy = "default";
+  PolicyChoice policy;             // the shipped pre-trained policy unless told otherwise
   int iterations = 100;           // PPO iterations; 0 = zero-shot (one greedy plan, no update)
   double budgetSeconds = 0;       // > 0: stop after this wall time too
   uint64_t seed = 1;
@@ -65,10 +64,7 @@ struct OptimizeOptions {
   // ablation that tells how much the learning adds to the search
   bool update = true;
   OptimizeTasks tasks;
-  // Fusion when it is not a task: "none" (no groups), "default" (defaultFusion on each plan's
-  // devices, the compilers' elementwise-chain fusion) or "plan" (the start plan's groups; only
-  // with placement fixed).
-  std::string fuse = "none";
+  FuseMode fuse = FuseMode::None;  // fusion when it is not a task
 };
 
 struct IterationReport {
@@ -90,8 +86,7 @@ struct OptimizeResult {
   std::vector<double> bestStepTimeHistory;  // per iteration, seconds (0 before a feasible plan)
   std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
   bool cancelled = false;
-  // why it stopped: "iterations", "budget", "converged", "cancelled" or "zero-shot"
-  std::string stopReason;
+  StopReason stopReason = StopReason::Iterations;  // why it stopped
   int firstIteration = 1;         // > 1 when resumed: number of the first iteration of this run
 };
 
@@ -99,8 +94,8 @@ using IterationFn = std::function<void(const IterationReport&)>;
 
 // Runs the optimizer on the calling thread; `cancel` is polled at least every 100 ms.
 // Throws gp::Error for a bad policy file or when the plugin cannot be loaded.
-OptimizeResult optimizePlacement(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
-                                 const std::atomic<bool>* cancel = nullptr);
+OptimizeResult optimizePlan(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
+                            const std::atomic<bool>* cancel = nullptr);
 
 // Pre-training one policy over many graphs and clusters (graphplace-cli pretrain): every round
 // runs one step on each training task in turn, all tasks sharing the network and its optimizer,
@@ -121,10 +116,10 @@ struct PretrainOptions {
   int samplesPerIteration = 8;
   int threads = 0;
   OptimizeTasks tasks{true, true, true};  // the heads trained (every one, so the policy serves any subset)
-  std::string fuse = "none";              // as OptimizeOptions::fuse, when fusion is not a task
-  // "expert": expert iteration (each round the search improves each task's best plan, then the
-  // policy learns to produce that plan from the start alone); "ppo": PPO on the search's samples.
-  std::string method = "expert";
+  FuseMode fuse = FuseMode::None;         // as OptimizeOptions::fuse, when fusion is not a task
+  // Expert: expert iteration (each round the search improves each task's best plan, then the
+  // policy learns to produce that plan from the start alone); Ppo: PPO on the search's samples.
+  PretrainMethod method = PretrainMethod::Expert;
   // expert: passes over every task's best decisions per round (the first right after the task's
   // search, the others after all searches: a replay of the round's best plans, no simulation)
   int fitEpochs = 1;
@@ -173,9 +168,9 @@ PretrainResult pretrainPolicy(const std::vector<PretrainTask>& tasks, const Pret
 // Reward of a measurement for the optimizer: -sqrt(step / lower bound); kInfeasibleReward when
 // the plan does not fit. Shared by every policy so their rewards compare.
 inline constexpr double kInfeasibleReward = -10.0;
-double placementReward(const Measurement& m);
+double planReward(const Measurement& m);
 // The same against a fixed bound (fusion lowers a plan's own bound, so a search over fusion
 // groups scores every plan against the unfused bound: the reward then orders plans by step time).
-double placementReward(const Measurement& m, double lowerBound);
+double planReward(const Measurement& m, double lowerBound);
 
 }  // namespace gp

@@ -9,7 +9,7 @@
 
 namespace gp {
 
-// The symbol the plugin exports: optimizePlacement's signature with the result as an out
+// The symbol the plugin exports: optimizePlan's signature with the result as an out
 // parameter (so the extern "C" function returns nothing C-incompatible). Exceptions (gp::Error)
 // propagate through it.
 using RlOptimizeFn = void (*)(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
@@ -24,7 +24,7 @@ inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 3;
+  constexpr uint64_t kVersion = 4;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^

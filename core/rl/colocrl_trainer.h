@@ -7,7 +7,7 @@
 // colocrl_policy.h); torch::manual_seed(options.seed), then the network; Adam. One iteration:
 // one sequential decode of options.samplesPerIteration device sequences (sampled with an
 // at::Generator seeded from options.seed), each turned into a plan (every unit gets its chunk's
-// device) and simulated (one Simulator reused, no timeline); reward = placementReward
+// device) and simulated (one Simulator reused, no timeline); reward = planReward
 // (-sqrt(step / lower bound): the paper's -sqrt(run time), normalised; kInfeasibleReward for a
 // plan that does not fit, the paper's "large fixed run time" for OOM). Baseline: an exponential
 // moving average of the batch mean reward (decay baselineDecay, started at the first batch's
@@ -45,7 +45,7 @@ struct ColocRlTrainConfig {
   bool priorities = false;  // see above
 };
 
-// The plugin's entry for options.policy == "colocrl". Throws gp::Error for a start plan of the
+// The plugin's entry for PolicyKind::ColocRL. Throws gp::Error for a start plan of the
 // wrong size, a cluster of more than kMaxDevices devices, or options.saveCheckpoint (ColocRL
 // policies are not saved).
 OptimizeResult runColocRl(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

@@ -8,12 +8,10 @@
 namespace gp::rl {
 
 PlanBuilder::PlanBuilder(const Graph& g, const GraphFeatures& f, const OptimizeOptions& o, int32_t numDevices)
-    : g_(g), f_(f), tasks_(o.tasks), fuse_(o.fuse.empty() ? "none" : o.fuse), numDevices_(std::max(1, numDevices)),
+    : g_(g), f_(f), tasks_(o.tasks), fuse_(o.fuse), numDevices_(std::max(1, numDevices)),
       base_(f.priority) {
   if (!tasks_.any()) throw Error("optimize", "no task to optimize (placement, schedule, fusion)");
-  if (fuse_ != "none" && fuse_ != "default" && fuse_ != "plan")
-    throw Error("optimize", "fusion mode '" + fuse_ + "' is not none, default or plan");
-  if (!tasks_.fusion && fuse_ == "plan" && tasks_.placement)
+  if (!tasks_.fusion && fuse_ == FuseMode::Plan && tasks_.placement)
     throw Error("optimize", "--fuse plan keeps the start plan's fusion groups, so placement cannot be optimized too");
   const Plan* start = o.startPlan ? &*o.startPlan : nullptr;
   fixedUnits_.assign(static_cast<size_t>(f.numUnits), 0);
@@ -32,7 +30,7 @@ PlanBuilder::PlanBuilder(const Graph& g, const GraphFeatures& f, const OptimizeO
     }
     fixedUnits_ = unitsOf(*start);
     fixedPriority_ = start->priority;
-    if (fuse_ == "plan") fixedFusion_ = start->fusionGroup;
+    if (fuse_ == FuseMode::Plan) fixedFusion_ = start->fusionGroup;
   }
   fusible_.resize(static_cast<size_t>(f.numOps));
   for (OpId op = 0; op < f.numOps; ++op) fusible_[op] = fusionRole(g, op) != FusionRole::Never;
@@ -75,8 +73,8 @@ Plan PlanBuilder::build(const Decisions& d) const {
     p.priority = fixedPriority_;
   }
   if (tasks_.fusion) p.fusionGroup = fuseByPriority(g_, p.device, d.fusion);
-  else if (fuse_ == "default") p.fusionGroup = defaultFusion(g_, p.device);
-  else if (fuse_ == "plan") p.fusionGroup = fixedFusion_;
+  else if (fuse_ == FuseMode::Default) p.fusionGroup = defaultFusion(g_, p.device);
+  else if (fuse_ == FuseMode::Plan) p.fusionGroup = fixedFusion_;
   return p;
 }
 

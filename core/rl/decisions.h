@@ -11,7 +11,7 @@
 //              decreasing level (0: never fuses).
 // A task that is not optimized keeps a fixed value: the start plan's devices (every op on
 // device 0 without one), its priorities (FIFO without them), and for fusion OptimizeOptions::fuse
-// ("none", "default": defaultFusion on each plan's devices, "plan": the start plan's groups).
+// (None; Default: defaultFusion on each plan's devices; Plan: the start plan's groups).
 //
 // Placement fixed: the start plan's devices are kept op by op, exactly as given, even where they
 // split a colocation group (a placement unit) over two devices — the user fixed them, and the
@@ -40,8 +40,8 @@ struct Decisions {
 
 class PlanBuilder {
  public:
-  // Throws gp::Error for options that contradict each other (fuse "plan" with placement
-  // optimized) or an unknown fuse mode.
+  // Throws gp::Error for options that contradict each other (FuseMode::Plan with placement
+  // optimized) or no task at all.
   PlanBuilder(const Graph& g, const GraphFeatures& f, const OptimizeOptions& o, int32_t numDevices);
 
   Plan build(const Decisions& d) const;
@@ -68,13 +68,13 @@ class PlanBuilder {
   const Graph& g_;
   const GraphFeatures& f_;
   OptimizeTasks tasks_;
-  std::string fuse_;
+  FuseMode fuse_;
   int32_t numDevices_;
   std::vector<int32_t> base_;                      // per op, in [1, ops]
   std::vector<int32_t> fixedUnits_;                // the start's units (initial decisions)
   std::vector<int32_t> fixedDevice_;               // placement not a task: per op, the start's
   std::vector<int32_t> fixedPriority_;             // schedule not a task
-  std::vector<int32_t> fixedFusion_;               // fuse == "plan"
+  std::vector<int32_t> fixedFusion_;               // fuse_ == FuseMode::Plan
   std::vector<uint8_t> fusible_;
 };
 

@@ -54,29 +54,21 @@ PpoTrainer::Imitation PpoTrainer::imitate(const StopFn& stop, const std::atomic<
 
 double PpoTrainer::fitBest(const StopFn& stop, const std::atomic<bool>* cancel) {
   State& s = *s_;
-  const OptimizeTasks& t = s.tasks();
   const double stopped = std::numeric_limits<double>::quiet_NaN();
   if (!s.inc.haveFeasible || stop()) return stopped;
   // one update toward the best decisions on the zero-shot input
   s.policy->train();
   const Decisions& best = s.best;
   DecideJob j = s.zeroShotJob();
-  const torch::Tensor tU = toTensor(best.units), tS = toTensor(best.schedule), tF = toTensor(best.fusion);
-  j.givenU = tU.unsqueeze(1);
-  j.givenS = tS.unsqueeze(0);
-  j.givenF = tF.unsqueeze(0);
+  for (Task t : kTasks) j.given[t] = asOneSample(t, toTensor(taskDecisions(t, best)));
   std::optional<Decided> d = s.decide(std::move(j), stop, cancel);
   if (!d) return stopped;
   torch::Tensor loss = torch::zeros({});
-  if (t.placement)
-    loss = loss + balancedNll(d->logpU.gather(1, tU.unsqueeze(1)).squeeze(1),
-                              tU.ne(toTensor(s.startDecisions.units)), torch::Tensor());
-  if (s.heads.schedule)
-    loss = loss + balancedNll(d->logpS[0].gather(1, tS.unsqueeze(1)).squeeze(1),
-                              tS.ne(toTensor(s.startDecisions.schedule)), torch::Tensor());
-  if (s.heads.fusion)
-    loss = loss + balancedNll(d->logpF[0].gather(1, tF.unsqueeze(1)).squeeze(1),
-                              tF.ne(toTensor(s.startDecisions.fusion)), s.fusibleMask);
+  for (const TaskState& t : s.active) {
+    const torch::Tensor target = toTensor(taskDecisions(t.task, best));
+    loss = loss + balancedNll(firstSample(t.task, d->logp[t.task]).gather(1, target.unsqueeze(1)).squeeze(1),
+                              target.ne(toTensor(taskDecisions(t.task, s.startDecisions))), t.mask);
+  }
   if (!s.applyGradient(loss, stop)) return stopped;
   return loss.item<double>();
 }

@@ -1,6 +1,6 @@
 // The best plan an optimizer has seen (the incumbent), shared by the PPO and ColocRL trainers:
 // every candidate is simulated on a reused Simulator without a timeline and scored with
-// placementReward against the unfused lower bound (fixed, so plans with and without fusion groups
+// planReward against the unfused lower bound (fixed, so plans with and without fusion groups
 // compare by step time); the best feasible one is kept, an infeasible one only while nothing fits.
 // considerAll simulates a batch on `workers` threads (one Simulator each) when the graph is big
 // enough for a simulation to outweigh starting a thread, then keeps the best in the batch's order:
@@ -60,7 +60,7 @@ struct Incumbent {
       best = plan;
     }
     haveAny = true;
-    return placementReward(measured, bound);
+    return planReward(measured, bound);
   }
 
   bool parallel_ = false;

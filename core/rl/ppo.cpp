@@ -37,7 +37,6 @@ PpoTrainer::PpoTrainer(const CostModel& cost, const OptimizeOptions& options, Gd
   s_->features = buildGraphFeatures(cost.graph(), cost, current);
   s_->input = toPolicyInput(s_->features);
   s_->numDevices = std::min<int64_t>(cost.cluster().numDevices(), kMaxDevices);
-  s_->search = std::make_unique<LocalSearch>(s_->features, static_cast<int32_t>(s_->numDevices), options.seed);
   s_->builder = std::make_unique<PlanBuilder>(cost.graph(), s_->features, options, static_cast<int32_t>(s_->numDevices));
   if (!policy) return;  // the factory constructor sets policy and optimizer
   if (policy->featureDim() != s_->features.featureDim || cost.cluster().numDevices() > policy->config().maxDevices)
@@ -56,10 +55,27 @@ void PpoTrainer::setUpTasks() {
   if ((s.heads.schedule || s.heads.fusion) && !c.multiTask)
     throw Error("optimize", "this policy places only (a placement-only policy file): it cannot optimize " +
                                 toString(s.options.tasks) + "; use --policy scratch or pre-train a new one");
-  s.scheduleSearch = std::make_unique<LevelSearch>(static_cast<int32_t>(c.scheduleLevels), s.options.seed + 1);
-  s.fusionSearch = std::make_unique<LevelSearch>(static_cast<int32_t>(c.fusionLevels), s.options.seed + 2);
   std::vector<float> mask(s.builder->fusible().begin(), s.builder->fusible().end());
   s.fusibleMask = torch::tensor(mask);
+  auto add = [&](Task task, int64_t levels, double count) -> TaskState& {
+    TaskState& t = s.active.emplace_back();
+    t.task = task;
+    t.levels = levels;
+    t.count = count;
+    return t;
+  };
+  if (s.tasks().placement)
+    add(Task::Placement, s.numDevices, static_cast<double>(s.features.numUnits)).units =
+        std::make_unique<LocalSearch>(s.features, static_cast<int32_t>(s.numDevices), s.options.seed);
+  if (s.heads.schedule)
+    add(Task::Schedule, c.scheduleLevels, static_cast<double>(s.features.numOps)).levelSearch =
+        std::make_unique<LevelSearch>(static_cast<int32_t>(c.scheduleLevels), s.options.seed + 1);
+  if (s.heads.fusion) {
+    TaskState& t = add(Task::Fusion, c.fusionLevels, s.fusibleMask.sum().item<double>());
+    t.mask = s.fusibleMask;
+    t.eligible = s.builder->fusible();
+    t.levelSearch = std::make_unique<LevelSearch>(static_cast<int32_t>(c.fusionLevels), s.options.seed + 2);
+  }
   s.best = s.builder->initial();
 }
 
@@ -158,131 +174,6 @@ void PpoTrainer::begin() {
   s.startDecisions = s.best;
 }
 
-bool PpoTrainer::iterate(int iteration, double progress, IterationReport& rep, const StopFn& stop,
-                         const std::atomic<bool>* cancel) {
-  State& s = *s_;
-  const PpoConfig& cfg = s.config;
-  const int64_t K = std::max(1, s.options.samplesPerIteration);
-  s.policy->train();
-  rep.iteration = iteration;
-  s.refreshCurrentDevices();
-  DecideJob sampling = s.job();
-  sampling.samples = K;
-  const bool segments = s.options.update && cfg.gstOps > 0 && s.features.numOps > cfg.gstOps;
-  if (segments) sampling.record = std::make_shared<HistoryTable>();
-  std::optional<Decided> first;
-  {
-    std::optional<torch::NoGradGuard> noGrad;  // no update, or GST: no autograd graph here
-    if (!s.options.update || segments) noGrad.emplace();
-    first = s.decide(sampling, stop, cancel);
-  }
-  if (!first) return false;
-  Decided d = std::move(*first);
-  std::vector<double> rewards;
-  const int64_t batch = s.inc.batch();  // simulated together (on several threads for big graphs)
-  for (int64_t k = 0; k < K && !stop(); k += batch) {
-    std::vector<Decisions> ds;
-    for (int64_t j = k; j < std::min(K, k + batch); ++j) ds.push_back(s.decisionsOf(d, j));
-    for (const auto& scored : s.considerAll(ds, rep.improved)) rewards.push_back(scored.reward);
-  }
-  if (stop() || static_cast<int64_t>(rewards.size()) < K) return false;
-  if (iteration == 1 || (cfg.greedyEvery > 0 && iteration % cfg.greedyEvery == 0)) s.considerGreedy(d.out, rep.improved);
-  s.localSearch(d.out, d.logpU.defined() ? d.logpU : torch::Tensor(), rep.improved, stop);
-
-  // advantages: leave-one-out mean of the batch (value head with one sample), normalised
-  const int64_t n = K;
-  double sum = 0;
-  for (double r : rewards) sum += r;
-  const double meanReward = sum / static_cast<double>(n);
-  std::vector<float> adv(static_cast<size_t>(n));
-  const double valueEstimate = d.out.value.item<double>();
-  double sq = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    const double baseline = n > 1 ? (sum - rewards[k]) / static_cast<double>(n - 1) : valueEstimate;
-    adv[k] = static_cast<float>(rewards[k] - baseline);
-    sq += adv[k] * adv[k];
-  }
-  const double stdev = std::sqrt(sq / static_cast<double>(n));
-  if (stdev > 1e-8)
-    for (float& a : adv) a = static_cast<float>(a / stdev);
-  const torch::Tensor advK = torch::tensor(adv);  // [K]
-  const double entCoef = cfg.entropyStart + (cfg.entropyEnd - cfg.entropyStart) * std::clamp(progress, 0.0, 1.0);
-
-  // per task: log-probs of the taken actions ([U, K] or [K, N]) and mean entropy
-  const OptimizeTasks& t = s.tasks();
-  auto taken = [&](const Decided& x) {
-    std::vector<torch::Tensor> lp;
-    if (t.placement) lp.push_back(x.logpU.gather(1, d.actU));
-    if (s.heads.schedule) lp.push_back(x.logpS.gather(2, d.actS.unsqueeze(2)).squeeze(2));
-    if (s.heads.fusion) lp.push_back(x.logpF.gather(2, d.actF.unsqueeze(2)).squeeze(2));
-    return lp;
-  };
-  auto entropyOf = [&](const Decided& x) {
-    torch::Tensor e = torch::zeros({});
-    if (t.placement) e = e + -(x.logpU.exp() * x.logpU).sum(1).mean();
-    if (s.heads.schedule) e = e + -(x.logpS.exp() * x.logpS).sum(2).mean();
-    if (s.heads.fusion) e = e + maskedMean(-(x.logpF.exp() * x.logpF).sum(2), s.fusibleMask);
-    return e;
-  };
-  std::vector<torch::Tensor> old = taken(d);
-  for (auto& o : old) o = o.detach();
-
-  const int epochs = s.options.update ? cfg.epochs : 0;
-  if (!s.options.update) rep.entropy = entropyOf(d).item<double>();
-  for (int epoch = 0; epoch < epochs; ++epoch) {
-    if (epoch > 0 || segments) {
-      DecideJob again = s.job();
-      if (segments) {
-        again.input = sampling.input;  // the table's input
-        again.table = sampling.record;
-        again.sample = sampleSegments(s.features.numOps, cfg.gstSegment, std::max<int64_t>(1, cfg.gstOps / cfg.gstSegment),
-                                      cfg.gstKeep, s.generator);
-      }
-      again.bonusU = sampling.bonusU;  // the sampling distribution's bonuses, not the new incumbent's
-      again.bonusS = sampling.bonusS;
-      again.bonusF = sampling.bonusF;
-      again.givenU = d.actU;
-      again.givenS = d.actS;
-      again.givenF = d.actF;
-      again.samples = K;
-      std::optional<Decided> x = s.decide(again, stop, cancel);
-      if (!x) return false;
-      d.out = x->out;
-      d.logpU = x->logpU;
-      d.logpS = x->logpS;
-      d.logpF = x->logpF;
-    }
-    const std::vector<torch::Tensor> now = taken(d);
-    torch::Tensor surrogate = torch::zeros({});
-    size_t i = 0;
-    auto clipped = [&](const torch::Tensor& ratio, const torch::Tensor& a) {
-      return torch::min(ratio * a, torch::clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * a);
-    };
-    if (t.placement) {  // [U, K]
-      surrogate = surrogate + clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(0)).mean();
-      ++i;
-    }
-    if (s.heads.schedule) {  // [K, N]
-      surrogate = surrogate + clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(1)).mean();
-      ++i;
-    }
-    if (s.heads.fusion) {
-      surrogate = surrogate + maskedMean(clipped(torch::exp(now[i] - old[i]), advK.unsqueeze(1)), s.fusibleMask);
-      ++i;
-    }
-    const torch::Tensor entropy = entropyOf(d);
-    if (epoch == 0) rep.entropy = entropy.item<double>();
-    const torch::Tensor valueLoss = (d.out.value - meanReward).pow(2);
-    if (!s.applyGradient(-surrogate - entCoef * entropy + cfg.valueCoef * valueLoss, stop)) return false;
-  }
-
-  rep.meanReward = meanReward;
-  rep.bestReward = *std::max_element(rewards.begin(), rewards.end());
-  rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
-  rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
-  return true;
-}
-
 OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic<bool>* cancel) {
   State& s = *s_;
   const OptimizeOptions& o = s.options;
@@ -296,6 +187,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   CancelHooks hooks(s.policy->parameters(), cancel);
   std::vector<double> history;  // of the resumed session and this run
   int done = 0;
+  std::optional<StopReason> stopped;  // zero-shot or converged
   if (!o.resume.empty()) {
     LoadedSession session = loadSession(o.resume, s.cost.graph(), s.numDevices);
     s.optimizer->load(session.optimizerState);
@@ -309,7 +201,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     // before it refines, shown at once; refining starts from the better of it and the start
     const double startStep = s.inc.bestStep;
     zeroShot(stop, cancel);
-    if (o.iterations <= 0) result.stopReason = "zero-shot";
+    if (o.iterations <= 0) stopped = StopReason::ZeroShot;
     if (onIteration && !stop() && done == 0) {
       IterationReport rep;
       rep.zeroShot = true;
@@ -339,12 +231,14 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
       lastGain = s.inc.bestStep;
       sinceGain = 0;
     } else if (o.patience > 0 && ++sinceGain >= o.patience) {
-      result.stopReason = "converged";
+      stopped = StopReason::Converged;
       break;
     }
   }
-  if (result.stopReason.empty())
-    result.stopReason = result.cancelled ? "cancelled" : result.iterations >= o.iterations ? "iterations" : "budget";
+  result.stopReason = stopped                             ? *stopped
+                      : result.cancelled                  ? StopReason::Cancelled
+                      : result.iterations >= o.iterations ? StopReason::Iterations
+                                                          : StopReason::Budget;
   if (!o.checkpoint.empty()) saveSession(o.checkpoint, done + result.iterations, history);
   result.best = bestPlan();
   result.measurement = s.inc.sim.run(result.best, /*recordTimeline=*/true);

@@ -10,7 +10,7 @@
 // and, for the schedule and fusion tasks (options.tasks), a level per op drawn from heads that
 // read the sampled devices (action residuals); PlanBuilder (rl/decisions.h) turns decisions into
 // a Plan (tasks left out keep their defaults); each simulated (one Simulator reused, no
-// timeline); reward = placementReward against the unfused lower bound. The sampling logits of
+// timeline); reward = planReward against the unfused lower bound. The sampling logits of
 // every task are the policy's plus a fixed bonus on the incumbent's decision (see
 // PpoConfig::priorMoves). begin() picks the start among options.startCandidates (each with its
 // own order), the schedule's base order (critical-path ranks, the start's priorities or the
@@ -159,7 +159,7 @@ class PpoTrainer {
 // A new policy for graphs whose features have `featureDim` columns, initialised from `seed`.
 GdpPolicy makePolicy(int64_t featureDim, uint64_t seed, PolicyConfig config = {});
 
-// The plugin's optimizer: resolves options.policy ("default", "scratch", "colocrl", or a
+// The plugin's optimizer: resolves options.policy (the shipped default, scratch, ColocRL or a
 // checkpoint file) and options.resume, sets LibTorch's thread count, trains, and saves
 // options.saveCheckpoint (rl/run_optimizer.cpp).
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

@@ -1,5 +1,6 @@
-// PpoTrainer's state, shared by the files that implement its steps (ppo.cpp: begin, PPO
-// iterations, zero-shot; imitation.cpp: expert iteration). Internal to core/rl.
+// PpoTrainer's state, shared by the files that implement its steps (ppo.cpp: set-up, begin, the
+// run; ppo_iteration.cpp: PPO iterations; zero_shot.cpp; imitation.cpp: expert iteration).
+// Internal to core/rl.
 #pragma once
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -15,6 +16,7 @@
 #include "rl/local_search.h"
 #include "rl/policy_tensors.h"
 #include "rl/ppo.h"
+#include "rl/ppo_task.h"
 #include "rl/task_sampler.h"
 
 namespace gp::rl {
@@ -54,10 +56,9 @@ struct PpoTrainer::State {
   std::shared_ptr<torch::optim::Adam> optimizer;
   Incumbent inc;  // the best plan so far (and the simulator)
   at::Generator generator;
-  std::unique_ptr<LocalSearch> search;
-  std::unique_ptr<LevelSearch> scheduleSearch, fusionSearch;
   std::unique_ptr<PlanBuilder> builder;
   PolicyHeads heads;
+  std::vector<TaskState> active;  // the optimized tasks, in decision order (setUpTasks)
   torch::Tensor fusibleMask;  // [N] float, ops whose fusion level matters
   // the incumbent's decisions (units empty before a feasible plan), the ones in the features
   Decisions best;
@@ -140,14 +141,8 @@ struct PpoTrainer::State {
     j.numDevices = numDevices;
     j.placement = tasks().placement;
     j.heads = heads;
-    j.bestU = toTensor(around.units);
-    j.bestS = toTensor(around.schedule);
-    j.bestF = toTensor(around.fusion);
-    j.bonusU = incumbentBonus(j.bestU, numDevices, features.numUnits, moves);  // [U, numDevices]
-    if (heads.schedule) j.bonusS = incumbentBonus(j.bestS, policy->config().scheduleLevels, features.numOps, moves);
-    if (heads.fusion)
-      j.bonusF = incumbentBonus(j.bestF, policy->config().fusionLevels, fusibleMask.sum().item<double>(), moves) *
-                 fusibleMask.unsqueeze(1);
+    for (Task t : kTasks) j.best[t] = toTensor(taskDecisions(t, around));
+    for (const TaskState& t : active) j.bonus[t.task] = t.bonus(j.best[t.task], moves);
     j.generator = generator;
     return j;
   }
@@ -157,7 +152,8 @@ struct PpoTrainer::State {
     return runUnlessStopped(std::move(j), cancel != nullptr, stop);
   }
   Decisions decisionsOf(const Decided& d, int64_t k) const {
-    return {toVector(d.actU.select(1, k)), toVector(d.actS[k]), toVector(d.actF[k])};
+    return {toVector(d.act[Task::Placement].select(1, k)), toVector(d.act[Task::Schedule][k]),
+            toVector(d.act[Task::Fusion][k])};
   }
 
   // loss.backward(), the gradient norm clipped, one Adam step; false when a cancel abandoned the
@@ -188,47 +184,35 @@ struct PpoTrainer::State {
     j.out = out;
     j.greedy = true;
     if (!bonus)
-      for (torch::Tensor* b : {&j.bonusU, &j.bonusS, &j.bonusF})
-        if (b->defined()) *b = torch::zeros_like(*b);
+      for (torch::Tensor& b : j.bonus.tensors)
+        if (b.defined()) b = torch::zeros_like(b);
     Decisions g = decisionsOf(j(), 0);
     if (g != best) consider(g, improved);
   }
 
-  // Policy-guided local search on each optimized task, in turn, from the incumbent.
-  void localSearch(const PolicyOutput& out, const torch::Tensor& logpU, bool& improved,
-                   const std::function<bool()>& stop) {
-    if (config.localMoves <= 0 || !inc.haveFeasible) return;
-    const int batch = inc.batch();
-    if (tasks().placement) {
-      std::vector<float> pv = toFloats(logpU.detach().exp());
-      std::vector<int32_t> units = best.units;
-      search->run(units, pv, config.localMoves, inc.bestStep,
-                  evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.units = c; }), stop,
-                  batch);
-    }
-    if (!heads.schedule && !heads.fusion) return;
-    // level probabilities given the incumbent's devices (and schedule, for fusion)
-    torch::NoGradGuard noGrad;
-    DecideJob j = job();
-    j.out = out;
-    j.givenU = j.bestU.unsqueeze(1);
-    j.givenS = j.bestS.unsqueeze(0);
-    j.givenF = j.bestF.unsqueeze(0);
-    const Decided probs = j();
-    const int levelMoves = std::max(1, config.localMoves / 2);
-    if (heads.schedule && !stop()) {
-      std::vector<int32_t> levels = best.schedule;
-      scheduleSearch->run(levels, toFloats(probs.logpS[0].exp()), {}, levelMoves, inc.bestStep,
-                          evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.schedule = c; }),
-                          stop, batch);
-    }
-    if (heads.fusion && !stop()) {
-      std::vector<int32_t> levels = best.fusion;
-      fusionSearch->run(levels, toFloats(probs.logpF[0].exp()), builder->fusible(), levelMoves, inc.bestStep,
-                        evaluator(best, improved, [](Decisions& d, const std::vector<int32_t>& c) { d.fusion = c; }),
-                        stop, batch);
-    }
-  }
+  // One PPO iteration's steps (rl/ppo_iteration.cpp).
+  struct Samples {
+    DecideJob job;    // the sampling pass's job: its bonuses, and its table under GST
+    Decided decided;  // the sampled actions; later epochs replace the output and the log-probs
+    std::vector<double> rewards;
+    bool segments = false;  // Graph Segment Training updates
+  };
+  // The sampling pass, its samples simulated, the greedy plan (every greedyEvery iterations)
+  // and the local search; nullopt when stopped.
+  std::optional<Samples> sample(int iteration, bool& improved, const std::function<bool()>& stop,
+                                const std::atomic<bool>* cancel);
+  // The PPO update over `epochs` passes with the samples' advantages `adv` [K]; false when stopped.
+  bool update(Samples& x, const torch::Tensor& adv, double meanReward, double progress, IterationReport& rep,
+              const std::function<bool()>& stop, const std::atomic<bool>* cancel);
+  // An epoch's pass re-evaluating the sampled actions (a GST pass over sampled segments when
+  // x.segments); false when stopped.
+  bool reevaluate(Samples& x, const std::function<bool()>& stop, const std::atomic<bool>* cancel);
+  // Per optimized task: the log-probs of d's actions (d.act under d.logp); the summed entropy.
+  std::vector<torch::Tensor> taken(const Decided& d) const;
+  torch::Tensor entropy(const Decided& d) const;
+  // Policy-guided local search on each optimized task, in turn, from the incumbent: devices
+  // with the sampling pass's probabilities, levels with those given the incumbent's devices.
+  void localSearch(const Decided& sampled, bool& improved, const std::function<bool()>& stop);
 };
 
 }  // namespace gp::rl

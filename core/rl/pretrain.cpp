@@ -27,8 +27,6 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
                            const PretrainFn& onReport, const std::atomic<bool>* cancel) {
   if (tasks.empty()) throw Error("pretrain", "no graphs to train on");
   if (options.out.empty()) throw Error("pretrain", "no output file for the policy");
-  if (options.method != "expert" && options.method != "ppo")
-    throw Error("pretrain", "unknown method '" + options.method + "' (expert or ppo)");
   std::vector<size_t> train, heldOut;
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (!tasks[i].cost) throw Error("pretrain", "task " + tasks[i].name + " has no graph");
@@ -74,7 +72,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
     o.startPlan = t.startPlan;
     o.tasks = options.tasks;
     o.fuse = options.fuse;
-    o.update = options.method == "ppo";
+    o.update = options.method == PretrainMethod::Ppo;
     return o;
   };
   result.startStepTime.assign(tasks.size(), 0.0);
@@ -148,7 +146,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
       r.task = static_cast<int>(train[k]);
       r.meanReward = rep.meanReward;
       r.entropy = rep.entropy;
-      if (options.method == "expert") {
+      if (options.method == PretrainMethod::Expert) {
         const PpoTrainer::Imitation im = trainers[k]->imitate(stop, cancel);
         if (!im.done) {
           complete = false;
@@ -163,7 +161,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
       if (onReport) onReport(r);
     }
     // replay: more passes over every task's best decisions (the fit the search has earned)
-    for (int epoch = 1; complete && options.method == "expert" && epoch < options.fitEpochs; ++epoch)
+    for (int epoch = 1; complete && options.method == PretrainMethod::Expert && epoch < options.fitEpochs; ++epoch)
       for (auto& trainer : trainers)
         if (std::isnan(trainer->fitBest(stop, cancel)) && stop()) {
           complete = false;

@@ -1,5 +1,5 @@
 // Entry points of the RL optimizer plugin (libgp_rl.so). core/optimize/rl_plugin.cpp dlopen()s it
-// the first time optimizePlacement or pretrainPolicy runs, so programs that never optimize never
+// the first time optimizePlan or pretrainPolicy runs, so programs that never optimize never
 // load LibTorch.
 #include "optimize/rl_plugin.h"
 #include "rl/ppo.h"

@@ -15,7 +15,7 @@ void setTorchThreads(int threads) {
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                             const std::atomic<bool>* cancel) {
   setTorchThreads(options.threads);
-  if (options.policy == "colocrl") {
+  if (options.policy.kind == PolicyKind::ColocRL) {
     if (!options.resume.empty() || !options.checkpoint.empty())
       throw Error("colocrl", "checkpoints and --resume are for GDP policies, not ColocRL");
     if (!options.tasks.placement)
@@ -25,18 +25,17 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
     OptimizeResult r = runColocRl(cost, placementOnly, onIteration, cancel);
     if (options.tasks.schedule || options.tasks.fusion)
       r.note = "ColocRL optimizes placement only: FIFO scheduling and no fusion";
-    else if (options.fuse != "none")
+    else if (options.fuse != FuseMode::None)
       r.note = "ColocRL optimizes placement only, without fusion groups";
-    if (r.stopReason.empty())
-      r.stopReason = r.cancelled                         ? "cancelled"
-                     : options.iterations <= 0           ? "zero-shot"
-                     : r.iterations >= options.iterations ? "iterations"
-                                                          : "budget";
+    r.stopReason = r.cancelled                          ? StopReason::Cancelled
+                   : options.iterations <= 0            ? StopReason::ZeroShot
+                   : r.iterations >= options.iterations ? StopReason::Iterations
+                                                        : StopReason::Budget;
     return r;
   }
   OptimizeOptions o = options;
   std::string file, note;
-  const bool isDefault = o.policy == "default" || o.policy.empty();
+  const bool isDefault = o.policy.kind == PolicyKind::Default;
   if (!o.resume.empty()) {
     // the session's policy and best plan; its optimizer state is restored by the trainer
     LoadedSession session = loadSession(o.resume, cost.graph(), cost.cluster().numDevices());
@@ -46,8 +45,8 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   } else if (isDefault) {
     file = defaultPolicyPath();
     if (file.empty()) note = "no pre-trained policy found (resources/policies/gdp_default.pt): trained from scratch";
-  } else if (o.policy != "scratch") {
-    file = o.policy;
+  } else if (o.policy.kind == PolicyKind::File) {
+    file = o.policy.path;
   }
   PpoTrainer trainer(cost, o, [&](int64_t featureDim) {
     if (file.empty()) return makePolicy(featureDim, o.seed);

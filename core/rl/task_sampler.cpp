@@ -18,11 +18,26 @@ torch::Tensor chooseLevels(const torch::Tensor& logp, const torch::Tensor& given
 
 }  // namespace
 
+torch::Tensor firstSample(Task t, const torch::Tensor& logp) { return t == Task::Placement ? logp : logp[0]; }
+
+torch::Tensor asOneSample(Task t, const torch::Tensor& decisions) {
+  return decisions.unsqueeze(t == Task::Placement ? 1 : 0);
+}
+
 torch::Tensor incumbentBonus(const torch::Tensor& best, int64_t levels, double count, double priorMoves) {
   if (priorMoves <= 0 || count < 2) return torch::zeros({best.size(0), levels});
   const double moves = std::min(priorMoves, count / 2);
   const double bonus = std::log(std::max(1.0, static_cast<double>(levels - 1) * (count - moves) / moves));
   return torch::one_hot(best.to(torch::kInt64), levels).to(torch::kFloat32) * bonus;
+}
+
+torch::Tensor DecideJob::levelLogits(Task t, const Decided& d, const torch::Tensor& opDevice,
+                                     const torch::Tensor& refDevice) {
+  if (t == Task::Schedule) return policy->scheduleLogits(d.out, input, opDevice, refDevice);
+  const int64_t levels = policy->config().scheduleLevels, n = input.numOps;
+  const torch::Tensor& bestS = best[Task::Schedule];
+  const torch::Tensor refLevel = bestS.defined() && bestS.numel() == n ? bestS.clamp(0, levels - 1) : torch::Tensor();
+  return policy->fusionLogits(d.out, input, opDevice, d.act[Task::Schedule].clamp(0, levels - 1), refDevice, refLevel);
 }
 
 Decided DecideJob::operator()() {
@@ -32,36 +47,31 @@ Decided DecideJob::operator()() {
   else d.out = policy->forward(input, numDevices, heads, record.get());
   const int64_t k = greedy ? 1 : samples;
   const int64_t units = input.numUnits, n = input.numOps;
+  const torch::Tensor& bestU = best[Task::Placement];
+  torch::Tensor &logpU = d.logp[Task::Placement], &actU = d.act[Task::Placement];
   if (placement) {
-    d.logpU = torch::log_softmax(d.out.unitLogits.slice(1, 0, numDevices) + bonusU, 1);
-    if (givenU.defined()) {
-      d.actU = givenU;
+    logpU = torch::log_softmax(d.out.unitLogits.slice(1, 0, numDevices) + bonus[Task::Placement], 1);
+    if (given[Task::Placement].defined()) {
+      actU = given[Task::Placement];
     } else {
       torch::NoGradGuard noGrad;
-      d.actU = greedy ? d.logpU.argmax(1, /*keepdim=*/true)
-                      : torch::multinomial(d.logpU.detach().exp(), k, /*replacement=*/true, *generator);
+      actU = greedy ? logpU.argmax(1, /*keepdim=*/true)
+                    : torch::multinomial(logpU.detach().exp(), k, /*replacement=*/true, *generator);
     }
   } else {
-    d.actU = bestU.unsqueeze(1).expand({units, k});
+    actU = bestU.unsqueeze(1).expand({units, k});
   }
-  const torch::Tensor opDevice = d.actU.t().index_select(1, input.unitOf);  // [K, N]
+  const torch::Tensor opDevice = actU.t().index_select(1, input.unitOf);  // [K, N]
   const int64_t kk = opDevice.size(0);
   const torch::Tensor refDevice =
       bestU.defined() && bestU.numel() == units ? bestU.index_select(0, input.unitOf) : torch::Tensor();
-  if (heads.schedule) {
-    d.logpS = torch::log_softmax(policy->scheduleLogits(d.out, input, opDevice, refDevice) + bonusS, 2);
-    d.actS = chooseLevels(d.logpS, givenS, greedy, generator);
-  } else {
-    d.actS = bestS.unsqueeze(0).expand({kk, n});
-  }
-  if (heads.fusion) {
-    const int64_t levels = policy->config().scheduleLevels;
-    const torch::Tensor refLevel = bestS.defined() && bestS.numel() == n ? bestS.clamp(0, levels - 1) : torch::Tensor();
-    d.logpF = torch::log_softmax(
-        policy->fusionLogits(d.out, input, opDevice, d.actS.clamp(0, levels - 1), refDevice, refLevel) + bonusF, 2);
-    d.actF = chooseLevels(d.logpF, givenF, greedy, generator);
-  } else {
-    d.actF = bestF.unsqueeze(0).expand({kk, n});
+  for (Task t : {Task::Schedule, Task::Fusion}) {
+    if (!(t == Task::Schedule ? heads.schedule : heads.fusion)) {
+      d.act[t] = best[t].unsqueeze(0).expand({kk, n});
+      continue;
+    }
+    d.logp[t] = torch::log_softmax(levelLogits(t, d, opDevice, refDevice) + bonus[t], 2);
+    d.act[t] = chooseLevels(d.logp[t], given[t], greedy, generator);
   }
   return d;
 }

@@ -7,6 +7,7 @@
 // changes ranked on their own; the samples left over are drawn from the policy near the start
 // (with the incumbent bonus, as the optimizer's samples are).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -77,20 +78,23 @@ void PpoTrainer::zeroShot(const StopFn& stop, const std::atomic<bool>* cancel) {
   const Decisions& start = s.startDecisions;
   bool unused = false;
   s.consider(greedy, unused);
-  const OptimizeTasks& t = s.tasks();
-  const std::vector<int32_t> units = t.placement ? rankedChanges(start.units, greedy.units, d->logpU) : std::vector<int32_t>{};
-  const std::vector<int32_t> levels =
-      s.heads.schedule ? rankedChanges(start.schedule, greedy.schedule, d->logpS[0]) : std::vector<int32_t>{};
-  const std::vector<int32_t> fusion =
-      s.heads.fusion ? rankedChanges(start.fusion, greedy.fusion, d->logpF[0], &s.builder->fusible())
-                     : std::vector<int32_t>{};
-  const size_t most = std::max({units.size(), levels.size(), fusion.size()});
+  // per task, the greedy plan's changes to the start, most confident first
+  std::array<std::vector<int32_t>, kTasks.size()> changes;
+  for (const TaskState& t : s.active)
+    changes[static_cast<size_t>(t.task)] =
+        rankedChanges(taskDecisions(t.task, start), taskDecisions(t.task, greedy), firstSample(t.task, d->logp[t.task]),
+                      t.eligible.empty() ? nullptr : &t.eligible);
+  size_t most = 0;
+  for (const auto& c : changes) most = std::max(most, c.size());
   const int samples = std::max(1, s.options.samplesPerIteration);
   int n = 0;
-  for (size_t k = 1; k < most && n < samples && !stop(); k *= 2, ++n)
-    s.consider({withFirst(start.units, greedy.units, units, k), withFirst(start.schedule, greedy.schedule, levels, k),
-                withFirst(start.fusion, greedy.fusion, fusion, k)},
-               unused);
+  for (size_t k = 1; k < most && n < samples && !stop(); k *= 2, ++n) {
+    Decisions first;
+    for (Task t : kTasks)
+      taskDecisions(t, first) =
+          withFirst(taskDecisions(t, start), taskDecisions(t, greedy), changes[static_cast<size_t>(t)], k);
+    s.consider(first, unused);
+  }
   if (n >= samples || stop()) return;
   // what is left of the samples: drawn from the policy near the start (the incumbent bonus)
   DecideJob near = s.jobFor(s.startInput, start, s.config.priorMoves);

@@ -78,12 +78,12 @@ class OptimizeTasksTest : public QObject {
   // The rule for OptimizeOptions::fuse when fusion is not a task.
   void fuseRule() {
     const OptimizeTasks placeSchedule{true, true, false}, scheduleOnly{false, true, false}, all{true, true, true};
-    QCOMPARE(fuseWhenNotATask(placeSchedule, 0), std::string("none"));
-    QCOMPARE(fuseWhenNotATask(placeSchedule, 3), std::string("default"));  // devices change: default fusion
-    QCOMPARE(fuseWhenNotATask(scheduleOnly, 3), std::string("plan"));      // devices fixed: the plan's groups
-    QCOMPARE(fuseWhenNotATask(scheduleOnly, 0), std::string("none"));
-    QCOMPARE(fuseWhenNotATask(all, 3), std::string("none"));  // fusion is optimized
-    QCOMPARE(fuseWhenNotATask(OptimizeTasks{false, false, true}, 3), std::string("none"));
+    QCOMPARE(toString(fuseWhenNotATask(placeSchedule, 0)), std::string("none"));
+    QCOMPARE(toString(fuseWhenNotATask(placeSchedule, 3)), std::string("default"));  // devices change: default fusion
+    QCOMPARE(toString(fuseWhenNotATask(scheduleOnly, 3)), std::string("plan"));      // devices fixed: the plan's groups
+    QCOMPARE(toString(fuseWhenNotATask(scheduleOnly, 0)), std::string("none"));
+    QCOMPARE(toString(fuseWhenNotATask(all, 3)), std::string("none"));  // fusion is optimized
+    QCOMPARE(toString(fuseWhenNotATask(OptimizeTasks{false, false, true}, 3)), std::string("none"));
   }
 
   void tickUntickBoxes() {
@@ -98,7 +98,7 @@ class OptimizeTasksTest : public QObject {
     // Defaults: placement and scheduling.
     QVERIFY(placement->isChecked() && scheduling->isChecked() && !fusion->isChecked());
     QCOMPARE(tasksText(popup.options().tasks), QStringLiteral("placement,schedule"));
-    QCOMPARE(popup.options().fuse, std::string("none"));
+    QCOMPARE(toString(popup.options().fuse), std::string("none"));
     QCOMPARE(popup.tasksNote(), QStringLiteral("Not optimized: fusion (none)"));
 
     // Untick placement: scheduling is the last one, greyed out with a tooltip saying why.
@@ -131,17 +131,17 @@ class OptimizeTasksTest : public QObject {
     // The plan fuses (2 groups) and has priorities: fusion left out keeps the plan's groups when
     // the devices stay, else default fusion.
     popup.setPlanState(2, true);
-    QCOMPARE(popup.options().fuse, std::string("none"));  // fusion is a task
+    QCOMPARE(toString(popup.options().fuse), std::string("none"));  // fusion is a task
     click(fusion);
-    QCOMPARE(popup.options().fuse, std::string("default"));
+    QCOMPARE(toString(popup.options().fuse), std::string("default"));
     QCOMPARE(popup.tasksNote(), QStringLiteral("Not optimized: fusion (default: elementwise chains)"));
     click(placement);
     QCOMPARE(tasksText(popup.options().tasks), QStringLiteral("schedule"));
-    QCOMPARE(popup.options().fuse, std::string("plan"));
+    QCOMPARE(toString(popup.options().fuse), std::string("plan"));
     QCOMPARE(popup.tasksNote(),
              QStringLiteral("Not optimized: devices (as in the plan) · fusion (the plan's 2 groups)"));
     popup.setPlanState(0, true);
-    QCOMPARE(popup.options().fuse, std::string("none"));
+    QCOMPARE(toString(popup.options().fuse), std::string("none"));
 
     // setTasks (programmatic) ticks exactly what it is given; an empty set is ignored.
     popup.setTasks(OptimizeTasks{false, false, true});
@@ -178,7 +178,7 @@ class OptimizeTasksTest : public QObject {
     qInfo("zero-shot run (schedule,fusion): %s", w.lastError().isEmpty() ? "no error" : qPrintable(w.lastError()));
     OptimizeOptions got = doc.lastOptimizeOptions();
     QCOMPARE(tasksText(got.tasks), QStringLiteral("schedule,fusion"));
-    QCOMPARE(got.fuse, std::string("none"));
+    QCOMPARE(toString(got.fuse), std::string("none"));
     QCOMPARE(got.iterations, 0);
     QCOMPARE(got.seed, uint64_t{3});
     QVERIFY(got.startPlan.has_value());
@@ -197,7 +197,7 @@ class OptimizeTasksTest : public QObject {
     QVERIFY(waitIdle(w));
     got = doc.lastOptimizeOptions();
     QCOMPARE(tasksText(got.tasks), QStringLiteral("schedule"));
-    QCOMPARE(got.fuse, std::string("plan"));
+    QCOMPARE(toString(got.fuse), std::string("plan"));
     QVERIFY(got.startPlan.has_value());
     QCOMPARE(got.startPlan->fusionGroup, handFused.fusionGroup);
 
@@ -209,7 +209,7 @@ class OptimizeTasksTest : public QObject {
     QVERIFY(waitIdle(w));
     got = doc.lastOptimizeOptions();
     QCOMPARE(tasksText(got.tasks), QStringLiteral("placement,schedule"));
-    QCOMPARE(got.fuse, std::string("default"));
+    QCOMPARE(toString(got.fuse), std::string("default"));
 
     // The choice stays for the next model opened in this window.
     click(box(*popup, "optimizeFusion"));
@@ -217,7 +217,7 @@ class OptimizeTasksTest : public QObject {
     doc.open(OpenRequest{dot_, GraphMode::Default, {}, {}, {}, false});
     QVERIFY(waitIdle(w));
     QCOMPARE(tasksText(popup->tasks()), QStringLiteral("placement,fusion"));
-    QCOMPARE(popup->options().fuse, std::string("none"));
+    QCOMPARE(toString(popup->options().fuse), std::string("none"));
   }
 
  private:

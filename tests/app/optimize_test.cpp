@@ -236,7 +236,7 @@ class OptimizeTest : public QObject {
     // Zero iterations: the policy places once (zero-shot); that plan is listed too.
     w.optimizePopup()->setPolicy(QStringLiteral("scratch"));
     setOptions(w, 0, 1);
-    QCOMPARE(w.optimizePopup()->options().policy, std::string("scratch"));
+    QCOMPARE(toString(w.optimizePopup()->options().policy), std::string("scratch"));
     pressOptimize(w);
     QVERIFY(waitIdle(w));
     QCOMPARE(doc.history()->count(), entries + 1);

@@ -38,7 +38,7 @@ using gptest::heavyChains;
 
 OptimizeOptions options(int iterations, uint64_t seed) {
   OptimizeOptions o;
-  o.policy = "colocrl";
+  o.policy.kind = PolicyKind::ColocRL;
   o.iterations = iterations;
   o.seed = seed;
   return o;

@@ -55,7 +55,7 @@ Graph colocatedPair() {
 
 OptimizeOptions options(OptimizeTasks tasks, int iterations) {
   OptimizeOptions o;
-  o.policy = "scratch";
+  o.policy.kind = PolicyKind::Scratch;
   o.iterations = iterations;
   o.seed = 1;
   o.threads = 2;
@@ -177,7 +177,7 @@ TEST(JointEdgeCases, FixedPlacementKeepsTheStartDevicesOpByOp) {
 
   // --fuse plan: the start's group {b, c} on gpu1 stays on one device, so the plan stays feasible
   OptimizeOptions kept = options({false, true, false}, 1);
-  kept.fuse = "plan";
+  kept.fuse = FuseMode::Plan;
   kept.startPlan = Plan{{0, 1, 1}, {}, {-1, 0, 0}};
   rl::PlanBuilder planFusion(g, f, kept, 2);
   const Plan p = planFusion.build(planFusion.initial());

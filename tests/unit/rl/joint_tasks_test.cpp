@@ -52,7 +52,7 @@ Graph transferFirst() {
 
 OptimizeOptions options(OptimizeTasks tasks, int iterations, uint64_t seed = 1) {
   OptimizeOptions o;
-  o.policy = "scratch";
+  o.policy.kind = PolicyKind::Scratch;
   o.iterations = iterations;
   o.seed = seed;
   o.threads = 2;
@@ -105,15 +105,13 @@ TEST(Decisions, LevelsBecomePrioritiesAndFusionGroups) {
   EXPECT_EQ(p.device, start.device);
   EXPECT_EQ(p.priority, start.priority);
   o = options({true, false, false}, 1);
-  o.fuse = "default";
+  o.fuse = FuseMode::Default;
   rl::PlanBuilder defaults(g, f, o, 4);
   p = defaults.build(defaults.initial());
   EXPECT_TRUE(p.priority.empty());  // FIFO
   EXPECT_EQ(p.fusionGroup, defaultFusion(g, p.device));
   // contradictions are one-line errors
-  o.fuse = "plan";
-  EXPECT_THROW(rl::PlanBuilder(g, f, o, 4), Error);
-  o.fuse = "sometimes";
+  o.fuse = FuseMode::Plan;
   EXPECT_THROW(rl::PlanBuilder(g, f, o, 4), Error);
   o = options({false, false, false}, 1);
   EXPECT_THROW(rl::PlanBuilder(g, f, o, 4), Error);
@@ -225,7 +223,7 @@ TEST(JointTasks, SessionsAndPolicyFilesCarryTheTasks) {
   rl::saveCheckpoint(p, placeOnly);
   EXPECT_FALSE(rl::loadCheckpoint(placeOnly)->config().multiTask);
   OptimizeOptions joint = options({true, true, false}, 1);
-  joint.policy = placeOnly;
+  joint.policy = {PolicyKind::File, placeOnly};
   try {
     rl::runOptimizer(cost, joint, {}, nullptr);
     ADD_FAILURE() << "a placement-only policy ran the schedule task";

@@ -34,7 +34,7 @@ struct Chains {
 
 OptimizeOptions scratch(int iterations, uint64_t seed) {
   OptimizeOptions o;
-  o.policy = "scratch";
+  o.policy.kind = PolicyKind::Scratch;
   o.iterations = iterations;
   o.seed = seed;
   o.threads = 2;
@@ -224,7 +224,7 @@ TEST(Ppo, BadCheckpointIsAClearError) {
   }
   Chains t;
   OptimizeOptions o = scratch(1, 1);
-  o.policy = path;
+  o.policy = {PolicyKind::File, path};
   try {
     rl::runOptimizer(t.cost, o, {}, nullptr);
     ADD_FAILURE() << "no error";
@@ -232,7 +232,7 @@ TEST(Ppo, BadCheckpointIsAClearError) {
     EXPECT_EQ(e.source(), path);
   }
   std::filesystem::remove(path);
-  o.policy = "colocrl";
+  o.policy.kind = PolicyKind::ColocRL;
   o.checkpoint = path;  // sessions are GDP's
   EXPECT_THROW(rl::runOptimizer(t.cost, o, {}, nullptr), Error);
 }
@@ -254,7 +254,7 @@ TEST(Ppo, ZeroShotReturnsAFeasiblePlan) {
   // the scratch default falls back with a note when no pre-trained policy is shipped
   Chains t;
   OptimizeOptions o = scratch(0, 1);
-  o.policy = "default";
+  o.policy.kind = PolicyKind::Default;
   OptimizeResult d = rl::runOptimizer(t.cost, o, {}, nullptr);
   if (rl::defaultPolicyPath().empty()) {
     EXPECT_NE(d.note.find("from scratch"), std::string::npos);
@@ -296,7 +296,7 @@ TEST(Ppo, CheckpointAndResume) {
   EXPECT_EQ(s.session.best.device, first.best.device);
 
   OptimizeOptions more = scratch(2, 2);
-  more.policy = "default";
+  more.policy.kind = PolicyKind::Default;
   more.resume = path;
   more.checkpoint = path;
   std::vector<int> numbers;
@@ -329,14 +329,14 @@ TEST(Ppo, StopsOnConvergence) {
   OptimizeOptions o = scratch(200, 1);
   o.patience = 5;
   OptimizeResult r = rl::runOptimizer(t.cost, o, {}, nullptr);
-  EXPECT_EQ(r.stopReason, "converged");
+  EXPECT_EQ(r.stopReason, StopReason::Converged);
   EXPECT_LT(r.iterations, 200);
   ASSERT_GE(r.bestStepTimeHistory.size(), 5u);
   const auto& h = r.bestStepTimeHistory;  // no gain in the last 5 (the zero-shot plan may be the optimum)
   const double settled = h.size() >= 6 ? h[h.size() - 6] : h.front();
   for (size_t i = h.size() - 5; i < h.size(); ++i) EXPECT_EQ(h[i], settled) << i;
   OptimizeResult full = rl::runOptimizer(t.cost, scratch(7, 1), {}, nullptr);
-  EXPECT_EQ(full.stopReason, "iterations");
+  EXPECT_EQ(full.stopReason, StopReason::Iterations);
   EXPECT_EQ(full.iterations, 7);
 }
 
@@ -351,7 +351,7 @@ TEST(Ppo, ZeroShotKeepsTheStartPlan) {
   OptimizeOptions o = scratch(0, 3);
   o.startPlan = start;
   OptimizeResult r = rl::runOptimizer(cost, o, {}, nullptr);
-  EXPECT_EQ(r.stopReason, "zero-shot");
+  EXPECT_EQ(r.stopReason, StopReason::ZeroShot);
   EXPECT_LE(r.measurement.stepTime, startStep + 1e-12);
 }
 
