@@ -17,6 +17,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# Not libraries: the CJK fonts and Qt's own translations the app's Chinese and Korean UI uses.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, qt6-translations-l10n")
+# Not linked: the CJK fonts and Qt's own translations the Chinese and Korean UI uses, and OpenBLAS
+# (LibTorch's policy passes run ~4x faster on it than on the reference BLAS).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, qt6-translations-l10n, libopenblas0-pthread")
 include(CPack)
