@@ -47,6 +47,7 @@ void printUsage(std::ostream& out) {
          "                            [--dim NAME=VALUE] [--precision fp32|tf32|fp16|bf16|fp8] [--json]\n"
          "\n"
          "  graphplace-cli zoo list [--json]\n"
+         "                            (the zoo's models with the ranges of --layers and --hidden)\n"
          "\n"
          "  graphplace-cli zoo export NAME --out FILE.json [--mode ...] [--batch N] [--seq-len N] [--layers N]\n"
          "                            [--hidden N] [--graph-seed N] [--precision ...]\n"
