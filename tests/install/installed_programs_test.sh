@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `cmake --install` of a built tree into a temporary prefix, then the installed programs run from
-# an unrelated folder with nothing pointing back at the tree: the CLI evaluates the built-in
-# example and the app saves a screenshot of it (offscreen Qt), each finding its data and plugins
-# through its own location. Also checks the desktop entry, icon and man pages.
+# an unrelated folder in a clean environment: the CLI evaluates the built-in example and the app
+# saves a screenshot of it (offscreen Qt), each taking its data and plugins from the prefix
+# through its own location; a copy of the CLI outside the prefix falls back to the source tree
+# the build was configured from. Also checks the desktop entry, icon and man pages.
 #   tests/install/installed_programs_test.sh BUILD_DIR [CMAKE]      (ctest: install.programs)
 set -euo pipefail
 BUILD=$(cd "$1" && pwd)
@@ -41,6 +42,12 @@ grep -q 'step time' <<<"$out" || fail "installed CLI printed no step time: $out"
 cp "$P/share/graphplace/clusters/4xP100-PCIe.json" "$P/share/graphplace/clusters/installed-only.json"
 out=$(run "$P/bin/graphplace-cli" evaluate zoo:nmt --cluster installed-only 2>&1) ||
   fail "installed CLI did not read share/graphplace/clusters: $out"
+
+# A program outside both the prefix and the source tree (as in a build folder anywhere) finds the
+# data in the source tree it was configured from.
+mkdir -p "$TMP/elsewhere/bin" && cp "$P/bin/graphplace-cli" "$TMP/elsewhere/bin/"
+out=$(run "$TMP/elsewhere/bin/graphplace-cli" evaluate zoo:nmt --cluster 4xP100-PCIe 2>&1) ||
+  fail "a program outside the prefix did not find the configured source tree's data: $out"
 
 # The optimizer plugin (LibTorch builds) loads from lib/graphplace, not from the build tree.
 if [ -e "$P/lib/graphplace/libgp_rl.so" ]; then
