@@ -21,6 +21,8 @@ PACKAGES=(
   nlohmann-json3-dev libssl-dev
   # LibTorch (TorchScript import, RL)
   libtorch-dev libopenblas0-pthread   # OpenBLAS: ~4x faster policy passes than the reference BLAS
+  # installing: man pages from --help, the desktop entry's check, the .deb (cpack: file, dpkg-shlibdeps)
+  help2man desktop-file-utils file
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # fixture generation (tests/data/make_fixtures.py)

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);
     if (cmd == "fidelity") return gp::cli::runFidelityCommand(args, std::cout);
     if (cmd == "--version") {
-      std::cout << "graphplace-cli 0.1.0\n";
+      std::cout << "graphplace-cli " GP_VERSION "\n";
       return 0;
     }
     throw std::invalid_argument("unknown command '" + cmd + "' (try --help)");

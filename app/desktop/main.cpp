@@ -1,5 +1,6 @@
 // graphplace: the desktop app (see app_options.h for the command line).
 #include <QApplication>
+#include <QIcon>
 
 #include "app_info.h"
 #include "app_options.h"
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QString::fromLatin1(gp::kOrganization));
   QApplication::setApplicationName(QString::fromLatin1(gp::kApplication));
   QApplication::setApplicationVersion(QStringLiteral(GP_VERSION));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/graphplace.svg")));
+  QApplication::setDesktopFileName(QStringLiteral("graphplace"));  // share/applications/graphplace.desktop
   const gp::AppOptions options = gp::parseAppOptions(QApplication::arguments());
   if (options.exitNow) return options.exitCode;
   gp::installTranslations(app, options.language);

@@ -16,13 +16,13 @@ PluginFiles pluginFiles(const char* envVar, const char* buildPath, const char* f
     c.explicitOnly = true;
     return c;
   }
-  if (buildPath) c.files.emplace_back(buildPath);
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     c.files.push_back((exe.parent_path() / fileName).string());
     c.files.push_back((exe.parent_path().parent_path() / "lib" / "graphplace" / fileName).string());
   }
+  if (buildPath) c.files.emplace_back(buildPath);
   return c;
 }
 

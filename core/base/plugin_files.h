@@ -1,7 +1,8 @@
 // On-demand plugins (libgp_rl.so, libgp_profile.so, libgp_torchscript.so): where one may be, in
 // the order its loader tries them — the file named by an environment variable (then only that
-// one), the build tree's copy, beside the program, and ../lib/graphplace from the program's
-// folder (installed) — and opening one: dlopen(), the ABI check, the entry points.
+// one), beside the program, ../lib/graphplace from the program's folder (installed), and the
+// build tree's copy — and opening one: dlopen(), the ABI check, the entry points. An installed
+// program thus loads its installed plugins even while the build tree it came from exists.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -19,6 +19,9 @@ std::string findResourceDir(const std::string& name, const std::string& sourcePa
     candidates.push_back(dir / ".." / "share" / "graphplace" / name);
     for (fs::path up = dir; up.has_relative_path(); up = up.parent_path()) candidates.push_back(up / sourcePath);
   }
+#ifdef GP_SOURCE_DIR
+  candidates.push_back(fs::path(GP_SOURCE_DIR) / sourcePath);
+#endif
   for (const fs::path& p : candidates)
     if (fs::is_directory(p, ec)) return fs::weakly_canonical(p, ec).string();
   return {};
