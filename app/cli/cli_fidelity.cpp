@@ -57,11 +57,11 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
   if (a.has("--json")) {
     ordered_json rows = ordered_json::array();
     for (const FidelityRow& f : r.rows) {
-      ordered_json j{{"name", f.row.name}, {"source", f.row.source}, {"split", f.row.split}, {"unit", f.row.unit}};
+      ordered_json j{{"name", f.row.name}, {"source", f.row.source}, {"split", splitName(f.row.split)}, {"unit", f.row.unit}};
       j["published"] = f.row.published ? ordered_json(*f.row.published) : ordered_json("OOM");
       j["simulated"] = f.simulated ? ordered_json(*f.simulated) : ordered_json("OOM");
       if (f.counted) j["ratio"] = f.ratio;
-      if (isThroughputUnit(f.row.unit)) j["items_per_step"] = f.row.itemsPerStep;
+      if (f.row.unitKind == UnitKind::Throughput) j["items_per_step"] = f.row.itemsPerStep;
       j["hardware"] = f.row.hardware;
       j["cluster"] = f.clusterUsed;
       j["framework"] = f.row.framework;
@@ -98,7 +98,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
                 "ratio");
   out << line;
   for (const FidelityRow& f : r.rows) {
-    std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s\n", f.row.name.c_str(), f.row.split.c_str(),
+    std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s\n", f.row.name.c_str(), splitName(f.row.split),
                   f.row.unit.c_str(), value(f.row.published).c_str(), value(f.simulated).c_str(),
                   f.counted ? fmt("%.2f", f.ratio).c_str() : "-", f.row.orderOnly ? "  (order only)" : "");
     out << line;

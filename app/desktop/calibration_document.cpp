@@ -54,7 +54,7 @@ void Document::applyCalibration(const QString& historyLabel) {
   // Step times of another cost model do not compare with the new ones; the plans still fit.
   resetWorkspace(withCalibration(*ws_, calibration_.table(), calibration_.label()), plan_, UndoSteps::Keep);
   Q_EMIT calibrationChanged();
-  measure(historyLabel, QStringLiteral("initial"));
+  measure(historyLabel, HistoryKind::Initial);
 }
 
 bool Document::loadCalibration(const QString& path) {

@@ -192,7 +192,7 @@ void Document::finishOpen(const OpenRequest& request) {
     runBaselines({request.initialBaseline});
     return;
   }
-  measure(tr("Single device (as opened)"), QStringLiteral("initial"));
+  measure(tr("Single device (as opened)"), HistoryKind::Initial);
 }
 
 // The one reset after a new workspace (open, cluster switch, calibration table, a placement
@@ -253,7 +253,7 @@ void Document::switchCluster(std::shared_ptr<const Cluster> c, const QString& pr
   resetWorkspace(withCluster(base, std::move(c), presetOrPath), std::move(plan), UndoSteps::Clear);
   Q_EMIT clusterChanged();
   Q_EMIT planChanged();
-  measure(tr("Previous plan, on %1").arg(presetOrPath), QStringLiteral("initial"));
+  measure(tr("Previous plan, on %1").arg(presetOrPath), HistoryKind::Initial);
 }
 
 // ---------------------------------------------------------------- selection and edits
@@ -342,7 +342,7 @@ bool Document::loadPlacement(const QString& path, bool allowHashMismatch) {
       applyPlan(lp.plan, tr("Open placement %1").arg(QFileInfo(path).fileName()));
     }
     for (const std::string& w : lp.warnings) Q_EMIT warning(QString::fromStdString(w));
-    measure(tr("Placement file %1").arg(QFileInfo(path).fileName()), QStringLiteral("file"));
+    measure(tr("Placement file %1").arg(QFileInfo(path).fileName()), HistoryKind::File);
     return true;
   } catch (const std::exception& e) {
     Q_EMIT failed(QString::fromStdString(e.what()));
@@ -359,7 +359,7 @@ void Document::restoreHistoryEntry(int row) {
 
 // ---------------------------------------------------------------- measuring
 
-void Document::measure(const QString& label, const QString& kind) {
+void Document::measure(const QString& label, HistoryKind kind) {
   if (!ws_) return;
   QString text = label;
   if (text.isEmpty()) text = undo_.canUndo() ? undo_.undoText() : tr("Current plan");
@@ -389,7 +389,7 @@ void Document::startMeasure(const PendingHistory& pending, bool quiet) {
       });
 }
 
-void Document::addHistory(const QString& label, const QString& kind, const Plan& plan, const Measurement& m,
+void Document::addHistory(const QString& label, HistoryKind kind, const Plan& plan, const Measurement& m,
                           double seconds) {
   HistoryEntry e;
   e.label = label;
@@ -459,7 +459,7 @@ void Document::runBaselines(const QStringList& methods) {
             Q_EMIT failed(o.error);
             continue;
           }
-          addHistory(o.method, QStringLiteral("baseline"), o.plan, o.measurement, o.seconds);
+          addHistory(o.method, HistoryKind::Baseline, o.plan, o.measurement, o.seconds);
           if (!o.note.isEmpty()) Q_EMIT warning(QStringLiteral("%1: %2").arg(o.method, o.note));
           if (o.measurement.feasible && (!best || o.measurement.stepTime < best->measurement.stepTime)) best = &o;
         }
@@ -469,7 +469,7 @@ void Document::runBaselines(const QStringList& methods) {
           measured_.supersede(best->plan, best->measurement);  // a measurement of an older plan is stale now
           Q_EMIT measured();
         } else if (newest && !measured_.has()) {  // nothing feasible: still show the plan's numbers
-          measure(tr("Current plan"), QStringLiteral("initial"));
+          measure(tr("Current plan"), HistoryKind::Initial);
         }
         if (newest && job->cancel) Q_EMIT warning(tr("Baselines cancelled"));
         endTask(task);

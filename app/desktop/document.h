@@ -120,16 +120,16 @@ class Document : public QObject {
   void restoreHistoryEntry(int row);                     // applies the entry's plan and re-measures
   // Simulates the current plan in the background. The result is added to history (label:
   // `label`, or the last edit's text) unless the plan equals the newest entry's.
-  void measure(const QString& label = {}, const QString& kind = QStringLiteral("manual"));
+  void measure(const QString& label = {}, HistoryKind kind = HistoryKind::Manual);
   void runBaselines(const QStringList& methods);         // async; each result goes to history
   void cancel();                                         // stops baselines between methods, and the optimizer
   // Runs the RL optimizer (optimizePlan) from the current plan in the background. Every
   // iteration is reported; the best plan so far becomes the shown plan (at most twice a second,
-  // measured in the background, no undo step); the final best enters history (kind
-  // "optimizer") and becomes the current plan as one undo step. Edits and baselines wait until
-  // it finishes. Errors (no plugin, a bad policy file) -> failed(one line). Refused (warning)
-  // while baselines run or the plan runs on the GPUs (runBaselines likewise: their load would
-  // distort the measurement).
+  // measured in the background, no undo step); the final best enters history
+  // (HistoryKind::Optimizer) and becomes the current plan as one undo step. Edits and
+  // baselines wait until it finishes. Errors (no plugin, a bad policy file) -> failed(one
+  // line). Refused (warning) while baselines run or the plan runs on the GPUs (runBaselines
+  // likewise: their load would distort the measurement).
   void optimize(const OptimizeOptions& options);
   void cancelOptimize();                                 // the run ends within ~100 ms, keeping its best
   // What runs the optimizer: optimizePlan by default (tests hand in their own).
@@ -202,7 +202,8 @@ class Document : public QObject {
  private:
   struct PendingHistory {
     bool add = false;
-    QString label, kind;
+    QString label;
+    HistoryKind kind = HistoryKind::Manual;
   };
   // The undo stack through a new workspace: cleared (another graph or cluster: the plans
   // index other devices) or kept (a new cost model only: the plans still fit).
@@ -228,7 +229,7 @@ class Document : public QObject {
   void finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult<OptimizeResult> r);
   void finishOpen(const OpenRequest& request);
   void pollProgress();
-  void addHistory(const QString& label, const QString& kind, const Plan& plan, const Measurement& m,
+  void addHistory(const QString& label, HistoryKind kind, const Plan& plan, const Measurement& m,
                   double seconds);
 
   std::shared_ptr<const Workspace> ws_;

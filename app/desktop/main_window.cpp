@@ -241,7 +241,7 @@ void MainWindow::updateRewardReferences() {
   for (int row = 0; row < h->count(); ++row) {
     const HistoryEntry& e = h->entry(row);
     if (e.lowerBound > 0) refs.lowerBound = e.lowerBound;
-    if (e.kind == QLatin1String("baseline") && e.feasible && e.stepTime > 0 &&
+    if (e.kind == HistoryKind::Baseline && e.feasible && e.stepTime > 0 &&
         (refs.bestBaseline <= 0 || e.stepTime < refs.bestBaseline)) {
       refs.bestBaseline = e.stepTime;
       refs.bestBaselineName = e.label;

@@ -119,7 +119,7 @@ void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult
   else
     undo_.push(new ReplacePlanCommand(this, start, res.best, label));
   measured_.supersede(res.best, std::move(res.measurement));  // a live measurement on its way is stale now
-  addHistory(label, QStringLiteral("optimizer"), measured_.plan(), measured_.measurement(), res.seconds);
+  addHistory(label, HistoryKind::Optimizer, measured_.plan(), measured_.measurement(), res.seconds);
   Q_EMIT measured();
   Q_EMIT optimizeFinished(true);
 }

@@ -43,6 +43,7 @@ struct FrameworkSpec {
   double opOverhead = 0;        // seconds added to every kernel
   int64_t reservedMemory = 0;   // bytes per device not available to the model
   double fragmentation = 0;     // usable = (capacity - reserved) / (1 + fragmentation)
+  bool fusesElementwise = false;  // a compiler fuses elementwise chains into their producers (xla)
 };
 // "tf1-graph", "pytorch-eager", "xla", "cuda" (kernels called back to back from C++, as
 // microbenchmarks do). Throws gp::Error naming `source` for an unknown name.

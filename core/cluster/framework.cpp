@@ -29,10 +29,10 @@ constexpr double kMiB = 1024.0 * 1024;
 //   Buffers are assigned at compile time: 3 % fragmentation.
 // - cuda: kernels called back to back from C++ (microbenchmarks such as DeepBench): nothing.
 const std::array<FrameworkSpec, 4> kPresets{{
-    {"cuda", 0.0, 0, 0.0},
-    {"tf1-graph", 20e-6, static_cast<int64_t>(1024 * kMiB), 0.0},
-    {"pytorch-eager", 8e-6, static_cast<int64_t>(512 * kMiB), 0.05},
-    {"xla", 3e-6, static_cast<int64_t>(512 * kMiB), 0.03},
+    {"cuda", 0.0, 0, 0.0, false},
+    {"tf1-graph", 20e-6, static_cast<int64_t>(1024 * kMiB), 0.0, false},
+    {"pytorch-eager", 8e-6, static_cast<int64_t>(512 * kMiB), 0.05, false},
+    {"xla", 3e-6, static_cast<int64_t>(512 * kMiB), 0.03, true},
 }};
 
 }  // namespace

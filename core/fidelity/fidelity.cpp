@@ -24,7 +24,7 @@ constexpr double kSimulatedTolerance = 1.01; // a simulated difference under 1 %
 Graph workloadGraph(const PublishedRow& r) {
   if (!r.kernel.empty()) return withPrecision(kernelGraph(r.kernel, r.dims), r.precision);
   LoadOptions lo;
-  lo.mode = r.mode == "inference" ? GraphMode::Inference : GraphMode::Training;
+  lo.mode = r.mode;
   lo.precision = r.precision;
   auto dim = [&](const char* d) {
     auto it = r.dims.find(d);
@@ -54,14 +54,20 @@ Cluster rowCluster(const PublishedRow& r, const FidelityOptions& o) {
 // Published figures turned into seconds per step (OOM = infinity), to order a table.
 double stepSeconds(const PublishedRow& r, std::optional<double> v) {
   if (!v) return std::numeric_limits<double>::infinity();
-  if (r.unit == "ms") return *v * 1e-3;
-  if (r.unit == "s") return *v;
+  switch (r.unitKind) {
+    case UnitKind::Milliseconds: return *v * 1e-3;
+    case UnitKind::Seconds: return *v;
+    case UnitKind::Throughput: break;
+  }
   return r.itemsPerStep / *v;
 }
 
 double inUnit(const PublishedRow& r, double stepTime) {
-  if (r.unit == "ms") return stepTime * 1e3;
-  if (r.unit == "s") return stepTime;
+  switch (r.unitKind) {
+    case UnitKind::Milliseconds: return stepTime * 1e3;
+    case UnitKind::Seconds: return stepTime;
+    case UnitKind::Throughput: break;
+  }
   return r.itemsPerStep / stepTime;
 }
 
@@ -76,7 +82,7 @@ FidelityRow simulateRow(const PublishedRow& r, const FidelityOptions& o) {
     Simulator sim(cost);
     PlacementResult p = runPlacement(r.placement, cost, sim);
     Measurement m = p.measurement;
-    if (c.framework().name == "xla") {  // compiled: the compiler's elementwise fusion
+    if (c.framework().fusesElementwise) {  // compiled: the compiler's elementwise fusion
       p.plan.fusionGroup = defaultFusion(g, p.plan.device);
       m = sim.run(p.plan, false);
     }
@@ -174,7 +180,7 @@ FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const Fidelity
   std::vector<const FidelityRow*> set, check;
   std::map<std::string, std::vector<const FidelityRow*>> tables;
   for (const FidelityRow& r : rep.rows) {
-    (r.row.split == "set" ? set : check).push_back(&r);
+    (r.row.split == RowSplit::Set ? set : check).push_back(&r);
     if (!r.row.table.empty()) tables[r.row.table].push_back(&r);
   }
   rep.set = summarize(set);

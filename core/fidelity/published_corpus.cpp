@@ -95,8 +95,9 @@ class RowParser {
          {"name", "source", "split", "hardware", "cluster", "framework", "precision", "workload", "placement", "table",
           "compare", "unit", "items_per_step", "published", "note"});
     p.source = str(r, "source", where);
-    p.split = str(r, "split", where);
-    if (p.split != "set" && p.split != "check") fail(where, "field 'split' must be \"set\" or \"check\", got \"" + p.split + "\"");
+    const std::string split = str(r, "split", where);
+    if (split != "set" && split != "check") fail(where, "field 'split' must be \"set\" or \"check\", got \"" + split + "\"");
+    p.split = split == "set" ? RowSplit::Set : RowSplit::Check;
     p.hardware = str(r, "hardware", where);
     p.cluster = str(r, "cluster", where);
     if (p.cluster.find('/') != std::string::npos || p.cluster.ends_with(".json")) {
@@ -117,6 +118,7 @@ class RowParser {
     p.unit = str(r, "unit", where);
     if (p.unit != "ms" && p.unit != "s" && !isThroughputUnit(p.unit))
       fail(where, "field 'unit' must be \"ms\", \"s\" or a throughput like \"images/s\", got \"" + p.unit + "\"");
+    p.unitKind = p.unit == "ms" ? UnitKind::Milliseconds : p.unit == "s" ? UnitKind::Seconds : UnitKind::Throughput;
     if (isThroughputUnit(p.unit)) {
       if (r.contains("items_per_step"))
         p.itemsPerStep = positive(r, "items_per_step", where);
@@ -164,9 +166,10 @@ class RowParser {
     for (const char* d : {"batch", "seq_len", "layers", "hidden"})
       if (w.contains(d)) p.dims[d] = count(w, d, where);
     if (w.contains("mode")) {
-      p.mode = str(w, "mode", where);
-      if (p.mode != "training" && p.mode != "inference")
-        fail(where, "field 'mode' must be \"training\" or \"inference\", got \"" + p.mode + "\"");
+      const std::string mode = str(w, "mode", where);
+      if (mode != "training" && mode != "inference")
+        fail(where, "field 'mode' must be \"training\" or \"inference\", got \"" + mode + "\"");
+      p.mode = mode == "inference" ? GraphMode::Inference : GraphMode::Training;
     }
   }
 
@@ -182,6 +185,8 @@ bool isThroughputUnit(const std::string& unit) {
 std::vector<PublishedRow> parsePublishedCorpus(const std::string& text, const std::string& source) {
   return RowParser(source, fs::path(source).parent_path().string()).parse(text);
 }
+
+const char* splitName(RowSplit s) { return s == RowSplit::Set ? "set" : "check"; }
 
 std::vector<PublishedRow> loadPublishedCorpus(const std::string& fileOrDir) {
   std::error_code ec;

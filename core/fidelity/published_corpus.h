@@ -11,14 +11,19 @@
 #include <vector>
 
 #include "graph/precision.h"
+#include "io/model_loader.h"
 
 namespace gp {
+
+enum class RowSplit { Set, Check };  // chose the defaults / only tests them
+const char* splitName(RowSplit s);    // "set", "check" (as in the corpus files)
+enum class UnitKind { Milliseconds, Seconds, Throughput };
 
 struct PublishedRow {
   std::string file;       // the corpus file it came from
   std::string name;       // unique over the corpus
   std::string source;     // where the figure is printed: document, table or sheet, version
-  std::string split;      // "set": used to choose the defaults; "check": only to test them
+  RowSplit split = RowSplit::Check;
   std::string hardware;   // as the source describes it
   std::string cluster;    // preset or cluster file (relative to the corpus file) it is simulated on
   std::string framework;  // framework preset (cluster/cluster.h)
@@ -28,11 +33,12 @@ struct PublishedRow {
   std::string kernel;
   std::map<std::string, int64_t> dims;
   std::string model;
-  std::string mode = "training";  // "training" or "inference" (model rows)
+  GraphMode mode = GraphMode::Training;  // model rows: training or inference
   std::string placement = "single";  // a placement method (placement/placer.h)
   std::string table;      // rows of one table of placements share it; "" = none
   bool orderOnly = false; // the figure is kept for the order of its table, not for its value
   std::string unit;       // "ms", "s", or a throughput "<items>/s" (images/s, sequences/s, ...)
+  UnitKind unitKind = UnitKind::Milliseconds;  // what `unit` is
   double itemsPerStep = 0;              // throughput rows: items one step processes
   std::optional<double> published;      // empty when the source reports the run out of memory
   std::string note;

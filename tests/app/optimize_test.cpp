@@ -142,7 +142,7 @@ class OptimizeTest : public QObject {
     QCOMPARE(w.rewardPlot()->references().bestBaselineName, QStringLiteral("m_etf"));
     QCOMPARE(doc.history()->count(), 3);
     const HistoryEntry opt = doc.history()->entry(2);
-    QCOMPARE(opt.kind, QStringLiteral("optimizer"));
+    QCOMPARE(opt.kind, HistoryKind::Optimizer);
     QCOMPARE(opt.label, QStringLiteral("Optimizer (PPO, 5 iterations)"));
     QVERIFY(opt.feasible);
     QVERIFY(opt.stepTime > opt.lowerBound && opt.lowerBound > 0);
@@ -184,7 +184,7 @@ class OptimizeTest : public QObject {
     QVERIFY(waitIdle(w));
     QCOMPARE(doc.history()->count(), 4);
     const HistoryEntry stopped = doc.history()->entry(3);
-    QCOMPARE(stopped.kind, QStringLiteral("optimizer"));
+    QCOMPARE(stopped.kind, HistoryKind::Optimizer);
     QVERIFY2(stopped.label.contains(QLatin1String("stopped after")), qPrintable(stopped.label));
     QVERIFY(stopped.feasible && stopped.stepTime <= opt.stepTime + 1e-12);
     QVERIFY(reports < 200 && w.rewardPlot()->pointCount() == reports - 1);  // and the zero-shot marker
@@ -205,7 +205,7 @@ class OptimizeTest : public QObject {
     QCOMPARE(finished, 3);
     QCOMPARE(doc.history()->count(), 5);
     const HistoryEntry again = doc.history()->entry(4);
-    QCOMPARE(again.kind, QStringLiteral("optimizer"));
+    QCOMPARE(again.kind, HistoryKind::Optimizer);
     QVERIFY(again.feasible);
     QVERIFY(again.stepTime <= editedStep + 1e-12);  // the edited plan was a candidate
     if (!(again.plan == edited)) {
@@ -314,7 +314,7 @@ class OptimizeTest : public QObject {
     if (improvedEarly > 0) QVERIFY(livePlans >= 1);
     QVERIFY(livePlans <= 2 * runSeconds + 1);
     QVERIFY2(p99 < 200, qPrintable(QString::number(p99)));  // target < 30 ms; generous for loaded CI machines
-    QCOMPARE(doc.history()->entry(doc.history()->count() - 1).kind, QStringLiteral("optimizer"));
+    QCOMPARE(doc.history()->entry(doc.history()->count() - 1).kind, HistoryKind::Optimizer);
     if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
       QVERIFY(w.grab().save(QString::fromUtf8(dir) + "/optimize_nmt.png"));
   }

@@ -51,7 +51,7 @@ QStringList presetList() {
 HistoryEntry makeEntry(const QString& label, double stepMs, std::vector<int32_t> devices, bool feasible = true) {
   HistoryEntry e;
   e.label = label;
-  e.kind = QStringLiteral("baseline");
+  e.kind = HistoryKind::Baseline;
   e.plan.device = std::move(devices);
   e.stepTime = stepMs / 1e3;
   e.lowerBound = 0.080;

@@ -145,12 +145,14 @@ QVariant HistoryModel::display(const HistoryEntry& e, int row, int column) const
 QVariant HistoryModel::toolTip(const HistoryEntry& e, int row, int column) const {
   switch (column) {
     case Label: {
-      const QString kind = e.kind == QLatin1String("initial")     ? tr("as opened")
-                           : e.kind == QLatin1String("baseline")  ? tr("baseline")
-                           : e.kind == QLatin1String("manual")    ? tr("manual edit")
-                           : e.kind == QLatin1String("optimizer") ? tr("optimizer")
-                           : e.kind == QLatin1String("file")      ? tr("placement file")
-                                                                  : e.kind;
+      QString kind;
+      switch (e.kind) {
+        case HistoryKind::Initial: kind = tr("as opened"); break;
+        case HistoryKind::Baseline: kind = tr("baseline"); break;
+        case HistoryKind::Manual: kind = tr("manual edit"); break;
+        case HistoryKind::Optimizer: kind = tr("optimizer"); break;
+        case HistoryKind::File: kind = tr("placement file"); break;
+      }
       QString tip = tr("%1 (%2)").arg(e.label, kind);
       if (e.seconds > 0) tip = tr("%1, computed in %2 s").arg(tip, QLocale().toString(e.seconds, 'f', 2));
       return tip;

@@ -14,9 +14,12 @@
 
 namespace gp {
 
+// What produced a history entry.
+enum class HistoryKind { Initial, Baseline, Manual, Optimizer, File };
+
 struct HistoryEntry {
   QString label;  // "m_etf", "Manual edit (12 ops → gpu2)", "Optimizer best", "Opened placement.json"
-  QString kind;   // "initial", "baseline", "manual", "optimizer", "file"
+  HistoryKind kind = HistoryKind::Manual;
   Plan plan;
   double stepTime = 0, lowerBound = 0;  // seconds
   bool feasible = true;

@@ -76,7 +76,7 @@ TEST(Fidelity, EveryShippedRowParsesNamesItsSourceAndRuns) {
     SCOPED_TRACE(r.name);
     EXPECT_GT(r.source.size(), 20u);  // a document and where in it, not a word
     EXPECT_FALSE(r.hardware.empty());
-    (r.split == "set" ? set : check)++;
+    (r.split == RowSplit::Set ? set : check)++;
     tables += r.table.empty() ? 0 : 1;
     EXPECT_TRUE(r.published || !r.table.empty());
   }
