@@ -117,7 +117,7 @@
 <context>
     <name>gp::HistoryPanel</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/history_panel.cpp" line="+125"/>
+        <location filename="../widgets/panels/history_panel.cpp" line="+134"/>
         <source>#%1 vs #%2: %3 ms (%4 %), %Ln ops moved</source>
         <translation>
             <numerusform>#%1 vs #%2: %3 ms (%4 %), %Ln op moved</numerusform>

@@ -387,13 +387,13 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>베이스라인 실행이 취소됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/job_rules.cpp" line="+26"/>
-        <location line="+18"/>
+        <location filename="../app/desktop/job_rules.cpp" line="+27"/>
+        <location line="+19"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>최적화기가 실행 중입니다. 계획을 바꾸려면 먼저 중지하세요.</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-15"/>
         <source>The optimizer is already running.</source>
         <translation>최적화기가 이미 실행 중입니다.</translation>
     </message>
@@ -403,7 +403,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 최적화기를 시작할 수 있습니다.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Baselines are running: measure on the GPUs once they finish or are cancelled.</source>
+        <translation>기준 방법이 실행 중입니다. 끝나거나 취소된 뒤에 GPU에서 측정하세요.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The plan is running on the GPUs: profile them once it has finished.</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
     </message>
@@ -531,7 +536,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>현재 배치, 보정 없음</translation>
     </message>
     <message>
-        <location filename="../app/desktop/job_rules.cpp" line="-4"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-5"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>이 배치는 이미 GPU에서 실행 중입니다.</translation>
     </message>
@@ -881,7 +886,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>아니요</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>as opened</source>
         <translation>열었을 때</translation>
     </message>
@@ -939,12 +944,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>복원</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+60"/>
         <source>Make the selected entry&apos;s plan the current plan</source>
         <translation>선택한 항목의 계획을 현재 계획으로 설정</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+23"/>
         <source>–</source>
         <translation>–</translation>
     </message>
@@ -1406,7 +1411,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>

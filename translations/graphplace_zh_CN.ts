@@ -387,13 +387,13 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>已取消基线运行</translation>
     </message>
     <message>
-        <location filename="../app/desktop/job_rules.cpp" line="+26"/>
-        <location line="+18"/>
+        <location filename="../app/desktop/job_rules.cpp" line="+27"/>
+        <location line="+19"/>
         <source>The optimizer is running: stop it to change the plan.</source>
         <translation>优化器正在运行：请先停止它再修改方案。</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-15"/>
         <source>The optimizer is already running.</source>
         <translation>优化器已在运行。</translation>
     </message>
@@ -403,7 +403,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>基线正在运行：待其完成或取消后才能启动优化器。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Baselines are running: measure on the GPUs once they finish or are cancelled.</source>
+        <translation>基线正在运行：待其完成或取消后再在 GPU 上测量。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The plan is running on the GPUs: profile them once it has finished.</source>
         <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
     </message>
@@ -531,7 +536,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>当前方案，未校准</translation>
     </message>
     <message>
-        <location filename="../app/desktop/job_rules.cpp" line="-4"/>
+        <location filename="../app/desktop/job_rules.cpp" line="-5"/>
         <source>The plan is already running on the GPUs.</source>
         <translation>该方案已在 GPU 上运行。</translation>
     </message>
@@ -881,7 +886,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>否</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>as opened</source>
         <translation>打开时</translation>
     </message>
@@ -939,12 +944,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+60"/>
         <source>Make the selected entry&apos;s plan the current plan</source>
         <translation>将所选条目的方案设为当前方案</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+23"/>
         <source>–</source>
         <translation>–</translation>
     </message>
@@ -1406,7 +1411,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>

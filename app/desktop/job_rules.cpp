@@ -6,7 +6,8 @@
 //     calibration, a profiled cluster), and Measure on GPUs waits (its load would distort the
 //     measurement).
 //   - While the plan runs on the GPUs, neither the optimizer nor baselines start (their load
-//     would distort it) and the GPUs are not profiled (one CUPTI collector per process).
+//     would distort it) and the GPUs are not profiled (one CUPTI collector per process); while
+//     baselines run, the plan does not start on the GPUs (the same load, the other way round).
 //   - The optimizer does not start while baselines run.
 //   - Opening a model, switching the cluster and measuring are always allowed: a new workspace
 //     stops every job (resetWorkspace), and a measurement of a superseded plan is dropped.
@@ -34,6 +35,7 @@ QString Document::whyNot(JobKind kind) const {
     case JobKind::MeasureOnGpus:
       if (onGpus) return tr("The plan is already running on the GPUs.");
       if (optimizing) return tr("The optimizer is running: stop it to measure on the GPUs.");
+      if (baselineJob_) return tr("Baselines are running: measure on the GPUs once they finish or are cancelled.");
       return {};
     case JobKind::ProfileGpus:
       if (onGpus) return tr("The plan is running on the GPUs: profile them once it has finished.");

@@ -23,6 +23,7 @@
 #include "import_notice.h"
 #include "main_window.h"
 #include "optimize_popup.h"
+#include "panels/history_panel.h"
 #include "panels/op_inspector.h"
 #include "placement/placer.h"
 #include "profile_dialog.h"
@@ -310,6 +311,7 @@ void MainWindow::updateActions() {
     for (OpId op : sel) anyFused = anyFused || plan.fusionGroup[static_cast<size_t>(op)] >= 0;
   allowIf(unfuseAct_, model && anyFused, editWhy);
   inspector_->setEditable(editable);
+  historyPanel_->setRestoreRefusal(editWhy);
   colorMode_->setEnabled(model);
   updateGpuActions();
 }

@@ -6,6 +6,7 @@
 // plan, and every action is enabled again with its own tooltip. While baselines run, Optimize is
 // disabled, saying why. (The GPU measure's rules are in gpu_actions_test.)
 #include <QAction>
+#include <QPushButton>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -19,6 +20,7 @@
 #include "document.h"
 #include "gpu_availability.h"
 #include "main_window.h"
+#include "panels/history_panel.h"
 #include "placement/placer.h"
 #include "sim/simulator.h"
 
@@ -122,6 +124,10 @@ class JobRulesTest : public QObject {
     }
     QVERIFY(profile->isEnabled());  // profiling does not wait for the optimizer
     QVERIFY(action(w, "actionStopOptimize")->isEnabled());
+    // The history's Restore button too, with a row selected.
+    w.historyPanel()->selectRows(0);
+    QVERIFY(!w.historyPanel()->restoreButton()->isEnabled());
+    QCOMPARE(w.historyPanel()->restoreButton()->toolTip(), changePlan);
     // The document: each refused with the same line, nothing changed.
     QSignalSpy warnings(&doc, &Document::warning);
     doc.measureOnGpus();
@@ -151,18 +157,25 @@ class JobRulesTest : public QObject {
     QCOMPARE(fuse->toolTip(), fuseTip);
     QVERIFY(!baselines->toolTip().contains(QLatin1String("optimizer")));
     QVERIFY(action(w, "actionUndo")->isEnabled());  // the optimizer's result is one undo step
+    w.historyPanel()->selectRows(0);
+    QVERIFY(w.historyPanel()->restoreButton()->isEnabled());
+    QVERIFY(w.historyPanel()->restoreButton()->toolTip() != changePlan);
   }
 
-  // The optimizer does not start while baselines run: Optimize says so until they finish.
+  // Neither the optimizer nor Measure on GPUs starts while baselines run: each action says so
+  // until they finish.
   void baselinesHoldTheOptimizer() {
     Document doc;
     MainWindow w(&doc, nullptr, /*restoreLayout=*/false);
+    w.gpuAvailability()->setAnswers({}, [](int) { return QString(); });  // as if the machine had GPUs
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     doc.open(OpenRequest{dot_, GraphMode::Default, QStringLiteral("4xP100-PCIe"), {}, {}, false});
     QVERIFY(waitIdle(w));
     QAction* optimize = action(w, "actionOptimize");
+    QAction* measureOnGpus = action(w, "actionMeasureOnGpus");
     QVERIFY(optimize->isEnabled());
+    QVERIFY(measureOnGpus->isEnabled());
     // Still before the event loop runs again: the baseline has not come back yet.
     doc.runBaselines({QString::fromStdString(placementMethods().front())});
     const QString why =
@@ -170,13 +183,21 @@ class JobRulesTest : public QObject {
     QCOMPARE(doc.whyNot(JobKind::Optimize), why);
     QVERIFY(!optimize->isEnabled());
     QCOMPARE(optimize->toolTip(), why);
+    const QString gpuWhy =
+        QStringLiteral("Baselines are running: measure on the GPUs once they finish or are cancelled.");
+    QCOMPARE(doc.whyNot(JobKind::MeasureOnGpus), gpuWhy);
+    QVERIFY(!measureOnGpus->isEnabled());
+    QCOMPARE(measureOnGpus->toolTip(), gpuWhy);
     QSignalSpy warnings(&doc, &Document::warning);
     doc.optimize(OptimizeOptions{});
     QVERIFY(!doc.isOptimizing());
-    QCOMPARE(caught(warnings), QStringList{why});
+    doc.measureOnGpus();
+    QVERIFY(!doc.isMeasuringOnGpus());
+    QCOMPARE(caught(warnings), (QStringList{why, gpuWhy}));
     QVERIFY(waitIdle(w));
     QVERIFY(doc.whyNot(JobKind::Optimize).isEmpty());
     QVERIFY(optimize->isEnabled());
+    QVERIFY(measureOnGpus->isEnabled());
   }
 
  private:

@@ -48,8 +48,6 @@ HistoryPanel::HistoryPanel(HistoryModel* model, QWidget* parent) : QWidget(paren
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   restore_ = new QPushButton(tr("Restore"), this);
-  restore_->setToolTip(tr("Make the selected entry's plan the current plan"));
-  restore_->setEnabled(false);
   bottom->addWidget(summary_, 1);
   bottom->addWidget(restore_, 0, Qt::AlignTop);
   top->addLayout(bottom);
@@ -66,6 +64,7 @@ HistoryPanel::HistoryPanel(HistoryModel* model, QWidget* parent) : QWidget(paren
     if (index.isValid()) Q_EMIT restoreRequested(index.row());
   });
   connect(restore_, &QPushButton::clicked, this, &HistoryPanel::onRestoreClicked);
+  updateRestore();
   updateSummary({});
 }
 
@@ -101,9 +100,19 @@ void HistoryPanel::onRestoreClicked() {
   if (rows.size() == 1) Q_EMIT restoreRequested(rows.front());
 }
 
+void HistoryPanel::setRestoreRefusal(const QString& why) {
+  restoreRefusal_ = why;
+  updateRestore();
+}
+
+void HistoryPanel::updateRestore() {
+  restore_->setEnabled(selectedRows().size() == 1 && restoreRefusal_.isEmpty());
+  restore_->setToolTip(restoreRefusal_.isEmpty() ? tr("Make the selected entry's plan the current plan") : restoreRefusal_);
+}
+
 void HistoryPanel::onSelectionChanged() {
   const QList<int> rows = selectedRows();
-  restore_->setEnabled(rows.size() == 1);
+  updateRestore();
   updateSummary(rows);
   const int a = rows.size() == 2 ? rows[0] : -1;
   const int b = rows.size() == 2 ? rows[1] : -1;

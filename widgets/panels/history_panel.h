@@ -23,6 +23,9 @@ class HistoryPanel : public QWidget {
   QTableView* view() const { return view_; }
   QPushButton* restoreButton() const { return restore_; }
   QString summaryText() const;
+  // Why restoring is not allowed now ("" when it is): the Restore button is disabled with the
+  // reason as its tooltip.
+  void setRestoreRefusal(const QString& why);
 
  Q_SIGNALS:
   void restoreRequested(int row);           // Restore button / double-click on a row
@@ -34,11 +37,13 @@ class HistoryPanel : public QWidget {
   void onRestoreClicked();
   void fitColumns();
   void updateSummary(const QList<int>& rows);
+  void updateRestore();
 
   HistoryModel* model_;
   QTableView* view_;
   QLabel* summary_;
   QPushButton* restore_;
+  QString restoreRefusal_;
   int compareA_ = -1, compareB_ = -1;
 };
 
