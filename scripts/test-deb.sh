@@ -57,7 +57,7 @@ chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root L
   echo "== graphplace --screenshot (offscreen)"
   QT_QPA_PLATFORM=offscreen graphplace --screenshot /tmp/work/shot.png --size 1280x800
   test -s /tmp/work/shot.png
-  ls /usr/share/man/man1/graphplace.1 /usr/share/man/man1/graphplace-cli.1 /usr/share/applications/graphplace.desktop
+  ls /usr/share/man/man1/graphplace.1.gz /usr/share/man/man1/graphplace-cli.1.gz /usr/share/applications/graphplace.desktop
 ' >"$OUT/chroot.log" 2>&1 || rc=$?
 cp "$CHROOT/tmp/work/shot.png" "$OUT/shot.png" 2>/dev/null || true
 grep -A4 '^== graphplace' "$OUT/chroot.log" | grep -v propagateSizeHints || true

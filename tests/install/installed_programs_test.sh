@@ -18,7 +18,7 @@ P=$TMP/prefix
 expected=(bin/graphplace bin/graphplace-cli share/graphplace/clusters/4xP100-PCIe.json
           share/graphplace/policies/gdp_default.pt share/applications/graphplace.desktop
           share/icons/hicolor/scalable/apps/graphplace.svg share/mime/packages/graphplace.xml)
-command -v help2man >/dev/null && expected+=(share/man/man1/graphplace.1 share/man/man1/graphplace-cli.1)
+command -v help2man >/dev/null && expected+=(share/man/man1/graphplace.1.gz share/man/man1/graphplace-cli.1.gz)
 for so in "$BUILD"/lib/*.so; do [ -e "$so" ] && expected+=("lib/graphplace/$(basename "$so")"); done
 for f in "${expected[@]}"; do [ -s "$P/$f" ] || fail "not installed: $f"; done
 ls "$P"/share/graphplace/published/*.json >/dev/null 2>&1 || fail "not installed: share/graphplace/published/*.json"
@@ -26,8 +26,8 @@ if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$P/share/applications/graphplace.desktop" || fail "desktop entry does not validate"
 fi
 if command -v help2man >/dev/null; then
-  grep -q 'evaluate MODEL' "$P/share/man/man1/graphplace-cli.1" || fail "graphplace-cli.1 lacks the usage"
-  grep -q 'screenshot' "$P/share/man/man1/graphplace.1" || fail "graphplace.1 lacks the options"
+  zgrep -q 'evaluate MODEL' "$P/share/man/man1/graphplace-cli.1.gz" || fail "graphplace-cli.1.gz lacks the usage"
+  zgrep -q 'screenshot' "$P/share/man/man1/graphplace.1.gz" || fail "graphplace.1.gz lacks the options"
 fi
 
 # A clean environment in an empty folder: no GP_RESOURCE_DIR, no plugin variables, no source tree.
