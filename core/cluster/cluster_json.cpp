@@ -7,6 +7,7 @@
 #include "cluster/cluster.h"
 #include "cluster/cluster_units.h"
 #include "base/error.h"
+#include "base/json_text.h"
 
 namespace gp {
 
@@ -17,12 +18,7 @@ class ClusterParser {
   explicit ClusterParser(std::string source) : source_(std::move(source)) {}
 
   Cluster parse(const std::string& text) {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      fail("", std::string("not valid JSON (") + shortMessage(e.what()) + ")");
-    }
+    json j = parseJsonText(text, source_);
     if (!j.is_object()) fail("", "top level must be an object");
     checkKeys(j, "",
               {"format", "version", "name", "description", "sources", "framework", "device_kinds", "devices", "switches",
@@ -58,12 +54,6 @@ class ClusterParser {
  private:
   [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
     throw Error(source_, where.empty() ? problem : where + ": " + problem);
-  }
-
-  static std::string shortMessage(std::string m) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> drop the tag
-    if (auto p = m.find("] "); p != std::string::npos) m = m.substr(p + 2);
-    return m;
   }
 
   void checkKeys(const json& o, const std::string& where, std::initializer_list<std::string_view> allowed) const {

@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "base/file_text.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace {
@@ -93,14 +94,7 @@ CalibrationTable CalibrationTable::load(const std::string& path) {
 
 CalibrationTable CalibrationTable::parse(const std::string& text, const std::string& source) {
   using nlohmann::json;
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string m = e.what();
-    if (auto p = m.find("] "); p != std::string::npos) m = m.substr(p + 2);
-    throw Error(source, "not valid JSON (" + m + ")");
-  }
+  json j = parseJsonText(text, source);
   if (!j.is_object()) throw Error(source, "top level must be an object");
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "format" && it.key() != "version" && it.key() != "description" && it.key() != "entries")

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/file_text.h"
 #include "base/resource_dir.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace fs = std::filesystem;
@@ -31,14 +32,7 @@ class RowParser {
   RowParser(std::string source, std::string dir) : source_(std::move(source)), dir_(std::move(dir)) {}
 
   std::vector<PublishedRow> parse(const std::string& text) {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      std::string m = e.what();
-      if (auto p = m.find("] "); p != std::string::npos) m = m.substr(p + 2);
-      fail("", "not valid JSON (" + m + ")");
-    }
+    json j = parseJsonText(text, source_);
     if (!j.is_object()) fail("", "top level must be an object");
     keys(j, "", {"format", "version", "description", "rows"});
     if (!j.contains("format") || j["format"] != kFormat) fail("", std::string("field 'format' must be \"") + kFormat + "\"");

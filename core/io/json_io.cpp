@@ -8,6 +8,7 @@
 #include "graph/graph_builder.h"
 #include "graph/precision.h"
 #include "base/file_text.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace {
@@ -95,14 +96,7 @@ TensorDesc readTensor(const Reader& r, const json& t, const std::string& where) 
 }  // namespace
 
 Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw Error(sourceName, "not valid JSON (byte " + std::to_string(e.byte) + ")");
-  } catch (const json::exception& e) {  // e.g. a number out of range
-    throw Error(sourceName, std::string("not valid JSON: ") + e.what());
-  }
+  json doc = parseJsonText(text, sourceName);
   Reader r(sourceName);
   if (!doc.is_object()) r.fail("", "not a graphplace graph (the top level must be an object)");
   const std::string format = r.str(doc, "format", "", false);

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/file_text.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace {
@@ -144,12 +145,7 @@ class Reader {
 
 CorpusSpec parseCorpusSpec(const std::string& text, const std::string& path) {
   const Reader r(path);
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    r.fail("", std::string("not JSON: ") + e.what());
-  }
+  json j = parseJsonText(text, path);
   if (!j.is_object()) r.fail("", "expected a JSON object");
   for (const auto& [key, _] : j.items())
     if (key != "format" && key != "version" && key != "families" && key != "held_out" && key != "clusters" &&

@@ -87,7 +87,7 @@ TEST(CorpusSpec, ClustersPerGraphTakesTheClustersInTurn) {
 }
 
 TEST(CorpusSpec, BadSpecsAreOneLineErrors) {
-  EXPECT_NE(errorOf("{").find("not JSON"), std::string::npos);
+  EXPECT_NE(errorOf("{").find("not valid JSON"), std::string::npos);
   EXPECT_EQ(errorOf("[]"), "expected a JSON object");
   EXPECT_EQ(errorOf(R"({"format": "x", "version": 1})"), "format: expected \"graphplace-corpus\"");
   EXPECT_EQ(errorOf(R"({"format": "graphplace-corpus", "version": 2})"), "version: expected 1");
