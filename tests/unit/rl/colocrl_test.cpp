@@ -2,10 +2,10 @@
 // once and keep colocation, logits are masked to the device count, REINFORCE reaches the known
 // optimum of a tiny graph, same seed -> same plan, cancel latency, the start plan is never lost.
 // Hand-built graphs run on the toy cluster (1e12 FLOPs = 1 s, 1e6 bytes = 1 s on a link).
-#include <algorithm>
 #include <ATen/CPUGeneratorImpl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
