@@ -89,8 +89,9 @@ TEST(RandomCluster, DeviceKindsHaveThePresetsFigures) {
       EXPECT_EQ(c.device(d).memPhysical, it->second.memPhysical);
       if (c.framework().name == loadCluster(c.device(d).kind == "P100-PCIe-16GB" ? "4xP100-PCIe" : "8xV100-DGX1")
                                     .framework()
-                                    .name)
+                                    .name) {
         EXPECT_EQ(c.device(d).memCapacity, it->second.memCapacity);  // the same framework
+      }
       EXPECT_DOUBLE_EQ(c.device(d).launchOverhead, it->second.launchOverhead);
     }
   }
