@@ -6,6 +6,7 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_fidelity.h"
 #include "cli/cli_measure.h"
+#include "cli/cli_parallelize.h"
 #include "cli/cli_profile.h"
 #include "base/error.h"
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return gp::cli::runBench(args, std::cout);
     if (cmd == "profile") return gp::cli::runProfileCommand(args, std::cout);
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);
+    if (cmd == "parallelize") return gp::cli::runParallelize(args, std::cout);
     if (cmd == "fidelity") return gp::cli::runFidelityCommand(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli " GP_VERSION "\n";

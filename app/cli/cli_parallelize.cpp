@@ -1,0 +1,188 @@
+#include "cli/cli_parallelize.h"
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "base/error.h"
+#include "base/file_text.h"
+#include "cli/cli_args.h"
+#include "cli/cli_baseline.h"
+#include "cli/cli_model_options.h"
+#include "cli/cli_optimize_options.h"
+#include "cost/cost_model.h"
+#include "graph/precision.h"
+#include "io/model_loader.h"
+#include "parallel/parallel_search.h"
+#include "parallel/parallel_trace.h"
+#include "profile/profile_output.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+const std::vector<std::string> kMethods = {"megatron", "dp", "exact"};
+
+std::vector<std::string> methodsFrom(const std::string& text) {
+  if (text == "all") return kMethods;
+  for (const std::string& m : kMethods)
+    if (m == text) return {m};
+  throw std::invalid_argument("--method must be one of megatron, dp, exact, all; got '" + text + "'");
+}
+
+double gib(int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
+
+int64_t maxOf(const std::vector<int64_t>& v) {
+  int64_t m = 0;
+  for (int64_t x : v) m = std::max(m, x);
+  return m;
+}
+
+std::string planText(const ParallelPlan& p, int64_t batch) {
+  std::string s = "dp " + std::to_string(p.dp) + " tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) + ", " +
+                  std::to_string(p.microbatches) + " x " + std::to_string(p.microbatchSize(batch)) + " samples, " +
+                  std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";
+  for (const PipeStage& st : p.stages)
+    s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) + (st.recompute ? "r" : "");
+  return s;
+}
+
+ordered_json planJson(const ParallelPlan& p) {
+  ordered_json stages = ordered_json::array(), recompute = ordered_json::array();
+  for (const PipeStage& st : p.stages) {
+    stages.push_back({st.first, st.last});
+    recompute.push_back(st.recompute);
+  }
+  return {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"microbatches", p.microbatches},
+          {"schedule", std::string(pipeScheduleName(p.schedule))}, {"zero", p.zero}, {"stages", stages},
+          {"recompute", recompute}};
+}
+
+ordered_json resultJson(const ParallelResult& r) {
+  const ParallelMeasurement& m = r.measurement;
+  ordered_json peaks = ordered_json::array();
+  for (int64_t b : m.peakMemory) peaks.push_back(b);
+  ordered_json j{{"method", r.method},
+                 {"feasible", r.found && m.feasible},
+                 {"samples_per_s", m.samplesPerSecond},
+                 {"step_time_ms", m.stepTime * 1e3},
+                 {"mfu", m.mfu},
+                 {"bubble_share", m.bubbleShare},
+                 {"comm_share", m.commShare},
+                 {"peak_memory_bytes", peaks},
+                 {"search_seconds", r.searchSeconds},
+                 {"plans_simulated", r.evaluated},
+                 {"complete", r.complete},
+                 {"note", r.note},
+                 {"problem", m.problem}};
+  j["plan"] = r.found ? planJson(r.plan) : ordered_json(nullptr);
+  return j;
+}
+
+}  // namespace
+
+int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
+  auto opts = modelOptions();
+  opts.erase("--mode");
+  opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan"});
+  Args a = parseArgs(argv, opts, {"--json"});
+  if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
+  if (a.has("--plan") && a.has("--method")) throw std::invalid_argument("parallelize takes --plan FILE or --method NAME, not both");
+  if (!a.has("--plan") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
+  for (const char* f : {"--out", "--trace", "--plan"})
+    if (auto v = a.value(f); v && v->empty()) throw std::invalid_argument(std::string(f) + " needs a file name");
+  const std::vector<std::string> methods = methodsFrom(a.value("--method").value_or("all"));
+  ParallelSearchOptions search;
+  if (auto b = a.value("--budget-seconds")) {
+    char* end = nullptr;
+    search.budgetSeconds = std::strtod(b->c_str(), &end);
+    if (end == b->c_str() || *end || !(search.budgetSeconds > 0) || search.budgetSeconds > 1e6)
+      throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
+  }
+  const Cluster c = clusterFrom(a, nullptr);
+  const std::string& spec = a.positional[0];
+  LoadOptions lo = loadOptionsFrom(a);
+  lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
+  if (!a.has("--precision")) lo.precision = Precision::BF16;
+  const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
+  if (lo.zoo.batch == 0) lo.zoo.batch = 1;
+  const Graph g = loadModel(spec, lo);
+  const LayerStack st = detectLayerStack(g, spec, samples);
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+
+  int64_t batch = a.has("--global-batch") ? a.intValue("--global-batch", 1) : 0;
+  std::vector<ParallelResult> results;
+  InterruptScope interrupt;
+  search.cancel = interrupt.flag();
+  if (auto path = a.value("--plan")) {
+    const ParallelPlanFile f = parseParallelPlanJson(readFileText(*path, "parallel plan"), *path, c);
+    if (batch > 0 && batch != f.globalBatch)
+      throw Error(*path, "the plan is for global batch " + std::to_string(f.globalBatch) + ", not " + std::to_string(batch));
+    batch = f.globalBatch;
+    ParallelResult r;
+    r.method = "file";
+    r.plan = f.plan;
+    if (std::string why = parallelPlanProblem(st, c, batch, f.plan); !why.empty()) throw Error(*path, why);
+    r.measurement = simulateParallel(model, batch, r.plan, {true, false});
+    r.found = true;
+    r.evaluated = 1;
+    r.note = *path;
+    results.push_back(std::move(r));
+  } else {
+    for (const std::string& m : methods) {
+      if (m == "megatron") results.push_back(megatronPlan(model, batch));
+      else if (m == "dp") results.push_back(dataParallelPlan(model, batch));
+      else results.push_back(exactSearch(model, batch, search));
+    }
+  }
+  int best = -1;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ParallelResult& r = results[i];
+    if (r.found && r.measurement.feasible &&
+        (best < 0 || r.measurement.samplesPerSecond > results[static_cast<size_t>(best)].measurement.samplesPerSecond))
+      best = static_cast<int>(i);
+  }
+  if (best >= 0) {
+    ParallelResult& b = results[static_cast<size_t>(best)];
+    if (b.measurement.events.empty() && a.has("--trace")) b.measurement = simulateParallel(model, batch, b.plan, {true, false});
+    if (auto path = a.value("--out")) writeTextFileAtomically(*path, parallelPlanJson({spec, c.name(), batch, b.plan}, c));
+    if (auto path = a.value("--trace")) writeTextFileAtomically(*path, parallelTraceJson(b.measurement, b.plan, c, spec));
+  } else if (a.has("--out") || a.has("--trace")) {
+    throw Error(spec, "no method found a plan that fits the devices' memory; nothing written");
+  }
+
+  if (a.has("--json")) {
+    ordered_json j{{"model", spec}, {"cluster", c.name()}, {"global_batch", batch},
+                   {"layers", st.numLayers()}, {"hidden", st.hidden}, {"heads", st.heads}, {"parameters", st.totalParams()},
+                   {"results", ordered_json::array()}};
+    for (const ParallelResult& r : results) j["results"].push_back(resultJson(r));
+    j["best"] = best >= 0 ? ordered_json(results[static_cast<size_t>(best)].method) : ordered_json(nullptr);
+    out << dump(j) << "\n";
+    return 0;
+  }
+  char line[512];
+  std::snprintf(line, sizeof line, "model        %s: %d layers, hidden %lld, %d heads, %.2f G parameters, %s\n", spec.c_str(),
+                st.numLayers(), static_cast<long long>(st.hidden), st.heads, static_cast<double>(st.totalParams()) / 1e9,
+                dtypeSize(st.activationType) == 2 ? "mixed precision" : "fp32");
+  out << line;
+  std::snprintf(line, sizeof line, "cluster      %s: %d devices, %d per server\nglobal batch %lld\n\n", c.name().c_str(),
+                c.numDevices(), devicesPerServer(c), static_cast<long long>(batch));
+  out << line;
+  out << "method    fits  samples/s  step ms     MFU   bubble  comm   peak GiB  search s  plan\n";
+  for (const ParallelResult& r : results) {
+    const ParallelMeasurement& m = r.measurement;
+    const bool fits = r.found && m.feasible;
+    std::snprintf(line, sizeof line, "%-9s %-5s %9.1f  %9.1f  %5.1f%%  %5.1f%%  %5.1f%%  %8.1f  %8.2f  %s\n", r.method.c_str(),
+                  fits ? "yes" : "no", m.samplesPerSecond, m.stepTime * 1e3, 100 * m.mfu, 100 * m.bubbleShare, 100 * m.commShare,
+                  gib(maxOf(m.peakMemory)), r.searchSeconds, r.found ? planText(r.plan, batch).c_str() : "-");
+    out << line;
+    if (!fits || !r.note.empty()) out << "          " << (fits ? r.note : (m.problem.empty() ? r.note : m.problem)) << "\n";
+  }
+  if (best >= 0) out << "\nbest: " << results[static_cast<size_t>(best)].method << "\n";
+  return 0;
+}
+
+}  // namespace gp::cli

@@ -1,0 +1,122 @@
+#include "parallel/collectives.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gp {
+
+void ChannelLoad::send(int from, int to, double bytes) {
+  if (from == to || bytes <= 0) return;
+  for (int ch : c_->route(from, to)) {
+    if (bytes_[static_cast<size_t>(ch)] == 0) used_.push_back(ch);
+    bytes_[static_cast<size_t>(ch)] += bytes;
+  }
+  latency_ = std::max(latency_, c_->routeLatency(from, to));
+}
+
+double ChannelLoad::busyTime() const {
+  double t = 0;
+  for (int ch : used_) t = std::max(t, bytes_[static_cast<size_t>(ch)] / c_->channel(ch).bandwidth);
+  return t;
+}
+
+void ChannelLoad::clear() {
+  for (int ch : used_) bytes_[static_cast<size_t>(ch)] = 0;
+  used_.clear();
+  latency_ = 0;
+}
+
+namespace {
+
+// Per-edge volume factor and step count of a ring collective over n ranks.
+void ringShape(Collective kind, int n, double& factor, int& steps) {
+  const double nn = n;
+  switch (kind) {
+    case Collective::AllReduce: factor = 2 * (nn - 1) / nn, steps = 2 * (n - 1); break;
+    case Collective::ReduceScatter:
+    case Collective::AllGather: factor = (nn - 1) / nn, steps = n - 1; break;
+    case Collective::AllToAll: factor = 1 / nn, steps = 1; break;
+  }
+}
+
+// One phase: every group runs `kind` flat over its members, all groups at once.
+double flatPhase(ChannelLoad& load, Collective kind, std::span<const std::vector<int>> groups, double bytes) {
+  const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
+  if (n < 2 || bytes <= 0) return 0;
+  double factor = 0;
+  int steps = 0;
+  ringShape(kind, n, factor, steps);
+  for (const std::vector<int>& g : groups) {
+    if (kind == Collective::AllToAll) {
+      for (int a : g)
+        for (int b : g) load.send(a, b, factor * bytes);
+    } else {
+      for (size_t i = 0; i < g.size(); ++i) load.send(g[i], g[(i + 1) % g.size()], factor * bytes);
+    }
+  }
+  return load.busyTime() + steps * load.maxLatency();
+}
+
+void addChannels(std::vector<int>& into, const std::vector<int>& from) { into.insert(into.end(), from.begin(), from.end()); }
+
+}  // namespace
+
+CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const std::vector<int>> groups, double bytes,
+                              std::span<const int> serverOf) {
+  CollectiveCost flat;
+  if (groups.empty() || groups[0].size() < 2 || bytes <= 0) return flat;
+  ChannelLoad load(c);
+  flat.time = flatPhase(load, kind, groups, bytes);
+  flat.channels = load.channels();
+  if (kind == Collective::AllToAll) return flat;
+
+  // Hierarchical: members per server, equal on every server and above one, several servers.
+  std::vector<std::vector<std::vector<int>>> perServer;  // [group][server] -> members
+  size_t g = 0;
+  for (const std::vector<int>& grp : groups) {
+    std::map<int, std::vector<int>> by;
+    for (int d : grp) by[serverOf[static_cast<size_t>(d)]].push_back(d);
+    std::vector<std::vector<int>> parts;
+    for (auto& [s, m] : by) {
+      if (g == 0) g = m.size();
+      if (m.size() != g) return flat;
+      parts.push_back(std::move(m));
+    }
+    if (parts.size() < 2 || g < 2) return flat;
+    perServer.push_back(std::move(parts));
+  }
+  std::vector<std::vector<int>> intra, inter;
+  for (const auto& parts : perServer) {
+    for (const auto& m : parts) intra.push_back(m);
+    for (size_t local = 0; local < g; ++local) {
+      std::vector<int> ring;
+      for (const auto& m : parts) ring.push_back(m[local]);
+      inter.push_back(std::move(ring));
+    }
+  }
+  CollectiveCost hier;
+  hier.hierarchical = true;
+  const double shard = bytes / static_cast<double>(g);
+  auto phase = [&](Collective k, std::span<const std::vector<int>> gs, double b) {
+    load.clear();
+    hier.time += flatPhase(load, k, gs, b);
+    addChannels(hier.channels, load.channels());
+  };
+  if (kind != Collective::AllGather) phase(Collective::ReduceScatter, intra, bytes);
+  phase(kind, inter, shard);
+  if (kind != Collective::ReduceScatter) phase(Collective::AllGather, intra, bytes);
+  std::sort(hier.channels.begin(), hier.channels.end());
+  hier.channels.erase(std::unique(hier.channels.begin(), hier.channels.end()), hier.channels.end());
+  return hier.time < flat.time ? hier : flat;
+}
+
+CollectiveCost pointToPointCost(const Cluster& c, std::span<const int> from, std::span<const int> to, double bytes) {
+  CollectiveCost out;
+  ChannelLoad load(c);
+  for (size_t i = 0; i < from.size() && i < to.size(); ++i) load.send(from[i], to[i], bytes);
+  out.time = load.busyTime() + load.maxLatency();
+  out.channels = load.channels();
+  return out;
+}
+
+}  // namespace gp

@@ -1,0 +1,325 @@
+#include "parallel/layer_stack.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+#include "base/error.h"
+
+namespace gp {
+namespace {
+
+// "layer_12" / "layers.12" -> ("layer", 12); nullopt when the name does not end in _N or .N.
+bool splitIndex(std::string_view last, std::string_view& base, int& index) {
+  const size_t sep = last.find_last_of("_.");
+  if (sep == std::string_view::npos || sep + 1 >= last.size()) return false;
+  const std::string_view digits = last.substr(sep + 1);
+  if (digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  base = last.substr(0, sep);
+  return true;
+}
+
+std::string_view lastComponent(const std::string& scope) {
+  const size_t slash = scope.find_last_of('/');
+  return slash == std::string::npos ? std::string_view(scope) : std::string_view(scope).substr(slash + 1);
+}
+
+int64_t elementsOf(const Graph& g, TensorId t) {
+  if (g.hasShape(t)) {
+    int64_t n = 1;
+    for (int64_t d : g.shape(t)) n *= d;
+    return n;
+  }
+  const int size = dtypeSize(g.dtype(t));
+  return g.tensorBytes(t) / (size > 0 ? size : 4);
+}
+
+// A family of numbered sibling scopes: members[i] = scope of index i.
+struct Family {
+  std::string key;  // "<parent>/<base>"
+  std::vector<ScopeId> members;
+  double flops = 0;
+};
+
+std::vector<Family> numberedFamilies(const Graph& g) {
+  std::map<std::string, std::map<int, ScopeId>> byKey;
+  for (ScopeId s = 1; s < g.numScopes(); ++s) {
+    std::string_view base;
+    int index = 0;
+    if (!splitIndex(lastComponent(g.scopeName(s)), base, index)) continue;
+    const ScopeId parent = g.scopeParent(s);
+    std::string key = (parent > 0 ? g.scopeName(parent) + "/" : std::string()) + std::string(base);
+    byKey[key].emplace(index, s);
+  }
+  std::vector<Family> out;
+  for (auto& [key, members] : byKey) {
+    if (members.size() < 2) continue;
+    // Contiguous indices from 0 or 1.
+    const int first = members.begin()->first;
+    if (first > 1 || members.rbegin()->first - first + 1 != static_cast<int>(members.size())) continue;
+    Family f{key, {}, 0};
+    for (auto& [i, s] : members) f.members.push_back(s);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+bool underExperts(const Graph& g, ScopeId s) {
+  for (; s > 0; s = g.scopeParent(s))
+    if (lastComponent(g.scopeName(s)) == "experts") return true;
+  return false;
+}
+
+}  // namespace
+
+int64_t LayerStack::totalParams() const {
+  int64_t n = prologue.params + epilogue.params;
+  for (const StackPart& l : layers) n += l.params;
+  return n;
+}
+
+double LayerStack::forwardFlopsPerSample() const {
+  double f = prologue.forwardFlops + epilogue.forwardFlops;
+  for (const StackPart& l : layers) f += l.forwardFlops;
+  return f;
+}
+
+LayerStack detectLayerStack(const Graph& g, const std::string& source, double samplesInGraph) {
+  if (samplesInGraph <= 0) throw Error(source, "the samples the graph was built for must be positive");
+  const int32_t n = g.numOps();
+  const auto topo = g.topoOrder();
+  std::vector<int32_t> topoPos(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) topoPos[static_cast<size_t>(topo[static_cast<size_t>(i)])] = i;
+  double totalFlops = 0;
+  for (OpId op = 0; op < n; ++op)
+    if (g.role(op) == OpRole::Forward) totalFlops += g.flops(op);
+
+  // Member scope -> family index; families nested inside a chosen one are not layers.
+  std::vector<Family> families = numberedFamilies(g);
+  std::vector<int32_t> scopeFamily(static_cast<size_t>(g.numScopes()), -1), scopeMember(scopeFamily);
+  for (size_t f = 0; f < families.size(); ++f)
+    for (size_t i = 0; i < families[f].members.size(); ++i) {
+      scopeFamily[static_cast<size_t>(families[f].members[i])] = static_cast<int32_t>(f);
+      scopeMember[static_cast<size_t>(families[f].members[i])] = static_cast<int32_t>(i);
+    }
+  // The outermost member scope above each scope (root first wins).
+  std::vector<int32_t> memberOf(static_cast<size_t>(g.numScopes()), -1);  // encoded family * 1e6 + index
+  for (ScopeId s = 1; s < g.numScopes(); ++s) {
+    const int32_t parentMember = memberOf[static_cast<size_t>(g.scopeParent(s))];
+    if (parentMember >= 0)
+      memberOf[static_cast<size_t>(s)] = parentMember;
+    else if (scopeFamily[static_cast<size_t>(s)] >= 0)
+      memberOf[static_cast<size_t>(s)] = scopeFamily[static_cast<size_t>(s)] * 1000000 + scopeMember[static_cast<size_t>(s)];
+  }
+  for (OpId op = 0; op < n; ++op) {
+    const int32_t m = memberOf[static_cast<size_t>(g.opScope(op))];
+    if (m >= 0 && g.role(op) == OpRole::Forward) families[static_cast<size_t>(m / 1000000)].flops += g.flops(op);
+  }
+  double layerFlops = 0;
+  double bestFamily = 0;
+  std::string bestKey;
+  for (const Family& f : families) {
+    layerFlops += f.flops;
+    if (f.flops > bestFamily) bestFamily = f.flops, bestKey = f.key;
+  }
+  if (layerFlops < 0.5 * totalFlops || layerFlops <= 0) {
+    std::string why = "no repeated layer structure: pipeline and tensor parallelism need sibling scopes named <prefix>_N "
+                      "(N = 0, 1, ...) holding most of the FLOPs";
+    if (!bestKey.empty())
+      why += "; the largest family, " + bestKey + "_N, holds " +
+             std::to_string(static_cast<int>(std::lround(100 * bestFamily / std::max(totalFlops, 1.0)))) + " %";
+    throw Error(source, why);
+  }
+
+  // Layers in the order the graph runs them (their first op in topological order).
+  struct LayerKey {
+    int32_t member, firstPos;
+  };
+  std::map<int32_t, int32_t> firstPosOf;
+  for (OpId op = 0; op < n; ++op) {
+    const int32_t m = memberOf[static_cast<size_t>(g.opScope(op))];
+    if (m < 0 || g.role(op) != OpRole::Forward) continue;
+    auto [it, inserted] = firstPosOf.emplace(m, topoPos[static_cast<size_t>(op)]);
+    if (!inserted) it->second = std::min(it->second, topoPos[static_cast<size_t>(op)]);
+  }
+  std::vector<LayerKey> order;
+  for (auto [m, p] : firstPosOf) order.push_back({m, p});
+  std::sort(order.begin(), order.end(), [](const LayerKey& a, const LayerKey& b) { return a.firstPos < b.firstPos; });
+  std::map<int32_t, int32_t> layerOfMember;
+  LayerStack st;
+  st.model = g.name();
+  st.samplesInGraph = samplesInGraph;
+  st.prologue.name = "prologue";
+  st.epilogue.name = "epilogue";
+  for (const LayerKey& k : order) {
+    layerOfMember[k.member] = st.numLayers();
+    const Family& f = families[static_cast<size_t>(k.member / 1000000)];
+    StackPart p;
+    p.name = g.scopeName(f.members[static_cast<size_t>(k.member % 1000000)]);
+    p.kind = f.key;
+    st.layers.push_back(std::move(p));
+  }
+  const int32_t L = st.numLayers();
+
+  // Part of every forward op: -1 prologue, 0..L-1 layers, L epilogue.
+  std::vector<int32_t> part(static_cast<size_t>(n), -1);
+  std::vector<uint8_t> inLayer(static_cast<size_t>(n), 0);
+  for (OpId op : topo) {
+    if (g.role(op) != OpRole::Forward) continue;
+    const int32_t m = memberOf[static_cast<size_t>(g.opScope(op))];
+    if (m >= 0) {
+      part[static_cast<size_t>(op)] = layerOfMember.at(m);
+      inLayer[static_cast<size_t>(op)] = 1;
+      continue;
+    }
+    int32_t p = -1;
+    for (OpId in : g.fanIn(op)) p = std::max(p, part[static_cast<size_t>(in)]);
+    part[static_cast<size_t>(op)] = p;
+  }
+  for (OpId op = 0; op < n; ++op)
+    if (!inLayer[static_cast<size_t>(op)] && part[static_cast<size_t>(op)] == L - 1) part[static_cast<size_t>(op)] = L;
+  auto partOf = [&](int32_t p) -> StackPart& { return p < 0 ? st.prologue : p >= L ? st.epilogue : st.layers[static_cast<size_t>(p)]; };
+
+  // Live activation bytes across each boundary (after part p, for p = -1 .. L-1), and the
+  // hidden-sized tensor: the largest one leaving layer 0 for layer 1.
+  std::vector<double> cut(static_cast<size_t>(L + 2), 0.0);
+  int64_t hiddenElems = 0;
+  for (TensorId t = 0; t < g.numTensors(); ++t) {
+    const OpId prod = g.producer(t);
+    if (prod == kNone || g.tensorKind(t) != TensorKind::Activation || g.role(prod) != OpRole::Forward) continue;
+    const int32_t from = part[static_cast<size_t>(prod)];
+    int32_t to = from;
+    for (OpId c : g.consumers(t))
+      if (g.role(c) == OpRole::Forward) to = std::max(to, part[static_cast<size_t>(c)]);
+    for (int32_t b = from; b < to; ++b) cut[static_cast<size_t>(b + 1)] += static_cast<double>(g.tensorBytes(t));
+    if (from == 0 && to >= 1 && L >= 2 && elementsOf(g, t) > hiddenElems) {
+      hiddenElems = elementsOf(g, t);
+      st.hidden = g.hasShape(t) && !g.shape(t).empty() ? g.shape(t).back() : 0;
+      st.activationType = g.dtype(t);
+    }
+  }
+  st.prologue.outputBytes = cut[0] / samplesInGraph;
+  for (int32_t l = 0; l < L; ++l) st.layers[static_cast<size_t>(l)].outputBytes = cut[static_cast<size_t>(l + 1)] / samplesInGraph;
+
+  // Tensor-parallel split, propagated in topological order within each part.
+  std::vector<uint8_t> sharded(static_cast<size_t>(g.numTensors()), 0);
+  std::vector<int32_t> gradReduced(static_cast<size_t>(g.numTensors()), -1);
+  std::vector<uint8_t> opSharded(static_cast<size_t>(n), 0);  // part that counted its backward all-reduce
+  const double smallOutput = static_cast<double>(hiddenElems) / 8;
+  for (OpId op : topo) {
+    if (g.role(op) != OpRole::Forward) continue;
+    const int32_t p = part[static_cast<size_t>(op)];
+    StackPart& sp = partOf(p);
+    StackOp so;
+    so.cls = classifyOp(g.opType(op));
+    so.expert = underExperts(g, g.opScope(op));
+    so.flops = g.flops(op) / samplesInGraph;
+    bool readsParam = false, readsSharded = false;
+    TensorId activationIn = kNone;
+    double paramRead = 0;
+    for (TensorId t : g.inputs(op)) {
+      if (g.tensorKind(t) == TensorKind::Parameter) {
+        readsParam = true;
+        paramRead += static_cast<double>(g.tensorBytes(t));
+        continue;
+      }
+      // A tensor from another part arrives whole (the previous stage sends it gathered).
+      const OpId prod = g.producer(t);
+      if (sharded[static_cast<size_t>(t)] && prod != kNone && part[static_cast<size_t>(prod)] == p) readsSharded = true;
+      if (activationIn == kNone) activationIn = t;
+    }
+    const auto outs = g.outputs(op);
+    double outElems = 0, outBytes = 0;
+    for (TensorId t : outs) outElems += static_cast<double>(elementsOf(g, t)), outBytes += static_cast<double>(g.tensorBytes(t));
+    so.dtype = !outs.empty() ? g.dtype(outs[0]) : DType::F32;
+    so.paramBytesRead = paramRead;
+    so.activationBytes = std::max(0.0, static_cast<double>(g.bytesRead(op) + g.bytesWritten(op)) - paramRead) / samplesInGraph;
+    so.metadata = isMetadataOp(g.opType(op));
+    so.savedBytes = so.metadata ? 0.0 : outBytes / samplesInGraph;
+    bool outSharded = false;
+    if (so.cls == OpClass::MatMul && readsParam && outElems >= smallOutput) {
+      so.split = TpSplit::Sharded;
+      if (readsSharded) {  // row-parallel: partial sums, all-reduced
+        ++sp.tpAllReducesForward;
+        sp.tpAllReduceBytes = std::max(sp.tpAllReduceBytes, outBytes / samplesInGraph);
+      } else {  // column-parallel: its input's gradient is all-reduced in backward, once per tensor
+        outSharded = true;
+        if (activationIn != kNone && gradReduced[static_cast<size_t>(activationIn)] != p) {
+          gradReduced[static_cast<size_t>(activationIn)] = p;
+          ++sp.tpAllReducesBackward;
+        }
+      }
+    } else if (so.cls == OpClass::DataMovement && g.opType(op).find("Gather") != std::string_view::npos && !readsSharded &&
+               paramRead >= static_cast<double>(hiddenElems) * dtypeSize(so.dtype)) {
+      so.split = TpSplit::Sharded;  // vocabulary-parallel lookup: each rank its rows, output all-reduced
+      ++sp.tpAllReducesForward;
+      sp.tpAllReduceBytes = std::max(sp.tpAllReduceBytes, outBytes / samplesInGraph);
+    } else if (readsSharded) {
+      so.split = TpSplit::Sharded;
+      outSharded = true;
+    }
+    for (TensorId t : outs) sharded[static_cast<size_t>(t)] = outSharded ? 1 : 0;
+    opSharded[static_cast<size_t>(op)] = so.split == TpSplit::Sharded;
+    sp.forwardFlops += so.flops;
+    sp.ops.push_back(so);
+  }
+
+  // Parameters, charged to the part of their first forward reader.
+  for (TensorId t = 0; t < g.numTensors(); ++t) {
+    if (g.tensorKind(t) != TensorKind::Parameter) continue;
+    OpId reader = kNone;
+    for (OpId c : g.consumers(t))
+      if (g.role(c) == OpRole::Forward && (reader == kNone || topoPos[static_cast<size_t>(c)] < topoPos[static_cast<size_t>(reader)]))
+        reader = c;
+    if (reader == kNone) continue;
+    const int size = dtypeSize(g.dtype(t));
+    const int64_t elems = g.tensorBytes(t) / (size > 0 ? size : 4);
+    StackPart& sp = partOf(part[static_cast<size_t>(reader)]);
+    sp.params += elems;
+    if (opSharded[static_cast<size_t>(reader)]) sp.shardedParams += elems;
+    if (underExperts(g, g.opScope(reader))) {
+      sp.expertParams += elems;
+      if (st.experts == 0 && g.hasShape(t) && g.shape(t).size() >= 3) st.experts = static_cast<int>(g.shape(t)[0]);
+    }
+  }
+
+  // Mixture of experts: tokens cross into and out of the experts (the all-to-alls of expert
+  // parallelism).
+  for (TensorId t = 0; t < g.numTensors(); ++t) {
+    const OpId prod = g.producer(t);
+    if (prod == kNone || g.role(prod) != OpRole::Forward || g.tensorKind(t) != TensorKind::Activation) continue;
+    const bool fromExpert = underExperts(g, g.opScope(prod));
+    for (OpId c : g.consumers(t)) {
+      if (g.role(c) != OpRole::Forward || underExperts(g, g.opScope(c)) == fromExpert) continue;
+      StackPart& sp = partOf(part[static_cast<size_t>(c)]);
+      sp.moe = true;
+      sp.moeDispatchBytes = std::max(sp.moeDispatchBytes, static_cast<double>(g.tensorBytes(t)) / samplesInGraph);
+      break;
+    }
+  }
+
+  // Attention heads: a 4-D activation [.., heads, .., head_dim] in layer 0 whose two inner
+  // dimensions multiply to the hidden size; heads is the earlier of the two.
+  if (st.hidden > 0) {
+    for (OpId op = 0; op < n && st.heads == 0; ++op) {
+      if (part[static_cast<size_t>(op)] != 0 || g.role(op) != OpRole::Forward) continue;
+      for (TensorId t : g.outputs(op)) {
+        if (!g.hasShape(t) || g.shape(t).size() != 4) continue;
+        const auto s = g.shape(t);
+        for (size_t i = 1; i < 4 && st.heads == 0; ++i)
+          for (size_t j = i + 1; j < 4; ++j)
+            if (s[i] > 1 && s[j] > 1 && s[i] * s[j] == st.hidden) {
+              st.heads = static_cast<int>(s[i]);
+              break;
+            }
+      }
+    }
+  }
+  return st;
+}
+
+}  // namespace gp

@@ -1,0 +1,91 @@
+// LayerStack: a model as the sequence of its repeated layers, which is what data, tensor and
+// pipeline parallelism split.
+//
+// detectLayerStack finds the layers from the graph's scopes: sibling scopes named
+// `<prefix>_<N>` for N = 0, 1, 2, ... (the zoo's `layers/layer_3`, `encoder/block_5`; ONNX
+// exporters' `/layers.3/`, `h.3` names become scopes the same way) with at least two members.
+// Every such family counts (T5's encoder and decoder blocks both do), ordered as the graph
+// runs them. An op outside every layer belongs to the prologue when none of its inputs comes
+// from a layer (embeddings, masks), else to the latest layer it reads from; what follows the
+// last layer is the epilogue (final norm, LM head).
+//
+// Each part's ops are kept per sample (the graph's FLOPs and activation bytes divided by the
+// samples it was built for), with the Megatron-LM tensor-parallel split of every op:
+// - matrix products (MatMul class) split their FLOPs and parameters over the TP group: column-
+//   parallel when the output is not hidden-sized, row-parallel when it is (its output is then
+//   summed over the group: one all-reduce forward);
+// - any other op whose output is hidden-sized (tokens x hidden: LayerNorm, residual Add, bias
+//   of a row-parallel product) runs replicated on every rank;
+// - the rest (attention scores, softmax, GELU over the 4h MLP) runs on its shard;
+// - a gather from a parameter table at least as large as a hidden-sized tensor (a word
+//   embedding) is vocabulary-parallel: table split, output all-reduced;
+// - a column-parallel product reading a hidden-sized tensor costs one all-reduce of that
+//   tensor's gradient in backward (once per distinct tensor).
+// Ops under a scope component named `experts` are mixture-of-experts experts: their
+// parameters are split over the expert-parallel group instead.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/dtype.h"
+#include "graph/graph.h"
+#include "graph/op_class.h"
+
+namespace gp {
+
+enum class TpSplit : uint8_t {
+  Replicated,  // every TP rank runs the whole op
+  Sharded,     // FLOPs, bytes and parameters / tp
+};
+
+struct StackOp {
+  OpClass cls = OpClass::Other;
+  DType dtype = DType::F32;
+  TpSplit split = TpSplit::Replicated;
+  bool expert = false;        // under an `experts` scope
+  bool metadata = false;      // no kernel (isMetadataOp)
+  double flops = 0;           // per sample
+  double activationBytes = 0; // read + written activation bytes per sample (parameters excluded)
+  double paramBytesRead = 0;  // bytes of parameters the op reads (not per sample)
+  double savedBytes = 0;      // output bytes per sample kept for backward (0 for views)
+};
+
+// One layer (or the prologue / epilogue): its ops and what parallelism needs to know of it.
+struct StackPart {
+  std::string name;          // scope name ("layers/layer_3"), "prologue", "epilogue"
+  std::string kind;          // the family ("layers/layer", "encoder/block"); "" for prologue/epilogue
+  std::vector<StackOp> ops;
+  double forwardFlops = 0;   // per sample
+  int64_t params = 0;        // parameter elements
+  int64_t shardedParams = 0; // of which split over TP
+  int64_t expertParams = 0;  // of which experts (split over the expert-parallel group)
+  double outputBytes = 0;    // per sample: the activation handed to the next part
+  int tpAllReducesForward = 0;
+  int tpAllReducesBackward = 0;
+  double tpAllReduceBytes = 0;  // per sample, each (a hidden-sized tensor)
+  bool moe = false;              // has experts: an all-to-all before and after them
+  double moeDispatchBytes = 0;   // per sample, each all-to-all
+};
+
+struct LayerStack {
+  std::string model;
+  int64_t hidden = 0;  // width of the hidden-sized tensors (last dimension)
+  int heads = 0;       // attention heads, 0 when no attention was found
+  int experts = 0;     // experts per MoE layer, 0 without
+  double samplesInGraph = 1;
+  DType activationType = DType::F32;  // of the layers' activations
+  StackPart prologue, epilogue;
+  std::vector<StackPart> layers;
+
+  int numLayers() const { return static_cast<int>(layers.size()); }
+  int64_t totalParams() const;
+  double forwardFlopsPerSample() const;
+};
+
+// Throws gp::Error(source, "no repeated layer structure: ...") when no family of at least two
+// sibling scopes `<prefix>_<N>` holds most of the FLOPs. `samplesInGraph`: the batch the graph
+// was built with (its values are divided by it).
+LayerStack detectLayerStack(const Graph& g, const std::string& source, double samplesInGraph = 1);
+
+}  // namespace gp

@@ -1,0 +1,177 @@
+#include "parallel/parallel_plan.h"
+
+#include <algorithm>
+#include <map>
+
+#include "base/error.h"
+#include "base/json_text.h"
+
+namespace gp {
+
+std::string_view pipeScheduleName(PipeSchedule s) { return s == PipeSchedule::GPipe ? "gpipe" : "1f1b"; }
+
+PipeSchedule parsePipeSchedule(std::string_view name, const std::string& source) {
+  if (name == "gpipe") return PipeSchedule::GPipe;
+  if (name == "1f1b") return PipeSchedule::OneFOneB;
+  throw Error(source, "unknown pipeline schedule '" + std::string(name) + "' (gpipe, 1f1b)");
+}
+
+std::vector<PipeStage> evenStages(int layers, int pp, bool recompute) {
+  std::vector<PipeStage> out;
+  if (pp < 1) return out;
+  int first = 0;
+  for (int s = 0; s < pp; ++s) {
+    const int count = layers / pp + (s < layers % pp ? 1 : 0);
+    out.push_back({first, first + count, recompute});
+    first += count;
+  }
+  return out;
+}
+
+std::vector<int> serverOf(const Cluster& c) {
+  std::map<std::string, int> index;
+  std::vector<int> out;
+  for (int d = 0; d < c.numDevices(); ++d) {
+    const std::string& name = c.device(d).name;
+    const size_t slash = name.find_last_of('/');
+    const std::string server = slash == std::string::npos ? std::string() : name.substr(0, slash);
+    out.push_back(index.emplace(server, static_cast<int>(index.size())).first->second);
+  }
+  return out;
+}
+
+std::vector<int> serverOrder(const Cluster& c) {
+  const std::vector<int> server = serverOf(c);
+  std::vector<int> order(static_cast<size_t>(c.numDevices()));
+  for (int d = 0; d < c.numDevices(); ++d) order[static_cast<size_t>(d)] = d;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return server[static_cast<size_t>(a)] < server[static_cast<size_t>(b)]; });
+  return order;
+}
+
+std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c) {
+  return p.devices.empty() ? serverOrder(c) : p.devices;
+}
+
+std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p) {
+  auto num = [](int64_t v) { return std::to_string(v); };
+  if (p.dp < 1 || p.tp < 1 || p.pp < 1) return "dp, tp and pp must each be at least 1";
+  if (p.microbatches < 1) return "the micro-batch count must be at least 1";
+  if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
+  const int64_t used = int64_t{p.dp} * p.tp * p.pp;
+  if (used > c.numDevices())
+    return "dp x tp x pp = " + num(used) + " devices, but the cluster has " + num(c.numDevices());
+  if (!p.devices.empty()) {
+    if (static_cast<int64_t>(p.devices.size()) != used)
+      return "the plan lists " + num(static_cast<int64_t>(p.devices.size())) + " devices for dp x tp x pp = " + num(used);
+    std::vector<uint8_t> seen(static_cast<size_t>(c.numDevices()), 0);
+    for (int d : p.devices) {
+      if (d < 0 || d >= c.numDevices()) return "device index " + num(d) + " is not in the cluster";
+      if (seen[static_cast<size_t>(d)]++) return "device " + c.device(d).name + " is listed twice";
+    }
+  }
+  if (st.heads > 0 && st.heads % p.tp != 0)
+    return "tp = " + num(p.tp) + " does not divide the " + num(st.heads) + " attention heads";
+  if (st.hidden > 0 && st.hidden % p.tp != 0)
+    return "tp = " + num(p.tp) + " does not divide the hidden size " + num(st.hidden);
+  if (p.pp > st.numLayers()) return "pp = " + num(p.pp) + " stages for " + num(st.numLayers()) + " layers";
+  if (static_cast<int>(p.stages.size()) != p.pp)
+    return "the plan has " + num(static_cast<int64_t>(p.stages.size())) + " stages for pp = " + num(p.pp);
+  int next = 0;
+  for (size_t s = 0; s < p.stages.size(); ++s) {
+    const PipeStage& stg = p.stages[s];
+    if (stg.first != next || stg.last <= stg.first)
+      return "stage " + num(static_cast<int64_t>(s)) + " holds layers [" + num(stg.first) + ", " + num(stg.last) +
+             "): stages must cover the layers in order, each at least one";
+    next = stg.last;
+  }
+  if (next != st.numLayers()) return "the stages end at layer " + num(next) + " of " + num(st.numLayers());
+  if (globalBatch < 1) return "the global batch must be at least 1";
+  const int64_t split = int64_t{p.dp} * p.microbatches;
+  if (globalBatch % split != 0)
+    return "global batch " + num(globalBatch) + " is not divisible by dp x micro-batches = " + num(p.dp) + " x " +
+           num(p.microbatches);
+  return {};
+}
+
+std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
+  const ParallelPlan& p = f.plan;
+  nlohmann::json stages = nlohmann::json::array(), recompute = nlohmann::json::array();
+  for (const PipeStage& s : p.stages) {
+    stages.push_back({s.first, s.last});
+    recompute.push_back(s.recompute);
+  }
+  nlohmann::json devices = nlohmann::json::array();
+  for (int d : planDevices(p, c))
+    if (static_cast<int64_t>(devices.size()) < int64_t{p.dp} * p.tp * p.pp) devices.push_back(c.device(d).name);
+  nlohmann::json j = {{"format", "graphplace-parallel-plan"},
+                      {"version", 1},
+                      {"model", f.model},
+                      {"cluster", f.cluster},
+                      {"global_batch", f.globalBatch},
+                      {"plan",
+                       {{"dp", p.dp},
+                        {"tp", p.tp},
+                        {"pp", p.pp},
+                        {"microbatches", p.microbatches},
+                        {"schedule", std::string(pipeScheduleName(p.schedule))},
+                        {"zero", p.zero},
+                        {"stages", stages},
+                        {"recompute", recompute},
+                        {"devices", devices}}}};
+  return j.dump(2) + "\n";
+}
+
+ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::string& source, const Cluster& c) {
+  const nlohmann::json j = parseJsonText(text, source);
+  auto fail = [&](const std::string& why) { return Error(source, why); };
+  if (!j.is_object() || j.value("format", "") != "graphplace-parallel-plan")
+    throw fail("not a graphplace parallel plan (\"format\": \"graphplace-parallel-plan\" missing)");
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != 1)
+    throw fail("unsupported version (this build reads version 1)");
+  auto integer = [&](const nlohmann::json& o, const char* key, int64_t lo, int64_t hi) {
+    if (!o.contains(key) || !o[key].is_number_integer()) throw fail(std::string("\"") + key + "\" must be an integer");
+    const int64_t v = o[key].get<int64_t>();
+    if (v < lo || v > hi)
+      throw fail(std::string("\"") + key + "\" = " + std::to_string(v) + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    return v;
+  };
+  ParallelPlanFile f;
+  f.model = j.value("model", "");
+  f.cluster = j.value("cluster", "");
+  f.globalBatch = integer(j, "global_batch", 1, int64_t{1} << 40);
+  if (!j.contains("plan") || !j["plan"].is_object()) throw fail("\"plan\" must be an object");
+  const nlohmann::json& pj = j["plan"];
+  ParallelPlan& p = f.plan;
+  p.dp = static_cast<int>(integer(pj, "dp", 1, 1 << 20));
+  p.tp = static_cast<int>(integer(pj, "tp", 1, 1 << 20));
+  p.pp = static_cast<int>(integer(pj, "pp", 1, 1 << 20));
+  p.microbatches = static_cast<int>(integer(pj, "microbatches", 1, 1 << 24));
+  p.zero = static_cast<int>(integer(pj, "zero", 0, 3));
+  if (!pj.contains("schedule") || !pj["schedule"].is_string()) throw fail("\"schedule\" must be a string");
+  p.schedule = parsePipeSchedule(pj["schedule"].get<std::string>(), source);
+  if (!pj.contains("stages") || !pj["stages"].is_array()) throw fail("\"stages\" must be a list of [first, last] layer ranges");
+  const nlohmann::json& rec = pj.contains("recompute") ? pj["recompute"] : nlohmann::json::array();
+  if (!rec.is_array()) throw fail("\"recompute\" must be a list of booleans");
+  for (size_t s = 0; s < pj["stages"].size(); ++s) {
+    const nlohmann::json& r = pj["stages"][s];
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer())
+      throw fail("stage " + std::to_string(s) + " must be [first, last]");
+    PipeStage stg{static_cast<int>(r[0].get<int64_t>()), static_cast<int>(r[1].get<int64_t>()), false};
+    if (s < rec.size()) {
+      if (!rec[s].is_boolean()) throw fail("\"recompute\"[" + std::to_string(s) + "] must be true or false");
+      stg.recompute = rec[s].get<bool>();
+    }
+    p.stages.push_back(stg);
+  }
+  if (pj.contains("devices")) {
+    if (!pj["devices"].is_array()) throw fail("\"devices\" must be a list of device names");
+    for (const nlohmann::json& d : pj["devices"]) {
+      const int id = d.is_string() ? c.findDevice(d.get<std::string>()) : -1;
+      if (id < 0) throw fail("device " + (d.is_string() ? "'" + d.get<std::string>() + "'" : d.dump()) + " is not in cluster " + c.name());
+      p.devices.push_back(id);
+    }
+  }
+  return f;
+}
+
+}  // namespace gp

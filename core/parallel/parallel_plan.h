@@ -1,0 +1,75 @@
+// ParallelPlan: how one training step of a layer stack runs on a cluster with data (DP),
+// tensor (TP) and pipeline (PP) parallelism, and the rules a plan must follow.
+//
+// The devices form a dp x tp x pp mesh. Rank r = (stage * dp + replica) * tp + shard: the TP
+// group of a stage and replica is tp consecutive devices, a stage's replicas follow each other,
+// and stages are the outermost dimension (Megatron-LM's order), over the cluster's devices in
+// server order (devices named `<server>/<gpu>` grouped by server). A plan may set its own
+// `devices` order instead.
+//
+// The global batch is split over dp replicas, then into `microbatches` micro-batches each
+// (micro-batch size = batch / (dp * microbatches)). Stages hold contiguous layer ranges
+// [first, last); stage 0 also runs the prologue, the last stage the epilogue.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/cluster.h"
+#include "parallel/layer_stack.h"
+
+namespace gp {
+
+enum class PipeSchedule : uint8_t { GPipe, OneFOneB };
+std::string_view pipeScheduleName(PipeSchedule s);  // "gpipe", "1f1b"
+PipeSchedule parsePipeSchedule(std::string_view name, const std::string& source);
+
+struct PipeStage {
+  int first = 0, last = 0;  // layers [first, last)
+  bool recompute = false;   // activations recomputed in backward: only the stage's inputs kept
+};
+
+struct ParallelPlan {
+  int dp = 1, tp = 1, pp = 1;
+  int microbatches = 1;  // per replica and step
+  PipeSchedule schedule = PipeSchedule::OneFOneB;
+  int zero = 0;          // ZeRO stage: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters (over dp)
+  std::vector<PipeStage> stages;  // pp entries
+  std::vector<int> devices;       // rank -> device; empty = server order
+
+  int devicesUsed() const { return dp * tp * pp; }
+  int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }
+};
+
+// Stages of `pp` near-equal layer counts (the first stages take the remainder).
+std::vector<PipeStage> evenStages(int layers, int pp, bool recompute = false);
+
+// The devices of the cluster in server order: servers (the name before the last '/') in the
+// order they first appear, devices within a server in cluster order.
+std::vector<int> serverOrder(const Cluster& c);
+// The server index of every device (all 0 for names without '/').
+std::vector<int> serverOf(const Cluster& c);
+
+// Rank -> device for a plan (its own `devices`, else serverOrder).
+std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
+
+// "" when the plan is valid for the stack, cluster and global batch; else the one-line reason:
+// degrees below 1, dp*tp*pp more than the devices, tp not dividing the heads or the hidden
+// size, stages that do not cover the layers in order, a batch not divisible by dp x
+// micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats.
+std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
+
+// Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",
+// "global_batch", "plan": {"dp", "tp", "pp", "microbatches", "schedule", "zero",
+// "stages": [[first, last], ...], "recompute": [bool per stage], "devices": [names]}}.
+struct ParallelPlanFile {
+  std::string model, cluster;
+  int64_t globalBatch = 0;
+  ParallelPlan plan;
+};
+std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c);
+// Throws gp::Error(source, ...) naming the field; device names must exist in `c`.
+ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::string& source, const Cluster& c);
+
+}  // namespace gp

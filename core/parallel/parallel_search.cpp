@@ -1,0 +1,272 @@
+#include "parallel/parallel_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace gp {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      out.push_back(d);
+      if (d != n / d) out.push_back(n / d);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int devicesPerServer(const Cluster& c) {
+  const std::vector<int> server = serverOf(c);
+  return static_cast<int>(std::count(server.begin(), server.end(), server.empty() ? 0 : server[0]));
+}
+
+ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
+  ParallelPlan p;
+  p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
+  p.schedule = shape.schedule, p.zero = shape.zero;
+  p.stages = std::move(stages);
+  return p;
+}
+
+std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer) {
+  std::vector<PlanShape> out;
+  const int n = c.numDevices();
+  const int server = devicesPerServer(c);
+  for (int64_t tp : divisors(n)) {
+    if ((st.heads > 0 && st.heads % tp) || (st.hidden > 0 && st.hidden % tp) || (tpWithinServer && tp > server)) continue;
+    for (int64_t pp : divisors(n / tp)) {
+      if (pp > st.numLayers()) continue;
+      const int64_t dp = n / tp / pp;
+      if (globalBatch % dp) continue;
+      for (int64_t m : divisors(globalBatch / dp)) {
+        for (int sched = 0; sched < (pp > 1 ? 2 : 1); ++sched)
+          for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
+            out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
+                           sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero});
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape) {
+  const LayerStack& st = model.stack();
+  const Cluster& c = model.cluster();
+  const int L = st.numLayers(), pp = shape.pp, m = shape.microbatches;
+  ParallelPlan plan = planOf(shape, evenStages(L, pp));
+  std::vector<int> rankDevice = planDevices(plan, c);
+  const int64_t mbs = plan.microbatchSize(globalBatch);
+  const auto tpG = tpGroups(plan, rankDevice, 0);
+  const auto dpG = dpGroups(plan, rankDevice, 0);
+  int64_t capacity = std::numeric_limits<int64_t>::max();
+  for (int r = 0; r < plan.devicesUsed(); ++r) {
+    const int64_t cap = c.device(rankDevice[static_cast<size_t>(r)]).memCapacity;
+    if (cap > 0) capacity = std::min(capacity, cap);
+  }
+  std::vector<PartCost> parts;  // index part + 1
+  for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], tpG, dpG));
+
+  // Cost of stage s over layers [a, b): pass time per micro-batch, recomputation chosen, or kInf.
+  auto stageCost = [&](int s, int a, int b, bool& recompute) {
+    const int lo = s == 0 ? -1 : a, hi = s == pp - 1 ? L : b - 1;
+    double t0 = 0, t1 = 0, saved = 0, inputs = 0, largestSaved = 0;
+    int64_t params = 0, largestParams = 0;
+    for (int pi = lo; pi <= hi; ++pi) {
+      const PartCost& pc = parts[static_cast<size_t>(pi + 1)];
+      t0 += pc.passTime(false), t1 += pc.passTime(true);
+      saved += pc.saved, inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
+      params += pc.params, largestParams = std::max(largestParams, pc.params);
+    }
+    const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
+    const int64_t stat = staticMemoryBytes(model.bytes(), shape.zero, shape.dp, params, largestParams);
+    if (stat + activationMemoryBytes(inFlight, false, saved, inputs, largestSaved) <= capacity) {
+      recompute = false;
+      return t0;
+    }
+    if (stat + activationMemoryBytes(inFlight, true, saved, inputs, largestSaved) <= capacity) {
+      recompute = true;
+      return t1;
+    }
+    return kInf;
+  };
+  // Min-max over stages, then the smallest sum under that maximum.
+  const size_t W = static_cast<size_t>(L + 1);
+  std::vector<double> cost(static_cast<size_t>(pp) * W * W, kInf);
+  std::vector<uint8_t> rec(cost.size(), 0);
+  for (int s = 0; s < pp; ++s)
+    for (int a = 0; a < L; ++a)
+      for (int b = a + 1; b <= L; ++b) {
+        bool r = false;
+        const size_t i = (static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b);
+        cost[i] = stageCost(s, a, b, r);
+        rec[i] = r;
+      }
+  auto at = [&](int s, int a, int b) { return cost[(static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)]; };
+  auto solve = [&](double cap, std::vector<double>& best, std::vector<int>& from, bool minMax) {
+    best.assign(static_cast<size_t>(pp + 1) * W, kInf);
+    from.assign(best.size(), -1);
+    best[0] = 0;
+    for (int s = 0; s < pp; ++s)
+      for (int b = s + 1; b <= L; ++b)
+        for (int a = s; a < b; ++a) {
+          const double prev = best[static_cast<size_t>(s) * W + static_cast<size_t>(a)];
+          const double t = at(s, a, b);
+          if (prev == kInf || t == kInf || t > cap) continue;
+          const double v = minMax ? std::max(prev, t) : prev + t;
+          double& cur = best[static_cast<size_t>(s + 1) * W + static_cast<size_t>(b)];
+          if (v < cur) cur = v, from[static_cast<size_t>(s + 1) * W + static_cast<size_t>(b)] = a;
+        }
+  };
+  std::vector<double> best;
+  std::vector<int> from;
+  solve(kInf, best, from, true);
+  const double bottleneck = best[static_cast<size_t>(pp) * W + static_cast<size_t>(L)];
+  if (bottleneck == kInf) return std::nullopt;
+  solve(bottleneck, best, from, false);
+  StagePartition out;
+  out.bottleneck = bottleneck;
+  out.stages.resize(static_cast<size_t>(pp));
+  for (int s = pp, b = L; s > 0; --s) {
+    const int a = from[static_cast<size_t>(s) * W + static_cast<size_t>(b)];
+    out.stages[static_cast<size_t>(s - 1)] = {a, b, rec[(static_cast<size_t>(s - 1) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)] != 0};
+    b = a;
+  }
+  double before = 0;
+  for (int s = 0; s < pp; ++s) {
+    const PipeStage& stg = out.stages[static_cast<size_t>(s)];
+    const double t = at(s, stg.first, stg.last);
+    out.lowerBound = std::max(out.lowerBound, before + m * t);
+    before += t;
+  }
+  return out;
+}
+
+ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, const ParallelSearchOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ParallelResult res;
+  res.method = "exact";
+  struct Candidate {
+    PlanShape shape;
+    StagePartition part;
+  };
+  std::vector<Candidate> cands;
+  const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer);
+  for (const PlanShape& s : shapes) {
+    if (auto p = partitionStages(model, globalBatch, s)) cands.push_back({s, std::move(*p)});
+    if (secondsSince(t0) > options.budgetSeconds) {
+      res.complete = false;
+      break;
+    }
+  }
+  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.part.lowerBound < b.part.lowerBound; });
+  double bestStep = kInf;
+  for (const Candidate& cand : cands) {
+    if (cand.part.lowerBound >= bestStep) break;
+    if ((options.cancel && options.cancel->load()) || secondsSince(t0) > options.budgetSeconds) {
+      res.complete = false;
+      break;
+    }
+    ParallelPlan plan = planOf(cand.shape, cand.part.stages);
+    ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
+    ++res.evaluated;
+    if (meas.feasible && meas.stepTime < bestStep) {
+      bestStep = meas.stepTime;
+      res.plan = std::move(plan);
+      res.measurement = std::move(meas);
+      res.found = true;
+    }
+  }
+  res.searchSeconds = secondsSince(t0);
+  res.note = std::to_string(shapes.size()) + " shapes, " + std::to_string(cands.size()) + " fit memory, " +
+             std::to_string(res.evaluated) + " simulated" + (res.complete ? "" : " (stopped at the budget)");
+  if (!res.found) res.note = "no plan fits the devices' memory: " + res.note;
+  return res;
+}
+
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const LayerStack& st = model.stack();
+  const Cluster& c = model.cluster();
+  ParallelResult res;
+  res.method = "megatron";
+  const int n = c.numDevices(), server = devicesPerServer(c);
+  int tp = 1;
+  for (int64_t d : divisors(n))
+    if (d <= server && (st.heads == 0 || st.heads % d == 0) && (st.hidden == 0 || st.hidden % d == 0)) tp = static_cast<int>(d);
+  ParallelMeasurement last;
+  ParallelPlan lastPlan;
+  for (int64_t pp : divisors(n / tp)) {
+    if (pp > st.numLayers()) break;
+    const int64_t dp = n / tp / pp;
+    if (globalBatch % dp) continue;
+    for (bool recompute : {false, true}) {
+      ParallelPlan plan;
+      plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = static_cast<int>(pp);
+      plan.microbatches = static_cast<int>(globalBatch / dp);
+      plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
+      ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
+      ++res.evaluated;
+      if (meas.feasible) {
+        res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
+        res.note = "tp " + std::to_string(tp) + " inside a server, the fewest stages that fit";
+        res.searchSeconds = secondsSince(t0);
+        return res;
+      }
+      last = std::move(meas), lastPlan = std::move(plan);
+    }
+  }
+  res.found = !lastPlan.stages.empty();
+  res.plan = std::move(lastPlan), res.measurement = std::move(last);
+  res.note = res.found ? "no Megatron plan fits: " + res.measurement.problem
+                       : "no Megatron plan: the global batch does not divide over the data-parallel replicas";
+  res.searchSeconds = secondsSince(t0);
+  return res;
+}
+
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Cluster& c = model.cluster();
+  ParallelResult res;
+  res.method = "dp";
+  const int n = c.numDevices();
+  if (globalBatch % n) {
+    res.note = "global batch " + std::to_string(globalBatch) + " does not divide over " + std::to_string(n) + " replicas";
+    res.searchSeconds = secondsSince(t0);
+    return res;
+  }
+  ParallelMeasurement last;
+  ParallelPlan lastPlan;
+  for (int zero = 0; zero <= (n > 1 ? 3 : 0); ++zero)
+    for (int64_t m : divisors(globalBatch / n)) {
+      ParallelPlan plan;
+      plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
+      plan.stages = evenStages(model.stack().numLayers(), 1);
+      ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
+      ++res.evaluated;
+      if (meas.feasible) {
+        res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
+        res.note = "ZeRO-" + std::to_string(zero) + ", " + std::to_string(m) + " micro-batches";
+        res.searchSeconds = secondsSince(t0);
+        return res;
+      }
+      last = std::move(meas), lastPlan = std::move(plan);
+    }
+  res.found = true;
+  res.plan = std::move(lastPlan), res.measurement = std::move(last);
+  res.note = "no data-parallel plan fits: " + res.measurement.problem;
+  res.searchSeconds = secondsSince(t0);
+  return res;
+}
+
+}  // namespace gp

@@ -1,0 +1,76 @@
+// Choosing a parallel plan: Megatron-LM's hand rule, pure data parallelism with ZeRO, and an
+// exact search.
+//
+// A plan shape is (dp, tp, pp, micro-batches, schedule, ZeRO stage) on all the cluster's
+// devices. For a shape, stage boundaries and per-stage recomputation come from dynamic
+// programming over the layers (Alpa's inter-operator pass): the partition whose slowest stage
+// (forward + backward per micro-batch) is fastest, among those every stage of which fits its
+// devices' memory (recomputation only where a stage does not fit without), ties broken by the
+// smallest sum of stage times. The exact search enumerates every shape (tp dividing the heads
+// and the hidden size, across servers too; every micro-batch size dividing the per-replica
+// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1), partitions each, and simulates
+// (pipeline_sim.h) every shape whose lower bound — max over stages k of (the passes of the
+// stages before k) + micro-batches x (stage k's pass) — beats the best step found so far, in
+// order of that bound. Within its budget it is exact over shapes; the partition within a
+// shape is the DP's.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parallel/pipeline_sim.h"
+
+namespace gp {
+
+struct PlanShape {
+  int dp = 1, tp = 1, pp = 1, microbatches = 1;
+  PipeSchedule schedule = PipeSchedule::OneFOneB;
+  int zero = 0;
+};
+
+struct ParallelResult {
+  std::string method;  // "exact", "megatron", "dp", "dqn", "file"
+  bool found = false;  // a plan was produced (it may still not fit: measurement.feasible)
+  ParallelPlan plan;
+  ParallelMeasurement measurement;
+  double searchSeconds = 0;
+  int64_t evaluated = 0;   // plans simulated
+  bool complete = true;    // the search covered its whole space within the budget
+  std::string note;        // why no plan, or what the rule chose
+};
+
+struct ParallelSearchOptions {
+  double budgetSeconds = 60;
+  const std::atomic<bool>* cancel = nullptr;
+  bool tpWithinServer = false;  // prune tp larger than a server (the exact search keeps them)
+};
+
+// The number of devices on each server (of device 0's server), from serverOf.
+int devicesPerServer(const Cluster& c);
+
+// Every shape on all devices for the global batch (see above).
+std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer);
+
+struct StagePartition {
+  std::vector<PipeStage> stages;
+  double bottleneck = 0;  // s per micro-batch of the slowest stage
+  double lowerBound = 0;  // s, a lower bound on the step time of the plan
+};
+// nullopt when no partition fits memory.
+std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape);
+
+ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages);
+
+ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, const ParallelSearchOptions& options = {});
+// Megatron-LM (Narayanan et al. 2021, §3.3 "takeaways"): tp = the GPUs of a server (the
+// largest such divisor of heads and hidden), then the fewest pipeline stages (even layer
+// split) that fit memory, data parallelism over the rest; micro-batch size 1, 1F1B, no ZeRO,
+// recomputation only if the plan does not fit without it.
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch);
+// Data parallelism on every device, the lowest ZeRO stage that fits, then the fewest
+// micro-batches (gradient accumulation) that fit.
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch);
+
+}  // namespace gp

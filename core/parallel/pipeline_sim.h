@@ -1,0 +1,71 @@
+// One training step of a parallel plan, simulated event by event.
+//
+// Each stage is one resource (its dp x tp devices run in lock step): it runs its forward and
+// backward passes per micro-batch in the schedule's order — GPipe: every forward, then every
+// backward (last micro-batch first); 1F1B: pp - stage - 1 forwards to fill the pipeline, then
+// one forward and one backward in turn, then the remaining backwards. A pass starts when the
+// stage is free and its input has arrived: a forward's activations from the stage before, a
+// backward's gradient from the stage after (the last stage: its own forward).
+//
+// Transfers and collectives hold every directed channel they use for their whole duration
+// and start when all of them are free, in the order they are requested (as the step simulator
+// does, sim/simulator.h), so stages sending at once and data-parallel syncs crossing the same
+// network links wait for each other:
+// - activations / gradients between stages: one send per replica and TP shard, each 1/tp of
+//   the tensor (Megatron's scatter-gather), followed by an all-gather inside the TP group;
+// - gradient synchronisation over each stage's DP groups, one bucket per layer, each
+//   requested when the last micro-batch's backward has finished that layer (so it overlaps the
+//   rest of that backward): all-reduce, or reduce-scatter under ZeRO;
+// - the optimizer step when the stage's last bucket is done, then (ZeRO-1/2) the updated
+//   weights all-gathered over DP.
+// Tensor-parallel collectives run inside the passes (stage_cost.h).
+//
+// Shares, of the step time:
+//   bubble = 1 - mean over stages (busy time of its passes) / (end of the last pass)
+//            — exactly (pp-1)/(m+pp-1) on uniform stages without communication;
+//   communication = the largest, over stages, of its blocking collective time plus the time
+//            from its last pass to the end of its gradient sync not hidden behind the passes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parallel/stage_cost.h"
+
+namespace gp {
+
+struct PipelineEvent {
+  enum class Kind : uint8_t { Forward, Backward, Send, GradSync, Update, ParamGather };
+  Kind kind;
+  int stage;       // the stage (Send: the sending stage; for gradients the stage that sends them back)
+  int microbatch;  // -1 for GradSync / Update / ParamGather
+  int bucket;      // GradSync: the part (layer) index within the stage, backward order; else -1
+  double start, end;
+  bool backward = false;  // Send: a gradient going back
+};
+
+struct ParallelMeasurement {
+  bool feasible = true;
+  std::string problem;      // plan error, or the device over its memory
+  double stepTime = 0;      // s
+  double samplesPerSecond = 0;
+  double mfu = 0;           // model FLOPs (3 x forward, no recomputation) / (step x devices x peak)
+  double bubbleShare = 0;
+  double commShare = 0;
+  std::vector<int64_t> peakMemory;  // per rank (dp x tp x pp): bytes
+  std::vector<int64_t> capacity;    // per rank
+  std::vector<int> rankDevice;      // rank -> cluster device
+  std::vector<StageCost> stages;
+  std::vector<PipelineEvent> events;  // when asked for
+};
+
+struct ParallelSimOptions {
+  bool timeline = false;            // fill events
+  bool skipWhenOverMemory = false;  // do not simulate a plan whose memory does not fit
+};
+
+// Checks the plan (parallelPlanProblem), costs the stages and simulates one step.
+ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t globalBatch, const ParallelPlan& plan,
+                                     const ParallelSimOptions& options = {});
+
+}  // namespace gp

@@ -1,0 +1,153 @@
+#include "parallel/stage_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp {
+
+TrainingBytes trainingBytesFor(DType activationType) {
+  if (dtypeSize(activationType) == 2) return {2, 2, 12};  // fp32 master weights + Adam m, v
+  return {4, 4, 8};
+}
+
+int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
+  const double P = static_cast<double>(params), n = dp;
+  double bytes = 0;
+  switch (zero) {
+    case 0: bytes = (tb.weight + tb.grad + tb.optimizer) * P; break;
+    case 1: bytes = (tb.weight + tb.grad) * P + tb.optimizer * P / n; break;
+    case 2: bytes = tb.weight * P + (tb.grad + tb.optimizer) * P / n; break;
+    default: bytes = (tb.weight + tb.grad + tb.optimizer) * P / n + 2 * tb.weight * static_cast<double>(largestPartParams); break;
+  }
+  return static_cast<int64_t>(std::ceil(bytes));
+}
+
+int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double inputs, double largestSaved) {
+  return static_cast<int64_t>(std::ceil(recompute ? inFlight * inputs + largestSaved : inFlight * saved));
+}
+
+std::vector<std::vector<int>> tpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  std::vector<std::vector<int>> out;
+  for (int r = 0; r < p.dp; ++r) {
+    std::vector<int> g;
+    for (int k = 0; k < p.tp; ++k) g.push_back(rankDevice[static_cast<size_t>((stage * p.dp + r) * p.tp + k)]);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  std::vector<std::vector<int>> out;
+  for (int k = 0; k < p.tp; ++k) {
+    std::vector<int> g;
+    for (int r = 0; r < p.dp; ++r) g.push_back(rankDevice[static_cast<size_t>((stage * p.dp + r) * p.tp + k)]);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+StageCostModel::StageCostModel(const LayerStack& st, const CostModel& cost)
+    : st_(&st), cost_(&cost), serverOf_(gp::serverOf(cost.cluster())), bytes_(trainingBytesFor(st.activationType)) {}
+
+const StackPart& StageCostModel::partAt(int part) const {
+  if (part < 0) return st_->prologue;
+  if (part >= st_->numLayers()) return st_->epilogue;
+  return st_->layers[static_cast<size_t>(part)];
+}
+
+double StageCostModel::partForward(int part, int64_t mbs, int tp, int device) const {
+  const Cluster& c = cost_->cluster();
+  int rep = device;  // first device of the same kind: the cache key
+  for (int d = 0; d < device; ++d)
+    if (c.device(d).kind == c.device(device).kind) {
+      rep = d;
+      break;
+    }
+  auto [it, fresh] = forwardCache_.try_emplace({mbs, tp, rep});
+  std::vector<double>& times = it->second;
+  if (fresh) {
+    const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
+    const double b = static_cast<double>(mbs);
+    for (int pi = -1; pi <= st_->numLayers(); ++pi) {
+      double t = 0;
+      for (const StackOp& op : partAt(pi).ops) {
+        if (op.metadata) continue;
+        const double split = op.split == TpSplit::Sharded ? tp : 1;
+        const double flops = op.flops * b / split;
+        const double bytes = (op.activationBytes * b + op.paramBytesRead * weightScale) / split;
+        t += cost_->fusedTime(flops, static_cast<int64_t>(bytes), op.cls, op.dtype, rep);
+      }
+      times.push_back(t);
+    }
+  }
+  return times[static_cast<size_t>(part + 1)];
+}
+
+PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, int device,
+                                  std::span<const std::vector<int>> tpG, std::span<const std::vector<int>> dpG) const {
+  const Cluster& c = cost_->cluster();
+  const StackPart& part = partAt(pi);
+  const double b = static_cast<double>(mbs);
+  PartCost pc;
+  pc.forward = partForward(pi, mbs, p.tp, device);
+  if (p.tp > 1 && part.tpAllReduceBytes > 0) {
+    const double ar = collectiveCost(c, Collective::AllReduce, tpG, b * part.tpAllReduceBytes, serverOf_).time;
+    pc.arForward = part.tpAllReducesForward * ar;
+    pc.arBackward = part.tpAllReducesBackward * ar;
+  }
+  pc.params = part.params - part.shardedParams + (part.shardedParams + p.tp - 1) / p.tp;
+  if (p.zero == 3 && p.dp > 1)
+    pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
+  for (const StackOp& op : part.ops) pc.saved += op.savedBytes * b / (op.split == TpSplit::Sharded ? p.tp : 1);
+  const int L = st_->numLayers();
+  if (pi >= 0 && pi < L) pc.input = b * (pi == 0 ? st_->prologue.outputBytes : st_->layers[static_cast<size_t>(pi - 1)].outputBytes);
+  return pc;
+}
+
+StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mbs, const std::vector<int>& rankDevice) const {
+  const PipeStage& stg = p.stages[static_cast<size_t>(stage)];
+  const int L = st_->numLayers();
+  const int first = stage == 0 ? -1 : stg.first;
+  const int last = stage == p.pp - 1 ? L : stg.last - 1;  // inclusive part range
+  const int device = rankDevice[static_cast<size_t>(stage * p.dp * p.tp)];
+  const auto tpG = tpGroups(p, rankDevice, stage);
+  const auto dpG = dpGroups(p, rankDevice, stage);
+
+  StageCost sc;
+  double saved = 0, largestSaved = 0, inputs = 0;
+  int64_t largestLayerParams = 0;
+  for (int pi = first; pi <= last; ++pi) {
+    const PartCost pc = partCost(p, pi, mbs, device, tpG, dpG);
+    sc.forward += pc.forward + pc.arForward + pc.gather;
+    const double bwd = pc.passTime(stg.recompute) - (pc.forward + pc.arForward + pc.gather);
+    sc.backward += bwd;
+    sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (stg.recompute ? pc.arForward + pc.gather : 0);
+    sc.bucketBackward.push_back(bwd);
+    sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
+    sc.params += pc.params;
+    largestLayerParams = std::max(largestLayerParams, pc.params);
+    saved += pc.saved;
+    largestSaved = std::max(largestSaved, pc.saved);
+    inputs += pc.input;
+  }
+  std::reverse(sc.bucketBackward.begin(), sc.bucketBackward.end());
+  std::reverse(sc.bucketBytes.begin(), sc.bucketBytes.end());
+  if (stage < p.pp - 1) sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes;
+
+  const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
+  sc.staticMemory = staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams);
+  sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute, saved, inputs, largestSaved);
+
+  const double P = static_cast<double>(sc.params);
+  const double dp = static_cast<double>(p.dp);
+  const TrainingBytes& tb = bytes_;
+  // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
+  // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
+  const double local = p.zero >= 1 ? P / dp : P;
+  const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight);
+  sc.update = local > 0 ? cost_->fusedTime(10 * local, static_cast<int64_t>(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
+  if ((p.zero == 1 || p.zero == 2) && p.dp > 1) sc.paramGatherBytes = tb.weight * P;
+  return sc;
+}
+
+}  // namespace gp

@@ -1,0 +1,260 @@
+// Parallel training plans against closed forms: the pipeline bubble (p-1)/(m+p-1) on uniform
+// stages, ring and hierarchical all-reduce times from the cluster's own link figures, ZeRO's
+// memory per stage, the plan rules' one-line reasons, and a plan file's round trip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "base/error.h"
+#include "cost/cost_model.h"
+#include "graph/precision.h"
+#include "parallel/parallel_search.h"
+#include "test_clusters.h"
+#include "test_graphs.h"
+#include "zoo/zoo.h"
+
+using namespace gp;
+
+namespace {
+
+// L identical layers of one replicated MatMul each (1e9 FLOPs per sample), nothing sent
+// between stages, no parameters: stages are uniform and communication-free.
+LayerStack uniformStack(int layers) {
+  LayerStack st;
+  st.model = "uniform";
+  for (int l = 0; l < layers; ++l) {
+    StackPart p;
+    p.name = "layer_" + std::to_string(l);
+    p.kind = "layer";
+    StackOp op;
+    op.cls = OpClass::MatMul;
+    op.flops = 1e9;
+    p.ops.push_back(op);
+    p.forwardFlops = 1e9;
+    st.layers.push_back(p);
+  }
+  return st;
+}
+
+struct ToyModel {
+  Graph g = gptest::smallMlp();
+  Cluster c = gptest::toyCluster(1, 8);
+  CostModel cost{g, c, gptest::exactCosts()};
+};
+
+}  // namespace
+
+TEST(ParallelPipeline, BubbleShareIsExactlyTheClosedFormOnUniformStages) {
+  ToyModel t;
+  const LayerStack st = uniformStack(8);
+  const StageCostModel model(st, t.cost);
+  for (PipeSchedule sched : {PipeSchedule::GPipe, PipeSchedule::OneFOneB})
+    for (int pp : {2, 4, 8})
+      for (int m : {1, 3, 8, 16}) {
+        ParallelPlan plan;
+        plan.pp = pp, plan.microbatches = m, plan.schedule = sched;
+        plan.stages = evenStages(st.numLayers(), pp);
+        const ParallelMeasurement r = simulateParallel(model, m, plan, {true, false});
+        ASSERT_TRUE(r.feasible) << r.problem;
+        const double expected = static_cast<double>(pp - 1) / (m + pp - 1);
+        EXPECT_NEAR(r.bubbleShare, expected, 1e-12) << pipeScheduleName(sched) << " pp " << pp << " m " << m;
+        // Step = (m + p - 1) x (forward + backward) of one stage; backward = 2 x forward.
+        const double pass = 3 * (8 / pp) * model.partForward(0, 1, 1, 0);
+        EXPECT_NEAR(r.stepTime, (m + pp - 1) * pass, 1e-12 * r.stepTime);
+        int passes = 0, sends = 0, updates = 0;
+        for (const PipelineEvent& e : r.events) {
+          passes += e.kind == PipelineEvent::Kind::Forward || e.kind == PipelineEvent::Kind::Backward;
+          sends += e.kind == PipelineEvent::Kind::Send;
+          updates += e.kind == PipelineEvent::Kind::Update;
+        }
+        EXPECT_EQ(passes, 2 * m * pp);
+        EXPECT_EQ(sends, 2 * m * (pp - 1));  // empty: nothing crosses a stage boundary
+        EXPECT_EQ(updates, pp);
+      }
+}
+
+TEST(ParallelPipeline, OneFOneBKeepsFewerMicrobatchesInFlightThanGPipe) {
+  ToyModel t;
+  LayerStack st = uniformStack(4);
+  for (StackPart& p : st.layers) p.ops[0].savedBytes = 1e6;
+  const StageCostModel model(st, t.cost);
+  ParallelPlan plan;
+  plan.pp = 4, plan.microbatches = 16, plan.stages = evenStages(4, 4);
+  plan.schedule = PipeSchedule::GPipe;
+  const auto gpipe = simulateParallel(model, 16, plan);
+  plan.schedule = PipeSchedule::OneFOneB;
+  const auto ofob = simulateParallel(model, 16, plan);
+  // GPipe keeps all 16 micro-batches' activations; 1F1B keeps pp - stage of them.
+  EXPECT_EQ(gpipe.stages[0].activationMemory, 16'000'000);
+  EXPECT_EQ(ofob.stages[0].activationMemory, 4'000'000);
+  EXPECT_EQ(ofob.stages[3].activationMemory, 1'000'000);
+}
+
+TEST(ParallelCollectives, RingAllReduceInsideOneNvSwitchServer) {
+  const Cluster c = loadCluster("8xH100-NVSwitch");
+  const std::vector<int> servers = serverOf(c);
+  const std::vector<std::vector<int>> group{{0, 1, 2, 3, 4, 5, 6, 7}};
+  const double S = 1 << 30;
+  const CollectiveCost ar = collectiveCost(c, Collective::AllReduce, group, S, servers);
+  const double bw = c.routeBandwidth(0, 1), lat = c.routeLatency(0, 1);
+  EXPECT_NEAR(ar.time, 2.0 * 7 / 8 * S / bw + 14 * lat, 1e-12);
+  EXPECT_FALSE(ar.hierarchical);
+  const CollectiveCost ag = collectiveCost(c, Collective::AllGather, group, S, servers);
+  EXPECT_NEAR(ag.time, 7.0 / 8 * S / bw + 7 * lat, 1e-12);
+  // Two rings at once on disjoint GPUs do not slow each other down.
+  const std::vector<std::vector<int>> two{{0, 1, 2, 3}, {4, 5, 6, 7}};
+  EXPECT_NEAR(collectiveCost(c, Collective::AllReduce, two, S, servers).time, 2.0 * 3 / 4 * S / bw + 6 * lat, 1e-12);
+}
+
+TEST(ParallelCollectives, AllReduceAcrossServersRunsHierarchically) {
+  const Cluster c = loadCluster("2x8xH100-IB");
+  const std::vector<int> servers = serverOf(c);
+  std::vector<std::vector<int>> group(1);
+  for (int d : serverOrder(c)) group[0].push_back(d);
+  const double S = 1 << 30;
+  const CollectiveCost ar = collectiveCost(c, Collective::AllReduce, group, S, servers);
+  const int a0 = group[0][0], a1 = group[0][1], b0 = group[0][8];
+  const double intraBw = c.routeBandwidth(a0, a1), intraLat = c.routeLatency(a0, a1);
+  const double interBw = c.routeBandwidth(a0, b0), interLat = c.routeLatency(a0, b0);
+  // Reduce-scatter inside each server, all-reduce of S/8 between the two servers (8 rings of
+  // two, each GPU on its own NIC), all-gather inside each server.
+  const double intra = 7.0 / 8 * S / intraBw + 7 * intraLat;
+  const double inter = 2.0 * 1 / 2 * (S / 8) / interBw + 2 * interLat;
+  EXPECT_TRUE(ar.hierarchical);
+  EXPECT_NEAR(ar.time, intra + inter + intra, 1e-12);
+  // The flat ring would cross the network with the whole tensor.
+  EXPECT_GT(2.0 * 15 / 16 * S / interBw, ar.time);
+}
+
+TEST(ParallelMemory, ZeroStagesFollowTheZeroPaper) {
+  const TrainingBytes mixed = trainingBytesFor(DType::BF16);
+  EXPECT_EQ(mixed.weight, 2);
+  EXPECT_EQ(mixed.grad, 2);
+  EXPECT_EQ(mixed.optimizer, 12);
+  const int64_t P = 1'000'000'000;
+  // Rajbhandari et al. 2020, Figure 1: (2 + 2 + K) P, (2 + 2) P + K P / N, 2 P + (2 + K) P / N,
+  // (2 + 2 + K) P / N with K = 12 and N = 64.
+  EXPECT_EQ(staticMemoryBytes(mixed, 0, 64, P, 0), 16 * P);
+  EXPECT_EQ(staticMemoryBytes(mixed, 1, 64, P, 0), 4 * P + 12 * P / 64);
+  EXPECT_EQ(staticMemoryBytes(mixed, 2, 64, P, 0), 2 * P + 14 * P / 64);
+  EXPECT_EQ(staticMemoryBytes(mixed, 3, 64, P, 0), 16 * P / 64);
+  // ZeRO-3 also holds two layers' gathered 16-bit weights.
+  EXPECT_EQ(staticMemoryBytes(mixed, 3, 64, P, 1000), 16 * P / 64 + 4000);
+  const TrainingBytes fp32 = trainingBytesFor(DType::F32);
+  EXPECT_EQ(staticMemoryBytes(fp32, 0, 8, P, 0), 16 * P);
+  // Recomputation keeps each layer's input per micro-batch in flight plus one layer's outputs.
+  EXPECT_EQ(activationMemoryBytes(4, false, 100, 10, 30), 400);
+  EXPECT_EQ(activationMemoryBytes(4, true, 100, 10, 30), 70);
+}
+
+TEST(ParallelStack, BertLayersAreFoundWithMegatronsSplit) {
+  const Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "zoo:bert_base");
+  ASSERT_EQ(st.numLayers(), 12);
+  EXPECT_EQ(st.layers[0].kind, "bert_base/encoder/layer");
+  EXPECT_EQ(st.layers[3].name, "bert_base/encoder/layer_3");
+  EXPECT_EQ(st.hidden, 768);
+  EXPECT_EQ(st.heads, 12);
+  EXPECT_EQ(st.activationType, DType::BF16);
+  for (const StackPart& l : st.layers) {
+    // Attention and MLP: two row-parallel products forward, two column-parallel inputs backward.
+    EXPECT_EQ(l.tpAllReducesForward, 2) << l.name;
+    EXPECT_EQ(l.tpAllReducesBackward, 2) << l.name;
+    EXPECT_EQ(l.tpAllReduceBytes, 128.0 * 768 * 2) << l.name;  // tokens x hidden in bf16
+    // 12 h^2 + 13 h parameters, all but the LayerNorms' and the row-parallel biases' split.
+    EXPECT_EQ(l.params, 12 * 768 * 768 + 13 * 768) << l.name;
+    EXPECT_EQ(l.params - l.shardedParams, 6 * 768) << l.name;
+    // The hidden states, and the attention mask ([1, 1, 1, 128] bf16) the layers after it read.
+    const double mask = &l == &st.layers.back() ? 0 : 128 * 2;
+    EXPECT_DOUBLE_EQ(l.outputBytes, 128.0 * 768 * 2 + mask) << l.name;
+  }
+  // Embeddings before the layers, the pooler and pre-training heads after.
+  EXPECT_GT(st.prologue.params, 30522 * 768);
+  // The word embedding is vocabulary-parallel; the small token-type and position tables are not.
+  EXPECT_EQ(st.prologue.tpAllReducesForward, 1);
+}
+
+TEST(ParallelStack, AModelWithoutRepeatedLayersGetsOneLine) {
+  const Graph g = gptest::smallMlp();
+  try {
+    detectLayerStack(g, "mlp.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("mlp.json: no repeated layer structure", 0), 0u) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+}
+
+TEST(ParallelPlanRules, BadPlansAreNamed) {
+  ToyModel t;
+  const LayerStack st = uniformStack(8);
+  ParallelPlan p;
+  p.dp = 2, p.pp = 2, p.microbatches = 3, p.stages = evenStages(8, 2);
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "");
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 10, p), "global batch 10 is not divisible by dp x micro-batches = 2 x 3");
+  p.tp = 4;
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "dp x tp x pp = 16 devices, but the cluster has 8");
+  p.tp = 1;
+  p.stages = {{0, 3}, {4, 8}};
+  EXPECT_NE(parallelPlanProblem(st, t.c, 12, p).find("stages must cover the layers in order"), std::string::npos);
+  p.stages = evenStages(8, 2);
+  p.zero = 4;
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "ZeRO stage 4 does not exist (0, 1, 2, 3)");
+  LayerStack heads = st;
+  heads.heads = 6;
+  p.zero = 0, p.tp = 4, p.dp = 1;
+  EXPECT_EQ(parallelPlanProblem(heads, t.c, 12, p), "tp = 4 does not divide the 6 attention heads");
+}
+
+TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
+  const Cluster c = loadCluster("2x8xH100-IB");
+  const Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "zoo:bert_base");
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+  ParallelPlan p;
+  p.dp = 4, p.tp = 2, p.pp = 2, p.microbatches = 8, p.zero = 1, p.schedule = PipeSchedule::GPipe;
+  p.stages = {{0, 5, true}, {5, 12, false}};
+  const ParallelMeasurement before = simulateParallel(model, 64, p);
+  ASSERT_TRUE(before.feasible) << before.problem;
+  const std::string text = parallelPlanJson({"zoo:bert_base", c.name(), 64, p}, c);
+  const ParallelPlanFile f = parseParallelPlanJson(text, "plan.json", c);
+  EXPECT_EQ(f.globalBatch, 64);
+  EXPECT_EQ(f.model, "zoo:bert_base");
+  const ParallelMeasurement after = simulateParallel(model, f.globalBatch, f.plan);
+  EXPECT_EQ(after.stepTime, before.stepTime);
+  EXPECT_EQ(after.peakMemory, before.peakMemory);
+  EXPECT_EQ(f.plan.stages.size(), 2u);
+  EXPECT_TRUE(f.plan.stages[0].recompute);
+  EXPECT_EQ(f.plan.schedule, PipeSchedule::GPipe);
+  // Bad files: one line naming the file and the field.
+  EXPECT_THROW(parseParallelPlanJson("{}", "p.json", c), Error);
+  try {
+    std::string bad = text;
+    bad.replace(bad.find("\"zero\": 1"), 9, "\"zero\": 7");
+    parseParallelPlanJson(bad, "p.json", c);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "p.json: \"zero\" = 7 is outside 0..3");
+  }
+}
+
+TEST(ParallelSearch, ExactIsNeverBelowMegatronOrDataParallelism) {
+  const Cluster c = loadCluster("2x8xH100-IB");
+  const Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "zoo:bert_base");
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+  const ParallelResult exact = exactSearch(model, 256);
+  const ParallelResult mega = megatronPlan(model, 256);
+  const ParallelResult dp = dataParallelPlan(model, 256);
+  ASSERT_TRUE(exact.found && mega.found && dp.found);
+  EXPECT_TRUE(exact.complete);
+  EXPECT_GE(exact.measurement.samplesPerSecond, mega.measurement.samplesPerSecond);
+  EXPECT_GE(exact.measurement.samplesPerSecond, dp.measurement.samplesPerSecond);
+  // Megatron's rule: tensor parallelism inside a server (4: the largest divisor of 12 heads
+  // and 16 devices up to 8), micro-batches of one sample.
+  EXPECT_EQ(mega.plan.tp, 4);
+  EXPECT_EQ(mega.plan.microbatchSize(256), 1);
+}
