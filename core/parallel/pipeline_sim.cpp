@@ -217,7 +217,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     const double exposed = std::max(0.0, syncEnd[static_cast<size_t>(s)] - passesEnd[static_cast<size_t>(s)]);
     comm = std::max(comm, m * sc.blockingComm + exposed);
   }
-  out.bubbleShare = lastPass > 0 ? 1 - busy / pp / lastPass : 0;
+  out.bubbleShare = lastPass > 0 ? std::max(0.0, 1 - busy / pp / lastPass) : 0;
   out.commShare = out.stepTime > 0 ? comm / out.stepTime : 0;
   if (out.stepTime > 0) {
     out.samplesPerSecond = static_cast<double>(globalBatch) / out.stepTime;

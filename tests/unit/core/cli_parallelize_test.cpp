@@ -1,0 +1,81 @@
+// graphplace-cli parallelize: the documented JSON keys, a plan file that re-loads to the same
+// numbers, a pipeline trace with one row per stage, and one-line errors for bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli_runner.h"
+
+namespace {
+
+std::string tempPath(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+}  // namespace
+
+TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) {
+  const std::string plan = tempPath("gp_parallel_plan.json"), trace = tempPath("gp_parallel_trace.json");
+  gptest::CliRun r = gptest::runCli("parallelize zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --method all --json --out " +
+                                    plan + " --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"model", "cluster", "global_batch", "results"}) EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["global_batch"], 64);
+  std::set<std::string> methods;
+  for (const auto& res : j["results"]) {
+    methods.insert(res["method"].get<std::string>());
+    for (const char* key : {"method", "feasible", "samples_per_s", "step_time_ms", "mfu", "bubble_share", "comm_share",
+                            "peak_memory_bytes", "search_seconds", "plan"})
+      EXPECT_TRUE(res.contains(key)) << key;
+    for (const char* key : {"dp", "tp", "pp", "microbatches", "schedule", "zero", "stages"})
+      EXPECT_TRUE(res["plan"].contains(key)) << key;
+    const auto& p = res["plan"];
+    EXPECT_EQ(res["peak_memory_bytes"].size(), p["dp"].get<size_t>() * p["tp"].get<size_t>() * p["pp"].get<size_t>());
+  }
+  EXPECT_EQ(methods, (std::set<std::string>{"megatron", "dp", "exact"}));
+  const std::string best = j["best"].get<std::string>();
+  double bestStep = 0;
+  for (const auto& res : j["results"])
+    if (res["method"] == best) bestStep = res["step_time_ms"].get<double>();
+
+  gptest::CliRun again = gptest::runCli("parallelize zoo:bert_base --cluster 2x8xH100-IB --plan " + plan + " --json");
+  ASSERT_EQ(again.code, 0) << again.err;
+  const auto k = nlohmann::json::parse(again.out);
+  EXPECT_EQ(k["results"][0]["method"], "file");
+  EXPECT_EQ(k["results"][0]["step_time_ms"].get<double>(), bestStep);
+
+  std::ifstream in(trace);
+  const auto t = nlohmann::json::parse(in);
+  int passes = 0;
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "X" && e["cat"] == "pass") ++passes;
+  EXPECT_GT(passes, 0);
+  std::filesystem::remove(plan);
+  std::filesystem::remove(trace);
+}
+
+TEST(CliParallelize, BadInputGetsOneLine) {
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"zoo:bert_base --cluster 2x8xH100-IB", "parallelize needs --global-batch B"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --method fastest", "--method must be one of"},
+      {gptest::dataPath("dot/small.dot") + " --cluster 2x8xH100-IB --global-batch 64", "no repeated layer structure"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --budget-seconds -1", "--budget-seconds wants a positive"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 10 --method dp", ""},  // runs: reports why no plan
+  };
+  for (const Case& c : cases) {
+    gptest::CliRun r = gptest::runCli("parallelize " + c.args);
+    if (c.message.empty()) {
+      EXPECT_EQ(r.code, 0) << c.args << ": " << r.err;
+      EXPECT_NE(r.out.find("does not divide over 16 replicas"), std::string::npos) << r.out;
+      continue;
+    }
+    EXPECT_EQ(r.code, 1) << c.args;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
