@@ -120,9 +120,9 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   Cluster c = clusterFrom(a, "4xP100-PCIe");
   std::vector<std::string> models;
   if (auto list = a.value("--models")) models = splitList(*list);
-  else  // the papers' workloads (not the generated random_dag)
+  else  // the papers' workloads (not the generated random_dag, not the LLMs: no single-graph placement fits them)
     for (const auto& z : zooModels())
-      if (!z.synthetic) models.push_back("zoo:" + z.name);
+      if (!z.synthetic && !z.llm) models.push_back("zoo:" + z.name);
   if (a.has("--optimize") && a.has("--tasks-table")) throw std::invalid_argument("bench takes --optimize or --tasks-table, not both");
   // bench --optimize and --tasks-table read --calibration from `a` themselves
   if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);

@@ -183,7 +183,8 @@ int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
                        {"layers", m.defaultLayers},
                        {"hidden", m.defaultHidden},
                        {"parameters", m.parameters},
-                       {"synthetic", m.synthetic}});
+                       {"synthetic", m.synthetic},
+                       {"llm", m.llm}});
       out << arr.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       for (const auto& m : zooModels())

@@ -112,7 +112,7 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
     if (auto m = a.value("--models")) models = splitList(*m);
     else
       for (const auto& z : zooModels())
-        if (!z.synthetic) models.push_back("zoo:" + z.name);
+        if (!z.synthetic && !z.llm) models.push_back("zoo:" + z.name);
     const std::vector<std::string> evalModels = splitList(a.value("--eval").value_or(""));
     for (const std::string& x : splitList(a.value("--exclude").value_or("")))
       std::erase_if(models, [&](const std::string& m) { return m == x || m == "zoo:" + x; });

@@ -2,6 +2,7 @@
 // makeZooModel before these run, and every one is resolved (defaults applied).
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "graph/graph.h"
 
@@ -13,6 +14,7 @@ struct ModelArgs {
   int layers = 0;  // 0 for models without the parameter
   int hidden = 0;
   uint64_t seed = 0;
+  std::string name;  // the zoo name (for generators behind several entries: the GPT sizes)
 };
 
 Graph resnet50(const ModelArgs& a);  // layers = depth (26, 38, 50, 101, 152), hidden = base width
@@ -25,5 +27,8 @@ Graph bertBase(const ModelArgs& a);       // layers = encoder layers, hidden = h
 Graph transformerXl(const ModelArgs& a);  // layers, hidden = d_model (64 per head)
 Graph wavenet(const ModelArgs& a);        // layers = dilation layers per stack, hidden = residual channels
 Graph randomDag(const ModelArgs& a);      // layers = depth, hidden = most parallel branches, seed
+Graph gpt(const ModelArgs& a);            // GPT-3-style decoder named a.name; layers, hidden (128 per head)
+Graph gptMoe(const ModelArgs& a);         // gpt with a 64-expert top-1 MoE in every other layer
+Graph t5Base(const ModelArgs& a);         // layers = blocks per stack, hidden = d_model (64 per head)
 
 }  // namespace gp::zoo

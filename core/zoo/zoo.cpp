@@ -32,6 +32,8 @@ const Range kLstmLayers{1, 64, 1, {}, "LSTM layers"};
 const Range kLstmUnits{1, 8192, 1, {}, "LSTM units"};
 const Range kAttentionLayers{1, 128, 1, {}, "Transformer layers"};
 const Range kAttentionHidden{64, 8192, 64, {}, "the model width, 64 per attention head"};
+const Range kGptHidden{128, 32768, 128, {}, "the model width, 128 per attention head"};
+constexpr int kGptMaxSeqLen = 32768;
 
 const std::vector<Model>& models() {
   static const std::vector<Model> m = {
@@ -128,6 +130,79 @@ const std::vector<Model>& models() {
        {1, 32, 1, {}, "the most parallel branches per layer"},
        true,
        zoo::randomDag},
+      {{"gpt_1_3b",
+        "GPT-3 XL-sized decoder (Brown et al. 2020, Table 2.1): 24 layers, hidden 2048, 16 heads of 128, "
+        "pre-LayerNorm, learned positions, GELU MLP 4h, causal self-attention, output tied to the embedding, "
+        "vocabulary 50257 padded to 50304 (Megatron-LM); 1.32 B parameters; defaults: batch 512 (the paper's "
+        "1M-token batch), sequence 2048",
+        512, 2048, 24, 2048, false, true},
+       kGptMaxSeqLen,
+       kAttentionLayers,
+       kGptHidden,
+       false,
+       zoo::gpt},
+      {{"gpt_6_7b",
+        "GPT-3 6.7B decoder (Brown et al. 2020, Table 2.1): 32 layers, hidden 4096, 32 heads of 128, otherwise "
+        "as gpt_1_3b (vocabulary 50257 padded to 50304); 6.66 B parameters; defaults: batch 1024 (the paper's "
+        "2M-token batch), sequence 2048",
+        1024, 2048, 32, 4096, false, true},
+       kGptMaxSeqLen,
+       kAttentionLayers,
+       kGptHidden,
+       false,
+       zoo::gpt},
+      {{"gpt_13b",
+        "GPT-3 13B decoder (Brown et al. 2020, Table 2.1): 40 layers, 40 heads of 128, hidden 5120 (the "
+        "table's 5140 is not 40 x 128; OPT-13B and Megatron-LM use 5120), otherwise as gpt_1_3b (vocabulary "
+        "50257 padded to 50304); 12.85 B parameters; defaults: batch 1024 (the paper's 2M-token batch), "
+        "sequence 2048",
+        1024, 2048, 40, 5120, false, true},
+       kGptMaxSeqLen,
+       kAttentionLayers,
+       kGptHidden,
+       false,
+       zoo::gpt},
+      {{"gpt_30b",
+        "OPT-30B's shape (Zhang et al. 2022, Table 1: 48 layers, hidden 7168, 56 heads of 128) as a GPT-3-style "
+        "decoder like gpt_1_3b (GELU, vocabulary 50257 padded to 50304; OPT itself uses ReLU and 50272); "
+        "29.98 B parameters; defaults: batch 2048 (OPT's 4M-token batch), sequence 2048",
+        2048, 2048, 48, 7168, false, true},
+       kGptMaxSeqLen,
+       kAttentionLayers,
+       kGptHidden,
+       false,
+       zoo::gpt},
+      {{"gpt_175b",
+        "GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, hidden 12288, 96 heads of 128, otherwise as "
+        "gpt_1_3b (vocabulary 50257 padded to 50304); 174.6 B parameters; defaults: batch 1536 (the paper's "
+        "3.2M-token batch as Megatron-LM runs it), sequence 2048",
+        1536, 2048, 96, 12288, false, true},
+       kGptMaxSeqLen,
+       kAttentionLayers,
+       kGptHidden,
+       false,
+       zoo::gpt},
+      {{"t5_base",
+        "T5 v1.0 base encoder-decoder (Raffel et al. 2020; Hugging Face t5-base config): 12 + 12 blocks, "
+        "d_model 768, 12 heads of 64, d_ff 3072 with ReLU, RMS layer norms, relative position bias (32 "
+        "buckets), vocabulary 32128, shared embedding tied to the output; 222.9 M parameters; defaults: batch "
+        "128 (the paper's pre-training), encoder sequence 512, decoder sequence seq_len / 4 = 128",
+        128, 512, 12, 768, false, true},
+       8192,
+       {1, 128, 1, {}, "blocks per stack, encoder and decoder"},
+       kAttentionHidden,
+       false,
+       zoo::t5Base},
+      {{"moe_1_3b_64e",
+        "gpt_1_3b with a top-1 Switch-style mixture of 64 experts (capacity factor 1.0) in place of every "
+        "other layer's MLP (DeepSpeed-MoE '1.3B+MoE', Rajbhandari et al. 2022, with 64 experts instead of "
+        "128): 26.7 B parameters, 1.32 B active per token; defaults: batch 512, sequence 2048",
+        512, 2048, 24, 2048, false, true},
+       kGptMaxSeqLen,
+       {2, 128, 1, {}, "decoder layers, every other one a mixture of experts"},
+       kGptHidden,
+       false,
+       zoo::gptMoe},
   };
   return m;
 }
@@ -221,6 +296,7 @@ Graph makeZooModel(const std::string& name, const ZooParams& params) {
   if (params.seed != 0 && !model->takesSeed)
     throw Error(source, "seed is not a parameter of " + name + " (it takes: " + parameterNames(*model) + ")");
   args.seed = params.seed ? params.seed : 1;
+  args.name = name;
   return model->make(args);
 }
 

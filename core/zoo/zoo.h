@@ -1,6 +1,7 @@
 // The papers' benchmark workloads, generated with real shapes and FLOPs (forward graphs;
 // the model loader derives the training step from them, see graph/training.h), at their
-// published sizes or scaled (layers, hidden), and random layered networks (random_dag).
+// published sizes or scaled (layers, hidden), random layered networks (random_dag), and
+// LLM-scale transformers (GPT decoders, T5, a mixture of experts) for parallel planning.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,6 +29,7 @@ struct ZooEntry {
   int defaultLayers = 0;  // 0 for models without the parameter
   int defaultHidden = 0;
   bool synthetic = false;  // generated (random_dag), not one of the papers' workloads
+  bool llm = false;        // LLM-scale: planned with parallelize, too big for single-graph placement tests
   std::string parameters;  // what ZooParams it takes: "batch, seq_len, layers, hidden"
 };
 

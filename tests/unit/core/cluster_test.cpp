@@ -47,9 +47,11 @@ std::string errorOf(const std::string& text) {
 
 }  // namespace
 
-TEST(Cluster, PresetNamesAreTheSix) {
-  EXPECT_EQ(clusterPresetNames(), (std::vector<std::string>{"2x8xH100-IB", "2xK80", "4xA100-NVLink", "4xP100-PCIe",
-                                                            "8xH100-NVSwitch", "8xV100-DGX1"}));
+TEST(Cluster, PresetNamesAreTheEleven) {
+  EXPECT_EQ(clusterPresetNames(),
+            (std::vector<std::string>{"2x8xA100-PCIe-100GbE", "2x8xH100-IB", "2xK80", "3x4xA100-PCIe-100GbE",
+                                      "3x8xH100-IB", "4x8xA100-IB", "4xA100-NVLink", "4xP100-PCIe", "8x8xH100-IB",
+                                      "8xH100-NVSwitch", "8xV100-DGX1"}));
 }
 
 TEST(Cluster, EveryPresetLoadsWithSaneNumbers) {
@@ -169,6 +171,55 @@ TEST(Cluster, NvSwitchAndInfiniBand) {
   EXPECT_EQ(ib.vertexName(ib.channel(ib.route(a, b)[2]).to), "node1/nic5");
   EXPECT_DOUBLE_EQ(ib.routeBandwidth(a, b), 50e9);  // 400 Gb/s NDR
   EXPECT_EQ(ib.findDevice("gpu3"), -1);
+}
+
+TEST(Cluster, MultiNodePresets) {
+  // Server-node device names (node<i>/gpu<j>) for the planners that find servers by name
+  const std::pair<const char*, int> sizes[] = {{"4x8xA100-IB", 32},
+                                               {"3x8xH100-IB", 24},
+                                               {"8x8xH100-IB", 64},
+                                               {"2x8xA100-PCIe-100GbE", 16},
+                                               {"3x4xA100-PCIe-100GbE", 12}};
+  for (const auto& [name, devices] : sizes) {
+    SCOPED_TRACE(name);
+    const Cluster c = loadCluster(name);
+    ASSERT_EQ(c.numDevices(), devices);
+    const int perNode = name[2] == '4' ? 4 : 8;
+    for (int d = 0; d < devices; ++d)
+      EXPECT_EQ(c.device(d).name, "node" + std::to_string(d / perNode) + "/gpu" + std::to_string(d % perNode));
+  }
+  // DGX A100: NVSwitch inside a node, one HDR NIC per GPU between nodes
+  const Cluster a = loadCluster("4x8xA100-IB");
+  EXPECT_EQ(a.device(0).kind, "A100-SXM4-80GB");
+  EXPECT_DOUBLE_EQ(a.device(0).peakFlops(DType::BF16), 312e12);
+  EXPECT_DOUBLE_EQ(a.device(0).peakFlops(DType::F32), 19.5e12);
+  EXPECT_DOUBLE_EQ(a.device(0).peak[static_cast<size_t>(PeakType::TF32)], 156e12);
+  EXPECT_DOUBLE_EQ(a.device(0).memBandwidth, 2039e9);
+  EXPECT_EQ(routeKinds(a, a.findDevice("node2/gpu1"), a.findDevice("node2/gpu6")),
+            (std::vector<std::string>{"NVLink3", "NVLink3"}));
+  EXPECT_DOUBLE_EQ(a.routeBandwidth(a.findDevice("node2/gpu1"), a.findDevice("node2/gpu6")), 300e9);
+  EXPECT_EQ(routeKinds(a, a.findDevice("node0/gpu3"), a.findDevice("node3/gpu5")),
+            (std::vector<std::string>{"PCIe4x16", "InfiniBand-HDR", "InfiniBand-HDR", "PCIe4x16"}));
+  EXPECT_DOUBLE_EQ(a.routeBandwidth(a.findDevice("node0/gpu3"), a.findDevice("node3/gpu5")), 25e9);
+  const Cluster h = loadCluster("8x8xH100-IB");
+  EXPECT_DOUBLE_EQ(h.routeBandwidth(h.findDevice("node0/gpu0"), h.findDevice("node7/gpu7")), 50e9);
+  // PCIe servers: two switches under two sockets, the NIC on socket 0, Ethernet between servers
+  const Cluster p = loadCluster("2x8xA100-PCIe-100GbE");
+  EXPECT_DOUBLE_EQ(p.device(0).memBandwidth, 1935e9);
+  EXPECT_EQ(routeKinds(p, p.findDevice("node0/gpu0"), p.findDevice("node0/gpu3")),
+            (std::vector<std::string>{"PCIe4x16", "PCIe4x16"}));
+  EXPECT_EQ(routeKinds(p, p.findDevice("node0/gpu0"), p.findDevice("node0/gpu4")),
+            (std::vector<std::string>{"PCIe4x16", "PCIe4x16", "UPI", "PCIe4x16", "PCIe4x16"}));
+  EXPECT_EQ(routeKinds(p, p.findDevice("node0/gpu5"), p.findDevice("node1/gpu6")),
+            (std::vector<std::string>{"PCIe4x16", "PCIe4x16", "UPI", "PCIe4x16", "Ethernet-100G", "Ethernet-100G",
+                                      "PCIe4x16", "UPI", "PCIe4x16", "PCIe4x16"}));
+  EXPECT_DOUBLE_EQ(p.routeBandwidth(p.findDevice("node0/gpu5"), p.findDevice("node1/gpu6")), 12.5e9);
+  const Cluster q = loadCluster("3x4xA100-PCIe-100GbE");
+  EXPECT_EQ(routeKinds(q, q.findDevice("node0/gpu0"), q.findDevice("node2/gpu3")),
+            (std::vector<std::string>{"PCIe4x16", "PCIe4x16", "PCIe4x16", "Ethernet-100G", "Ethernet-100G", "PCIe4x16",
+                                      "PCIe4x16", "PCIe4x16"}));
+  for (const Cluster* c : {&p, &q})
+    for (int ch = 0; ch < c->numChannels(); ++ch) EXPECT_EQ(c->channel(ch).kind.find("NVLink"), std::string::npos);
 }
 
 TEST(Cluster, JsonRoundTrip) {

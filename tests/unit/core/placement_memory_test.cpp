@@ -144,6 +144,7 @@ TEST(PlacementMemory, EstimatesAgreeWithSimulatorOnZooModels) {
 TEST(PlacementMemory, EveryPlacerFitsEveryZooModelOnFourP100s) {
   const Cluster c = loadCluster("4xP100-PCIe");
   for (const ZooEntry& z : zooModels()) {
+    if (z.llm) continue;  // hundreds of GB of parameters: no four P100s hold them
     SCOPED_TRACE(z.name);
     const Graph g = loadModel("zoo:" + z.name);
     const CostModel cost(g, c);

@@ -23,7 +23,8 @@ struct Variant {
   ZooParams params;
 };
 
-// Two sizes per model (inception_v3 takes none), small enough to keep the test fast.
+// Two sizes per model (inception_v3 takes none; one per LLM generator: gpt_*, t5_base,
+// moe_1_3b_64e), small enough to keep the test fast.
 const Variant kVariants[] = {
     {"rnnlm", {.batch = 2, .seqLen = 4, .layers = 1, .hidden = 64}},
     {"rnnlm", {.batch = 2, .seqLen = 4, .layers = 4, .hidden = 200}},
@@ -44,6 +45,9 @@ const Variant kVariants[] = {
     {"bert_base", {.batch = 1, .seqLen = 16, .layers = 3, .hidden = 256}},
     {"random_dag", {.batch = 2, .layers = 8, .hidden = 2, .seed = 5}},
     {"random_dag", {.batch = 2, .layers = 30, .hidden = 5, .seed = 6}},
+    {"gpt_1_3b", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 256}},
+    {"t5_base", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 128}},
+    {"moe_1_3b_64e", {.batch = 1, .seqLen = 16, .layers = 4, .hidden = 128}},
 };
 
 int countType(const Graph& g, std::string_view type) {

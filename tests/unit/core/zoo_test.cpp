@@ -66,12 +66,13 @@ std::string errorOf(const std::string& name, ZooParams p) {
   return "";
 }
 
-const char* const kNames[] = {"rnnlm",          "nmt",     "gnmt",     "inception_v3", "amoebanet",
-                              "transformer_xl", "wavenet", "resnet50", "bert_base",    "random_dag"};
+const char* const kNames[] = {"rnnlm",   "nmt",      "gnmt",      "inception_v3", "amoebanet",   "transformer_xl",
+                              "wavenet", "resnet50", "bert_base", "random_dag",   "gpt_1_3b",    "gpt_6_7b",
+                              "gpt_13b", "gpt_30b",  "gpt_175b",  "t5_base",      "moe_1_3b_64e"};
 
 }  // namespace
 
-TEST(ZooTest, ListsThePapersWorkloadsAndRandomDag) {
+TEST(ZooTest, ListsThePapersWorkloadsRandomDagAndTheLlms) {
   const auto& models = zooModels();
   ASSERT_EQ(models.size(), std::size(kNames));
   for (size_t i = 0; i < models.size(); ++i) {
@@ -82,6 +83,7 @@ TEST(ZooTest, ListsThePapersWorkloadsAndRandomDag) {
                             models[i].name == "amoebanet" || models[i].name == "random_dag";
     EXPECT_EQ(models[i].defaultSeqLen == 0, noSequence) << models[i].name;
     EXPECT_EQ(models[i].synthetic, models[i].name == "random_dag") << models[i].name;
+    EXPECT_EQ(models[i].llm, i >= 10) << models[i].name;  // the LLMs: llm_zoo_test.cpp
     EXPECT_EQ(models[i].defaultLayers == 0, models[i].name == "inception_v3") << models[i].name;
     EXPECT_EQ(models[i].parameters.rfind("batch", 0), 0u) << models[i].name;
   }
