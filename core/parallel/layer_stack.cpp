@@ -185,9 +185,12 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   auto partOf = [&](int32_t p) -> StackPart& { return p < 0 ? st.prologue : p >= L ? st.epilogue : st.layers[static_cast<size_t>(p)]; };
 
   // Live activation bytes across each boundary (after part p, for p = -1 .. L-1), and the
-  // hidden-sized tensor: the largest one leaving layer 0 for layer 1.
+  // hidden-sized tensor: the one leaving layer 0 for layer 1 produced last (the residual
+  // stream; tensors computed once and shared by later layers, like T5's position bias, come
+  // earlier).
   std::vector<double> cut(static_cast<size_t>(L + 2), 0.0);
   int64_t hiddenElems = 0;
+  int32_t hiddenPos = -1;
   for (TensorId t = 0; t < g.numTensors(); ++t) {
     const OpId prod = g.producer(t);
     if (prod == kNone || g.tensorKind(t) != TensorKind::Activation || g.role(prod) != OpRole::Forward) continue;
@@ -196,7 +199,8 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     for (OpId c : g.consumers(t))
       if (g.role(c) == OpRole::Forward) to = std::max(to, part[static_cast<size_t>(c)]);
     for (int32_t b = from; b < to; ++b) cut[static_cast<size_t>(b + 1)] += static_cast<double>(g.tensorBytes(t));
-    if (from == 0 && to >= 1 && L >= 2 && elementsOf(g, t) > hiddenElems) {
+    if (from == 0 && to >= 1 && L >= 2 && topoPos[static_cast<size_t>(prod)] > hiddenPos) {
+      hiddenPos = topoPos[static_cast<size_t>(prod)];
       hiddenElems = elementsOf(g, t);
       st.hidden = g.hasShape(t) && !g.shape(t).empty() ? g.shape(t).back() : 0;
       st.activationType = g.dtype(t);

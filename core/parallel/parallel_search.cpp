@@ -201,29 +201,43 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch) {
   ParallelResult res;
   res.method = "megatron";
   const int n = c.numDevices(), server = devicesPerServer(c);
-  int tp = 1;
+  // Model-parallel sizes in the rule's order: tp = 1, 2, 4, ... up to a server, then pp = 2, 4,
+  // ... at the largest tp.
+  std::vector<std::pair<int, int>> sizes;
+  int maxTp = 1;
   for (int64_t d : divisors(n))
-    if (d <= server && (st.heads == 0 || st.heads % d == 0) && (st.hidden == 0 || st.hidden % d == 0)) tp = static_cast<int>(d);
+    if (d <= server && (st.heads == 0 || st.heads % d == 0) && (st.hidden == 0 || st.hidden % d == 0)) {
+      sizes.push_back({static_cast<int>(d), 1});
+      maxTp = static_cast<int>(d);
+    }
+  for (int64_t pp : divisors(n / maxTp))
+    if (pp > 1 && pp <= st.numLayers()) sizes.push_back({maxTp, static_cast<int>(pp)});
   ParallelMeasurement last;
   ParallelPlan lastPlan;
-  for (int64_t pp : divisors(n / tp)) {
-    if (pp > st.numLayers()) break;
+  for (auto [tp, pp] : sizes) {
     const int64_t dp = n / tp / pp;
     if (globalBatch % dp) continue;
     for (bool recompute : {false, true}) {
-      ParallelPlan plan;
-      plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = static_cast<int>(pp);
-      plan.microbatches = static_cast<int>(globalBatch / dp);
-      plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
-      ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
-      ++res.evaluated;
-      if (meas.feasible) {
-        res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
-        res.note = "tp " + std::to_string(tp) + " inside a server, the fewest stages that fit";
+      for (int64_t mbs : {1, 2, 4, 8}) {
+        if ((globalBatch / dp) % mbs) continue;
+        ParallelPlan plan;
+        plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp;
+        plan.microbatches = static_cast<int>(globalBatch / dp / mbs);
+        plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
+        ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
+        ++res.evaluated;
+        if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
+          res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
+        } else if (!res.found) {
+          last = std::move(meas), lastPlan = std::move(plan);
+        }
+      }
+      if (res.found) {
+        res.note = "the smallest model-parallel size that fits (tp " + std::to_string(tp) + ", pp " + std::to_string(pp) +
+                   "), the best micro-batch size of 1, 2, 4, 8";
         res.searchSeconds = secondsSince(t0);
         return res;
       }
-      last = std::move(meas), lastPlan = std::move(plan);
     }
   }
   res.found = !lastPlan.stages.empty();
@@ -248,20 +262,23 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
   ParallelMeasurement last;
   ParallelPlan lastPlan;
   for (int zero = 0; zero <= (n > 1 ? 3 : 0); ++zero)
-    for (int64_t m : divisors(globalBatch / n)) {
+    for (int64_t m : divisors(globalBatch / n))
+      for (bool recompute : {false, true}) {
       ParallelPlan plan;
       plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
-      plan.stages = evenStages(model.stack().numLayers(), 1);
+      plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
       ++res.evaluated;
-      if (meas.feasible) {
+      if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
         res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
-        res.note = "ZeRO-" + std::to_string(zero) + ", " + std::to_string(m) + " micro-batches";
-        res.searchSeconds = secondsSince(t0);
-        return res;
+        res.note = "the fastest of ZeRO 0-3 x micro-batch counts x recomputation: ZeRO-" + std::to_string(zero) + ", " +
+                   std::to_string(m) + " micro-batches" + (recompute ? ", recomputation" : "");
+      } else if (!res.found) {
+        last = std::move(meas), lastPlan = std::move(plan);
       }
-      last = std::move(meas), lastPlan = std::move(plan);
     }
+  res.searchSeconds = secondsSince(t0);
+  if (res.found) return res;
   res.found = true;
   res.plan = std::move(lastPlan), res.measurement = std::move(last);
   res.note = "no data-parallel plan fits: " + res.measurement.problem;

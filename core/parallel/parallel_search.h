@@ -64,13 +64,14 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages);
 
 ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, const ParallelSearchOptions& options = {});
-// Megatron-LM (Narayanan et al. 2021, §3.3 "takeaways"): tp = the GPUs of a server (the
-// largest such divisor of heads and hidden), then the fewest pipeline stages (even layer
-// split) that fit memory, data parallelism over the rest; micro-batch size 1, 1F1B, no ZeRO,
-// recomputation only if the plan does not fit without it.
+// Megatron-LM's rule (Narayanan et al. 2021, §3 takeaways): the smallest model-parallel size
+// t x p that fits memory, growing tp up to the GPUs of a server first (the largest divisor of
+// heads and hidden size there), then pp across servers with an even layer split; data
+// parallelism over the rest; 1F1B, no ZeRO, recomputation only if nothing fits without; the
+// micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep).
 ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch);
-// Data parallelism on every device, the lowest ZeRO stage that fits, then the fewest
-// micro-batches (gradient accumulation) that fit.
+// Data parallelism on every device: the fastest plan that fits over ZeRO 0-3, every
+// micro-batch count (gradient accumulation) and recomputation on or off.
 ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch);
 
 }  // namespace gp

@@ -253,8 +253,23 @@ TEST(ParallelSearch, ExactIsNeverBelowMegatronOrDataParallelism) {
   EXPECT_TRUE(exact.complete);
   EXPECT_GE(exact.measurement.samplesPerSecond, mega.measurement.samplesPerSecond);
   EXPECT_GE(exact.measurement.samplesPerSecond, dp.measurement.samplesPerSecond);
-  // Megatron's rule: tensor parallelism inside a server (4: the largest divisor of 12 heads
-  // and 16 devices up to 8), micro-batches of one sample.
+  // BERT-base fits one GPU: Megatron's rule needs no model parallelism.
+  EXPECT_EQ(mega.plan.tp * mega.plan.pp, 1);
+}
+
+TEST(ParallelSearch, MegatronsRuleGrowsTensorParallelismUntilTheModelFits) {
+  // GPT-13B: 16 bytes per parameter (mixed-precision Adam) = 206 GB; an 80 GB H100 holds it
+  // from tp 4 on (51 GB of state + activations), so the rule stops there, dp = 16 / 4.
+  const Cluster c = loadCluster("2x8xH100-IB");
+  const Graph g = withPrecision(makeZooModel("gpt_13b", {1, 0, 0, 0, 0}), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "zoo:gpt_13b");
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+  const ParallelResult mega = megatronPlan(model, 512);
+  ASSERT_TRUE(mega.found && mega.measurement.feasible) << mega.note;
   EXPECT_EQ(mega.plan.tp, 4);
-  EXPECT_EQ(mega.plan.microbatchSize(256), 1);
+  EXPECT_EQ(mega.plan.pp, 1);
+  EXPECT_EQ(mega.plan.dp, 4);
+  const ParallelResult exact = exactSearch(model, 512);
+  EXPECT_GE(exact.measurement.samplesPerSecond, mega.measurement.samplesPerSecond);
 }
