@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     if (cmd == "profile") return gp::cli::runProfileCommand(args, std::cout);
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);
     if (cmd == "parallelize") return gp::cli::runParallelize(args, std::cout);
+    if (cmd == "pretrain-parallel") return gp::cli::runPretrainParallel(args, std::cout);
     if (cmd == "fidelity") return gp::cli::runFidelityCommand(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli " GP_VERSION "\n";

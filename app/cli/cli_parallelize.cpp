@@ -13,7 +13,10 @@
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
 #include "graph/precision.h"
+#include "graph/seeded_random.h"
 #include "io/model_loader.h"
+#include "optimize/parallel_corpus.h"
+#include "optimize/parallel_dqn.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "profile/profile_output.h"
@@ -23,13 +26,13 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const std::vector<std::string> kMethods = {"megatron", "dp", "exact"};
+const std::vector<std::string> kMethods = {"megatron", "dp", "exact", "dqn", "random"};
 
 std::vector<std::string> methodsFrom(const std::string& text) {
-  if (text == "all") return kMethods;
+  if (text == "all") return {"megatron", "dp", "exact", "dqn"};
   for (const std::string& m : kMethods)
     if (m == text) return {m};
-  throw std::invalid_argument("--method must be one of megatron, dp, exact, all; got '" + text + "'");
+  throw std::invalid_argument("--method must be one of megatron, dp, exact, dqn, random, all; got '" + text + "'");
 }
 
 double gib(int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
@@ -74,6 +77,7 @@ ordered_json resultJson(const ParallelResult& r) {
                  {"peak_memory_bytes", peaks},
                  {"search_seconds", r.searchSeconds},
                  {"plans_simulated", r.evaluated},
+                 {"plans_simulated_to_best", r.evaluatedToBest},
                  {"complete", r.complete},
                  {"note", r.note},
                  {"problem", m.problem}};
@@ -86,8 +90,10 @@ ordered_json resultJson(const ParallelResult& r) {
 int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.erase("--mode");
-  opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan"});
-  Args a = parseArgs(argv, opts, {"--json"});
+  opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
+               "--episodes"});
+  Args a = parseArgs(argv, opts, {"--json", "--from-scratch"});
+  if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
   if (a.has("--plan") && a.has("--method")) throw std::invalid_argument("parallelize takes --plan FILE or --method NAME, not both");
   if (!a.has("--plan") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
@@ -101,11 +107,18 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     if (end == b->c_str() || *end || !(search.budgetSeconds > 0) || search.budgetSeconds > 1e6)
       throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
   }
+  DqnOptions dqn;
+  dqn.budgetSeconds = search.budgetSeconds;
+  dqn.policy = a.value("--policy").value_or("");
+  dqn.fromScratch = a.has("--from-scratch");
+  dqn.maxEpisodes = a.countValue("--episodes", 0);
+  if (auto s = a.value("--seed"); s && !parseSeed(*s, dqn.seed))
+    throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
   const Cluster c = clusterFrom(a, nullptr);
   const std::string& spec = a.positional[0];
   LoadOptions lo = loadOptionsFrom(a);
   lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
-  if (!a.has("--precision")) lo.precision = Precision::BF16;
+  if (!a.has("--precision")) lo.precision = defaultTrainingPrecision(c);
   const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
   if (lo.zoo.batch == 0) lo.zoo.batch = 1;
   const Graph g = loadModel(spec, lo);
@@ -135,7 +148,13 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     for (const std::string& m : methods) {
       if (m == "megatron") results.push_back(megatronPlan(model, batch));
       else if (m == "dp") results.push_back(dataParallelPlan(model, batch));
-      else results.push_back(exactSearch(model, batch, search));
+      else if (m == "exact") results.push_back(exactSearch(model, batch, search));
+      else if (m == "dqn") results.push_back(parallelizeDqn(model, batch, dqn, {}, interrupt.flag()));
+      else {
+        DqnOptions random = dqn;
+        random.epsilonStart = random.epsilonEnd = 1;
+        results.push_back(parallelizeDqn(model, batch, random, {}, interrupt.flag()));
+      }
     }
   }
   int best = -1;
@@ -182,6 +201,48 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     if (!fits || !r.note.empty()) out << "          " << (fits ? r.note : (m.problem.empty() ? r.note : m.problem)) << "\n";
   }
   if (best >= 0) out << "\nbest: " << results[static_cast<size_t>(best)].method << "\n";
+  return 0;
+}
+
+int runPretrainParallel(const std::vector<std::string>& argv, std::ostream& out) {
+  Args a = parseArgs(argv, {"--out", "--budget-seconds", "--episodes", "--seed", "--tasks"}, {"--json"});
+  if (!a.positional.empty()) throw std::invalid_argument("pretrain-parallel takes no MODEL (it trains on synthetic GPT stacks)");
+  DqnPretrainOptions o;
+  o.out = a.value("--out").value_or("");
+  if (o.out.empty()) throw std::invalid_argument("pretrain-parallel needs --out FILE");
+  o.budgetSeconds = 120;
+  if (auto b = a.value("--budget-seconds")) {
+    char* end = nullptr;
+    o.budgetSeconds = std::strtod(b->c_str(), &end);
+    if (end == b->c_str() || *end || !(o.budgetSeconds > 0) || o.budgetSeconds > 1e7)
+      throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
+  }
+  o.maxEpisodes = a.countValue("--episodes", 0);
+  if (auto s = a.value("--seed"); s && !parseSeed(*s, o.seed))
+    throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
+  const int count = a.intValue("--tasks", 48);
+  const auto tasks = syntheticParallelTasks(o.seed, count);
+  InterruptScope interrupt;
+  int lastReport = 0;
+  const DqnPretrainResult r = pretrainParallelDqn(
+      tasks, o,
+      [&](const DqnEpisodeReport& e) {
+        if (a.has("--json") || e.episode - lastReport < 500) return;
+        lastReport = e.episode;
+        char line[160];
+        std::snprintf(line, sizeof line, "episode %6d  %6.1f s  epsilon %.2f  loss %.5f\n", e.episode, e.seconds, e.epsilon, e.loss);
+        out << line << std::flush;
+      },
+      interrupt.flag());
+  if (a.has("--json")) {
+    out << dump(ordered_json{{"out", r.out}, {"episodes", r.episodes}, {"tasks", count}, {"mean_reward_last_10_percent", r.meanReward}})
+        << "\n";
+    return 0;
+  }
+  char line[256];
+  std::snprintf(line, sizeof line, "wrote %s: %d episodes over %d synthetic GPT stacks, mean MFU of the last 10 %% %.3f\n",
+                r.out.c_str(), r.episodes, count, r.meanReward);
+  out << line;
   return 0;
 }
 

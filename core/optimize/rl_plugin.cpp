@@ -21,6 +21,8 @@ constexpr const char* kBuildPath = nullptr;
 struct Loaded {
   RlOptimizeFn optimize = nullptr;
   RlPretrainFn pretrain = nullptr;
+  RlParallelDqnFn parallelDqn = nullptr;
+  RlParallelPretrainFn parallelPretrain = nullptr;
   std::string error;
 };
 
@@ -36,12 +38,14 @@ Loaded loadFile(const std::string& file) {
   // speed). Threads that exist keep their arenas; new ones share.
   ::mallopt(M_ARENA_MAX, 1);
   const OpenedPlugin o =
-      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol});
+      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol, kRlParallelDqnSymbol, kRlParallelPretrainSymbol});
   Loaded p;
   p.error = o.error;
   if (o.error.empty()) {
     p.optimize = reinterpret_cast<RlOptimizeFn>(o.symbols[0]);
     p.pretrain = reinterpret_cast<RlPretrainFn>(o.symbols[1]);
+    p.parallelDqn = reinterpret_cast<RlParallelDqnFn>(o.symbols[2]);
+    p.parallelPretrain = reinterpret_cast<RlParallelPretrainFn>(o.symbols[3]);
   }
   return p;
 }
@@ -65,5 +69,7 @@ Loaded loadPlugin() {
 
 RlOptimizeFn rlOptimizeEntry() { return loadPlugin().optimize; }
 RlPretrainFn rlPretrainEntry() { return loadPlugin().pretrain; }
+RlParallelDqnFn rlParallelDqnEntry() { return loadPlugin().parallelDqn; }
+RlParallelPretrainFn rlParallelPretrainEntry() { return loadPlugin().parallelPretrain; }
 
 }  // namespace gp

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "optimize/optimize.h"
+#include "optimize/parallel_dqn.h"
 
 namespace gp {
 
@@ -18,17 +19,25 @@ inline constexpr const char* kRlOptimizeSymbol = "gp_rl_optimize";
 using RlPretrainFn = void (*)(const std::vector<PretrainTask>& tasks, const PretrainOptions& options,
                               const PretrainFn& onReport, const std::atomic<bool>* cancel, PretrainResult& out);
 inline constexpr const char* kRlPretrainSymbol = "gp_rl_pretrain";
+using RlParallelDqnFn = void (*)(const StageCostModel& model, int64_t globalBatch, const DqnOptions& options,
+                                 const DqnEpisodeFn& onEpisode, const std::atomic<bool>* cancel, ParallelResult& out);
+inline constexpr const char* kRlParallelDqnSymbol = "gp_rl_parallel_dqn";
+using RlParallelPretrainFn = void (*)(const std::vector<std::unique_ptr<ParallelTask>>& tasks, const DqnPretrainOptions& options,
+                                      const DqnEpisodeFn& onEpisode, const std::atomic<bool>* cancel, DqnPretrainResult& out);
+inline constexpr const char* kRlParallelPretrainSymbol = "gp_rl_parallel_pretrain";
 inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 // A plugin built from other headers must not be called: both sides compute this from the
 // headers they were built with, and the loader refuses a mismatch.
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 4;
+  constexpr uint64_t kVersion = 5;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
-         (uint64_t{sizeof(PretrainReport)} << 8) ^ (uint64_t{sizeof(DeviceSpec)} << 16);
+         (uint64_t{sizeof(PretrainReport)} << 8) ^ (uint64_t{sizeof(DeviceSpec)} << 16) ^
+         (uint64_t{sizeof(DqnOptions)} << 4) ^ (uint64_t{sizeof(ParallelResult)} << 28) ^
+         (uint64_t{sizeof(StageCostModel)} << 36) ^ (uint64_t{sizeof(ParallelTask)} << 44);
 }
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,
@@ -36,5 +45,7 @@ inline constexpr uint64_t rlPluginAbi() {
 // <exe>/../lib/graphplace. Throws gp::Error("optimize", ...) when it cannot be found or loaded.
 RlOptimizeFn rlOptimizeEntry();
 RlPretrainFn rlPretrainEntry();
+RlParallelDqnFn rlParallelDqnEntry();
+RlParallelPretrainFn rlParallelPretrainEntry();
 
 }  // namespace gp

@@ -185,6 +185,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
       res.plan = std::move(plan);
       res.measurement = std::move(meas);
       res.found = true;
+      res.evaluatedToBest = res.evaluated;
     }
   }
   res.searchSeconds = secondsSince(t0);

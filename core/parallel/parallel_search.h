@@ -31,12 +31,13 @@ struct PlanShape {
 };
 
 struct ParallelResult {
-  std::string method;  // "exact", "megatron", "dp", "dqn", "file"
+  std::string method;  // "exact", "megatron", "dp", "dqn", "random", "file"
   bool found = false;  // a plan was produced (it may still not fit: measurement.feasible)
   ParallelPlan plan;
   ParallelMeasurement measurement;
   double searchSeconds = 0;
   int64_t evaluated = 0;   // plans simulated
+  int64_t evaluatedToBest = 0;  // plans simulated when the best plan was found
   bool complete = true;    // the search covered its whole space within the budget
   std::string note;        // why no plan, or what the rule chose
 };

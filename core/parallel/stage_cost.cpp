@@ -26,6 +26,14 @@ int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double
   return static_cast<int64_t>(std::ceil(recompute ? inFlight * inputs + largestSaved : inFlight * saved));
 }
 
+Precision defaultTrainingPrecision(const Cluster& c) {
+  if (c.numDevices() == 0) return Precision::FP32;
+  const DeviceSpec& d = c.device(0);
+  if (d.peakFlops(DType::BF16) > 0) return Precision::BF16;
+  if (d.peakFlops(DType::F16) > 0) return Precision::FP16;
+  return Precision::FP32;
+}
+
 std::vector<std::vector<int>> tpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
   std::vector<std::vector<int>> out;
   for (int r = 0; r < p.dp; ++r) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "graph/precision.h"
 #include "parallel/collectives.h"
 #include "parallel/parallel_plan.h"
 
@@ -36,6 +37,9 @@ struct TrainingBytes {
   double weight = 4, grad = 4, optimizer = 8;  // per parameter
 };
 TrainingBytes trainingBytesFor(DType activationType);
+// What large models train with on the cluster's first device: bf16 mixed precision where it
+// has a bf16 rate, else fp16 mixed precision, else fp32.
+Precision defaultTrainingPrecision(const Cluster& c);
 
 // Weights, gradients and optimizer state per device under ZeRO stage `zero` over dp replicas
 // (the formulas above); `largestPartParams`: ZeRO-3 holds two parts' gathered weights.

@@ -107,13 +107,15 @@ GdpPolicy loadCheckpoint(const std::string& path) {
   }
 }
 
-std::string defaultPolicyPath() {
+std::string shippedPolicyFile(const std::string& name) {
   const std::string dir = findResourceDir("policies", "resources/policies");
   if (dir.empty()) return {};
-  const auto file = std::filesystem::path(dir) / "gdp_default.pt";
+  const auto file = std::filesystem::path(dir) / name;
   std::error_code ec;
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
+
+std::string defaultPolicyPath() { return shippedPolicyFile("gdp_default.pt"); }
 
 void saveWithPolicy(GdpPolicy& policy, const torch::optim::Adam& optimizer, const std::string& path,
                     const std::string& what, const std::function<void(torch::serialize::OutputArchive&)>& fill) {

@@ -38,9 +38,10 @@ void saveWithPolicy(GdpPolicy& policy, const torch::optim::Adam& optimizer, cons
                     const std::string& what, const std::function<void(torch::serialize::OutputArchive&)>& fill);
 GdpPolicy loadCheckpoint(const std::string& path);               // throws gp::Error(path, ...)
 
-// gdp_default.pt in the policies resource folder (base/resource_dir.h: $GP_RESOURCE_DIR/policies,
+// The file `name` in the policies resource folder (base/resource_dir.h: $GP_RESOURCE_DIR/policies,
 // <prefix>/share/graphplace/policies, resources/policies); empty when there is none.
-std::string defaultPolicyPath();
+std::string shippedPolicyFile(const std::string& name);
+std::string defaultPolicyPath();  // gdp_default.pt there
 
 struct Session {
   int iterations = 0;

@@ -2,6 +2,7 @@
 // the first time optimizePlan or pretrainPolicy runs, so programs that never optimize never
 // load LibTorch.
 #include "optimize/rl_plugin.h"
+#include "rl/parallel_dqn.h"
 #include "rl/ppo.h"
 #include "rl/pretrain.h"
 
@@ -15,6 +16,18 @@ extern "C" void gp_rl_pretrain(const std::vector<gp::PretrainTask>& tasks, const
                                const gp::PretrainFn& onReport, const std::atomic<bool>* cancel,
                                gp::PretrainResult& out) {
   out = gp::rl::runPretrain(tasks, options, onReport, cancel);
+}
+
+extern "C" void gp_rl_parallel_dqn(const gp::StageCostModel& model, int64_t globalBatch, const gp::DqnOptions& options,
+                                   const gp::DqnEpisodeFn& onEpisode, const std::atomic<bool>* cancel,
+                                   gp::ParallelResult& out) {
+  out = gp::rl::runParallelDqn(model, globalBatch, options, onEpisode, cancel);
+}
+
+extern "C" void gp_rl_parallel_pretrain(const std::vector<std::unique_ptr<gp::ParallelTask>>& tasks,
+                                        const gp::DqnPretrainOptions& options, const gp::DqnEpisodeFn& onEpisode,
+                                        const std::atomic<bool>* cancel, gp::DqnPretrainResult& out) {
+  out = gp::rl::runParallelPretrain(tasks, options, onEpisode, cancel);
 }
 
 extern "C" uint64_t gp_rl_abi() { return gp::rlPluginAbi(); }
