@@ -49,6 +49,7 @@ std::string planText(const ParallelPlan& p, int64_t batch) {
                   std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";
   for (const PipeStage& st : p.stages)
     s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) + (st.recompute ? "r" : "");
+  if (p.expertParallel) s += ", experts over dp";
   return s;
 }
 
@@ -60,7 +61,7 @@ ordered_json planJson(const ParallelPlan& p) {
   }
   return {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"microbatches", p.microbatches},
           {"schedule", std::string(pipeScheduleName(p.schedule))}, {"zero", p.zero}, {"stages", stages},
-          {"recompute", recompute}};
+          {"recompute", recompute}, {"expert_parallel", p.expertParallel}};
 }
 
 ordered_json resultJson(const ParallelResult& r) {
@@ -91,7 +92,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.erase("--mode");
   opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
-               "--episodes"});
+               "--episodes", "--patience"});
   Args a = parseArgs(argv, opts, {"--json", "--from-scratch"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
@@ -112,6 +113,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   dqn.policy = a.value("--policy").value_or("");
   dqn.fromScratch = a.has("--from-scratch");
   dqn.maxEpisodes = a.countValue("--episodes", 0);
+  dqn.patience = a.countValue("--patience", 1000);
   if (auto s = a.value("--seed"); s && !parseSeed(*s, dqn.seed))
     throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
   const Cluster c = clusterFrom(a, nullptr);

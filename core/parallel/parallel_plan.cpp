@@ -73,6 +73,9 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
     return "tp = " + num(p.tp) + " does not divide the " + num(st.heads) + " attention heads";
   if (st.hidden > 0 && st.hidden % p.tp != 0)
     return "tp = " + num(p.tp) + " does not divide the hidden size " + num(st.hidden);
+  if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";
+  if (p.expertParallel && st.experts % p.dp != 0)
+    return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
   if (p.pp > st.numLayers()) return "pp = " + num(p.pp) + " stages for " + num(st.numLayers()) + " layers";
   if (static_cast<int>(p.stages.size()) != p.pp)
     return "the plan has " + num(static_cast<int64_t>(p.stages.size())) + " stages for pp = " + num(p.pp);
@@ -117,6 +120,7 @@ std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
                         {"zero", p.zero},
                         {"stages", stages},
                         {"recompute", recompute},
+                        {"expert_parallel", p.expertParallel},
                         {"devices", devices}}}};
   return j.dump(2) + "\n";
 }
@@ -162,6 +166,10 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
       stg.recompute = rec[s].get<bool>();
     }
     p.stages.push_back(stg);
+  }
+  if (pj.contains("expert_parallel")) {
+    if (!pj["expert_parallel"].is_boolean()) throw fail("\"expert_parallel\" must be true or false");
+    p.expertParallel = pj["expert_parallel"].get<bool>();
   }
   if (pj.contains("devices")) {
     if (!pj["devices"].is_array()) throw fail("\"devices\" must be a list of device names");

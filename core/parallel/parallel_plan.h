@@ -35,6 +35,9 @@ struct ParallelPlan {
   int microbatches = 1;  // per replica and step
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;          // ZeRO stage: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters (over dp)
+  // Mixture of experts: each replica holds experts / dp of the experts (expert parallelism over
+  // the dp group; tokens reach their expert by all-to-all, expert gradients are not all-reduced).
+  bool expertParallel = false;
   std::vector<PipeStage> stages;  // pp entries
   std::vector<int> devices;       // rank -> device; empty = server order
 
@@ -57,12 +60,14 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // "" when the plan is valid for the stack, cluster and global batch; else the one-line reason:
 // degrees below 1, dp*tp*pp more than the devices, tp not dividing the heads or the hidden
 // size, stages that do not cover the layers in order, a batch not divisible by dp x
-// micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats.
+// micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats,
+// expert parallelism without experts or with dp not dividing them.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",
 // "global_batch", "plan": {"dp", "tp", "pp", "microbatches", "schedule", "zero",
-// "stages": [[first, last], ...], "recompute": [bool per stage], "devices": [names]}}.
+// "stages": [[first, last], ...], "recompute": [bool per stage], "expert_parallel" (optional,
+// false), "devices": [names]}}.
 struct ParallelPlanFile {
   std::string model, cluster;
   int64_t globalBatch = 0;

@@ -34,7 +34,7 @@ int devicesPerServer(const Cluster& c) {
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   ParallelPlan p;
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
-  p.schedule = shape.schedule, p.zero = shape.zero;
+  p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
   p.stages = std::move(stages);
   return p;
 }
@@ -52,8 +52,9 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
       for (int64_t m : divisors(globalBatch / dp)) {
         for (int sched = 0; sched < (pp > 1 ? 2 : 1); ++sched)
           for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
-            out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
-                           sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero});
+            for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
+              out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
+                             sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero, ep == 1});
       }
     }
   }
@@ -81,15 +82,17 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
   auto stageCost = [&](int s, int a, int b, bool& recompute) {
     const int lo = s == 0 ? -1 : a, hi = s == pp - 1 ? L : b - 1;
     double t0 = 0, t1 = 0, saved = 0, inputs = 0, largestSaved = 0;
-    int64_t params = 0, largestParams = 0;
+    int64_t params = 0, largestParams = 0, local = 0;
     for (int pi = lo; pi <= hi; ++pi) {
       const PartCost& pc = parts[static_cast<size_t>(pi + 1)];
       t0 += pc.passTime(false), t1 += pc.passTime(true);
       saved += pc.saved, inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
-      params += pc.params, largestParams = std::max(largestParams, pc.params);
+      params += pc.params, largestParams = std::max(largestParams, pc.params), local += pc.localParams;
     }
     const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
-    const int64_t stat = staticMemoryBytes(model.bytes(), shape.zero, shape.dp, params, largestParams);
+    const TrainingBytes tb = model.bytes();
+    const int64_t stat = staticMemoryBytes(tb, shape.zero, shape.dp, params, largestParams) +
+                         static_cast<int64_t>((tb.weight + tb.grad + tb.optimizer) * static_cast<double>(local));
     if (stat + activationMemoryBytes(inFlight, false, saved, inputs, largestSaved) <= capacity) {
       recompute = false;
       return t0;

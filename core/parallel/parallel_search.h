@@ -8,7 +8,8 @@
 // devices' memory (recomputation only where a stage does not fit without), ties broken by the
 // smallest sum of stage times. The exact search enumerates every shape (tp dividing the heads
 // and the hidden size, across servers too; every micro-batch size dividing the per-replica
-// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1), partitions each, and simulates
+// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1; with and without expert
+// parallelism for a mixture of experts whose experts dp divides), partitions each, and simulates
 // (pipeline_sim.h) every shape whose lower bound — max over stages k of (the passes of the
 // stages before k) + micro-batches x (stage k's pass) — beats the best step found so far, in
 // order of that bound. Within its budget it is exact over shapes; the partition within a
@@ -28,6 +29,7 @@ struct PlanShape {
   int dp = 1, tp = 1, pp = 1, microbatches = 1;
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;
+  bool expertParallel = false;
 };
 
 struct ParallelResult {

@@ -111,6 +111,7 @@ std::array<bool, kNumActions> PlanDecisions::mask(const PartialPlan& p) const {
       case DecisionStep::MicrobatchSize: m[static_cast<size_t>(a)] = divides(batch_ / p.dp, v) && mbsFits(p.tp, p.pp, v); break;
       case DecisionStep::Schedule: m[static_cast<size_t>(a)] = a < 2; break;
       case DecisionStep::Zero: m[static_cast<size_t>(a)] = a < 4; break;
+      case DecisionStep::ExpertParallel: m[static_cast<size_t>(a)] = a < 2; break;
       case DecisionStep::Done: break;
     }
   }
@@ -127,13 +128,14 @@ PartialPlan PlanDecisions::apply(PartialPlan p, int a) const {
       break;
     case DecisionStep::MicrobatchSize:
       p.mbs = v;
-      p.step = p.pp > 1 ? DecisionStep::Schedule : p.dp > 1 ? DecisionStep::Zero : DecisionStep::Done;
+      p.step = p.pp > 1 ? DecisionStep::Schedule : p.dp > 1 ? DecisionStep::Zero : DecisionStep::Done;  // dp 1: no expert choice
       break;
     case DecisionStep::Schedule:
       p.schedule = a == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe;
       p.step = p.dp > 1 ? DecisionStep::Zero : DecisionStep::Done;
       break;
-    case DecisionStep::Zero: p.zero = a, p.step = DecisionStep::Done; break;
+    case DecisionStep::Zero: p.zero = a, p.step = expertChoice(p) ? DecisionStep::ExpertParallel : DecisionStep::Done; break;
+    case DecisionStep::ExpertParallel: p.expertParallel = a == 1, p.step = DecisionStep::Done; break;
     case DecisionStep::Done: break;
   }
   return p;
@@ -144,25 +146,26 @@ std::array<float, kNumDecisionFeatures> PlanDecisions::features(const PartialPla
   std::copy(fixed_.begin(), fixed_.end(), f.begin());
   const size_t base = fixed_.size();
   if (p.step != DecisionStep::Done) f[base + static_cast<size_t>(p.step)] = 1;
-  f[base + 5] = log2f1(p.tp) / 6;
-  f[base + 6] = log2f1(p.pp) / 7;
-  f[base + 7] = log2f1(p.dp) / 6;
-  f[base + 8] = log2f1(p.mbs) / 9;
-  f[base + 9] = p.schedule == PipeSchedule::GPipe ? 1.0f : 0.0f;
-  f[base + 10] = static_cast<float>(p.zero) / 3;
-  f[base + 11] = p.dp > 0 && p.mbs > 0 ? log2f1(static_cast<double>(batch_) / (p.dp * p.mbs)) / 10 : 0.0f;
+  f[base + 6] = log2f1(p.tp) / 6;
+  f[base + 7] = log2f1(p.pp) / 7;
+  f[base + 8] = log2f1(p.dp) / 6;
+  f[base + 9] = log2f1(p.mbs) / 9;
+  f[base + 10] = p.schedule == PipeSchedule::GPipe ? 1.0f : 0.0f;
+  f[base + 11] = static_cast<float>(p.zero) / 3;
+  f[base + 12] = p.dp > 0 && p.mbs > 0 ? log2f1(static_cast<double>(batch_) / (p.dp * p.mbs)) / 10 : 0.0f;
+  f[base + 13] = p.expertParallel ? 1.0f : 0.0f;
   return f;
 }
 
 PlanShape PlanDecisions::shape(const PartialPlan& p) const {
   PlanShape s;
-  s.tp = p.tp, s.pp = p.pp, s.dp = p.dp, s.zero = p.zero, s.schedule = p.schedule;
+  s.tp = p.tp, s.pp = p.pp, s.dp = p.dp, s.zero = p.zero, s.schedule = p.schedule, s.expertParallel = p.expertParallel;
   s.microbatches = static_cast<int>(batch_ / (int64_t{p.dp} * p.mbs));
   return s;
 }
 
 const PlanEvaluator::Outcome& PlanEvaluator::evaluate(const PlanShape& s) {
-  const std::array<int, 6> key{s.dp, s.tp, s.pp, s.microbatches, static_cast<int>(s.schedule), s.zero};
+  const std::array<int, 7> key{s.dp, s.tp, s.pp, s.microbatches, static_cast<int>(s.schedule), s.zero, s.expertParallel ? 1 : 0};
   auto [it, fresh] = seen_.try_emplace(key);
   Outcome& o = it->second;
   if (!fresh) return o;

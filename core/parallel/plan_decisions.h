@@ -1,16 +1,19 @@
 // A parallel plan as a short sequence of decisions, the environment Auto-MAP's DQN acts in:
-// tensor-parallel degree, pipeline stages, micro-batch size, schedule, ZeRO stage — then the
+// tensor-parallel degree, pipeline stages, micro-batch size, schedule, ZeRO stage, expert
+// parallelism (a mixture of experts whose experts dp divides) — then the
 // stage boundaries and recomputation by the exact dynamic programme (parallel_search.h).
 //
 // Each decision picks a slot of one action head: for degrees and the micro-batch size the slot
-// of the value in kDecisionValues, for the schedule slots 0-1 (1F1B, GPipe), for ZeRO 0-3.
+// of the value in kDecisionValues, for the schedule slots 0-1 (1F1B, GPipe), for ZeRO 0-3,
+// for expert parallelism 0-1 (off, on).
 // Task-specific pruning masks the slots that cannot lead to a valid plan that fits:
 // - tp divides the devices, the heads and the hidden size and stays inside a server;
 // - pp divides the devices left, is at most the layers, and the heaviest stage's parameter
 //   state at ZeRO-3 over the data-parallel replicas fits a device;
 // - the micro-batch size divides the per-replica batch, and one micro-batch's layer inputs
 //   (recomputation on) fit what the parameter state leaves;
-// - GPipe only with pp > 1, ZeRO > 0 only with dp > 1.
+// - GPipe only with pp > 1, ZeRO > 0 only with dp > 1, expert parallelism only for experts
+//   that dp divides.
 // The reward of a finished sequence is the plan's model FLOPs utilisation (0 when nothing fits).
 #pragma once
 #include <array>
@@ -23,16 +26,17 @@
 
 namespace gp {
 
-enum class DecisionStep : uint8_t { Tp, Pp, MicrobatchSize, Schedule, Zero, Done };
-inline constexpr int kNumDecisionSteps = 5;
+enum class DecisionStep : uint8_t { Tp, Pp, MicrobatchSize, Schedule, Zero, ExpertParallel, Done };
+inline constexpr int kNumDecisionSteps = 6;
 inline constexpr std::array<int, 18> kDecisionValues = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512};
 inline constexpr int kNumActions = static_cast<int>(kDecisionValues.size());
-inline constexpr int kNumDecisionFeatures = 32;
+inline constexpr int kNumDecisionFeatures = 34;
 
 struct PartialPlan {
   DecisionStep step = DecisionStep::Tp;
   int tp = 0, pp = 0, dp = 0, mbs = 0, zero = 0;
   PipeSchedule schedule = PipeSchedule::OneFOneB;
+  bool expertParallel = false;
 };
 
 // The environment for one (model, cluster, global batch).
@@ -53,6 +57,11 @@ class PlanDecisions {
   int devices() const { return n_; }
 
  private:
+  // The expert-parallel decision applies: a mixture of experts whose experts dp divides.
+  bool expertChoice(const PartialPlan& p) const {
+    const LayerStack& st = model_->stack();
+    return st.experts > 0 && p.dp > 1 && st.experts % p.dp == 0;
+  }
   const StageCostModel* model_;
   int64_t batch_;
   int n_, perServer_;
@@ -77,7 +86,7 @@ class PlanEvaluator {
 
  private:
   const PlanDecisions* env_;
-  std::map<std::array<int, 6>, Outcome> seen_;
+  std::map<std::array<int, 7>, Outcome> seen_;
   Outcome best_;
   int64_t simulated_ = 0;
 };

@@ -104,6 +104,15 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.arBackward = part.tpAllReducesBackward * ar;
   }
   pc.params = part.params - part.shardedParams + (part.shardedParams + p.tp - 1) / p.tp;
+  if (p.expertParallel && part.expertParams > 0) {
+    // Each replica keeps experts / dp of the experts (TP-split like any product).
+    const int64_t expertOnRank = (part.expertParams + p.tp - 1) / p.tp;
+    pc.params -= expertOnRank;
+    pc.localParams = (expertOnRank + p.dp - 1) / p.dp;
+    const double a2a = collectiveCost(c, Collective::AllToAll, dpG, b * part.moeDispatchBytes, serverOf_).time;
+    pc.arForward += 2 * a2a;
+    pc.arBackward += 2 * a2a;
+  }
   if (p.zero == 3 && p.dp > 1)
     pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
   for (const StackOp& op : part.ops) pc.saved += op.savedBytes * b / (op.split == TpSplit::Sharded ? p.tp : 1);
@@ -133,6 +142,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
     sc.bucketBackward.push_back(bwd);
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
     sc.params += pc.params;
+    sc.localParams += pc.localParams;
     largestLayerParams = std::max(largestLayerParams, pc.params);
     saved += pc.saved;
     largestSaved = std::max(largestSaved, pc.saved);
@@ -143,7 +153,8 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   if (stage < p.pp - 1) sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes;
 
   const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
-  sc.staticMemory = staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams);
+  sc.staticMemory = staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams) +
+                    static_cast<int64_t>((bytes_.weight + bytes_.grad + bytes_.optimizer) * static_cast<double>(sc.localParams));
   sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute, saved, inputs, largestSaved);
 
   const double P = static_cast<double>(sc.params);
@@ -151,7 +162,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   const TrainingBytes& tb = bytes_;
   // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
-  const double local = p.zero >= 1 ? P / dp : P;
+  const double local = (p.zero >= 1 ? P / dp : P) + static_cast<double>(sc.localParams);
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight);
   sc.update = local > 0 ? cost_->fusedTime(10 * local, static_cast<int64_t>(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
   if ((p.zero == 1 || p.zero == 2) && p.dp > 1) sc.paramGatherBytes = tb.weight * P;

@@ -16,7 +16,10 @@
 // fp32 (4 + 4 + 8). Memory per device (ZeRO over dp, Rajbhandari et al. 2020):
 //   ZeRO-0: (w + g + o) P    ZeRO-1: (w + g) P + o P / dp    ZeRO-2: w P + (g + o) P / dp
 //   ZeRO-3: (w + g + o) P / dp + 2 layers' gathered weights
-// with P the stage's parameters on one TP rank, plus activations: the saved outputs of every
+// with P the stage's parameters on one TP rank, + (w + g + o) per expert parameter a replica
+// holds alone under expert parallelism (each expert whole on one replica of the dp group; its
+// tokens arrive by an all-to-all over the group before the experts and leave by one after, in
+// forward and again in backward), plus activations: the saved outputs of every
 // op per micro-batch (split ones / tp) x the micro-batches in flight (GPipe: all of them;
 // 1F1B: pp - stage), or with recomputation only each layer's input plus one layer's outputs.
 #pragma once
@@ -57,7 +60,8 @@ struct StageCost {
   double sendBytes = 0;          // activation bytes per micro-batch and replica to the next stage
   double update = 0;             // s: the optimizer step on the stage's (sharded) parameters
   double paramGatherBytes = 0;   // ZeRO-1/2: weight bytes all-gathered after the update
-  int64_t params = 0;            // parameters on one device of the stage
+  int64_t params = 0;            // parameters on one device of the stage, synchronised over dp
+  int64_t localParams = 0;       // parameters only this replica holds (its experts)
   int64_t staticMemory = 0;      // bytes: weights, gradients, optimizer state
   int64_t activationMemory = 0;  // bytes: activations of the micro-batches in flight + working set
   int64_t peakMemory() const { return staticMemory + activationMemory; }
@@ -71,10 +75,11 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
 // One part (prologue, layer, epilogue) of a stage, per micro-batch on one device.
 struct PartCost {
   double forward = 0;      // compute
-  double arForward = 0;    // TP all-reduces in forward
+  double arForward = 0;    // collectives in forward: TP all-reduces, MoE all-to-alls
   double arBackward = 0;   // in backward
   double gather = 0;       // ZeRO-3 weight all-gather, per pass
-  int64_t params = 0;      // on one TP rank
+  int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
+  int64_t localParams = 0; // on one device, its own (experts under expert parallelism)
   double saved = 0;        // activation bytes kept for backward
   double input = 0;        // bytes of the activation it reads from the part before (kept under recomputation)
   double passTime(bool recompute) const {  // forward + backward

@@ -106,6 +106,15 @@ TEST(ParallelCollectives, RingAllReduceInsideOneNvSwitchServer) {
   EXPECT_NEAR(collectiveCost(c, Collective::AllReduce, two, S, servers).time, 2.0 * 3 / 4 * S / bw + 6 * lat, 1e-12);
 }
 
+TEST(ParallelCollectives, AllToAllLoadsEachGpuLinkWithWhatItSends) {
+  const Cluster c = loadCluster("8xH100-NVSwitch");
+  const std::vector<std::vector<int>> group{{0, 1, 2, 3, 4, 5, 6, 7}};
+  const double S = 1 << 30;
+  // Every GPU sends S/8 to each of 7 others through its one NVSwitch link.
+  const CollectiveCost a2a = collectiveCost(c, Collective::AllToAll, group, S, serverOf(c));
+  EXPECT_NEAR(a2a.time, 7.0 / 8 * S / c.routeBandwidth(0, 1) + c.routeLatency(0, 1), 1e-12);
+}
+
 TEST(ParallelCollectives, AllReduceAcrossServersRunsHierarchically) {
   const Cluster c = loadCluster("2x8xH100-IB");
   const std::vector<int> servers = serverOf(c);
@@ -272,4 +281,31 @@ TEST(ParallelSearch, MegatronsRuleGrowsTensorParallelismUntilTheModelFits) {
   EXPECT_EQ(mega.plan.dp, 4);
   const ParallelResult exact = exactSearch(model, 512);
   EXPECT_GE(exact.measurement.samplesPerSecond, mega.measurement.samplesPerSecond);
+}
+
+TEST(ParallelPlanRules, ExpertParallelismSplitsTheExpertsOverTheReplicas) {
+  const Cluster c = loadCluster("2x8xH100-IB");
+  const Graph g = withPrecision(makeZooModel("moe_1_3b_64e", {1, 512, 0, 0, 0}), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "zoo:moe_1_3b_64e");
+  EXPECT_EQ(st.experts, 64);
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+  ParallelPlan p;
+  p.dp = 16, p.microbatches = 1, p.stages = evenStages(st.numLayers(), 1);
+  const ParallelMeasurement replicated = simulateParallel(model, 16, p);
+  p.expertParallel = true;
+  const ParallelMeasurement split = simulateParallel(model, 16, p);
+  int64_t experts = 0;
+  for (const StackPart& l : st.layers) experts += l.expertParams;
+  EXPECT_GT(experts, 20'000'000'000);
+  // Each replica holds 4 of the 64 experts; their gradients are not all-reduced.
+  EXPECT_EQ(split.stages[0].localParams, experts / 16);
+  EXPECT_EQ(split.stages[0].params + experts, replicated.stages[0].params);
+  EXPECT_LT(split.peakMemory[0], replicated.peakMemory[0]);
+  p.dp = 12;
+  const Cluster twelve = loadCluster("3x4xA100-PCIe-100GbE");
+  EXPECT_EQ(parallelPlanProblem(st, twelve, 12, p), "dp = 12 does not divide the 64 experts (expert parallelism)");
+  ParallelPlan dense;
+  dense.expertParallel = true, dense.stages = evenStages(4, 1);
+  EXPECT_EQ(parallelPlanProblem(uniformStack(4), twelve, 12, dense), "expert parallelism needs a model with experts");
 }
