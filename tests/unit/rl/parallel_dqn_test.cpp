@@ -81,3 +81,17 @@ TEST(ParallelDqn, QNetworkFileRoundTripsAndBadFilesGetOneLine) {
   std::filesystem::remove(bad);
   EXPECT_THROW(rl::loadQNet((dir / "gp_no_such_dqn.pt").string()), Error);
 }
+
+TEST(ParallelDqn, TheShippedNetworkLoadsAndStartsTheSearch) {
+  const std::string path = rl::defaultParallelDqnPath();
+  ASSERT_FALSE(path.empty()) << "resources/policies/parallel_dqn.pt is missing";
+  rl::QNet net = rl::loadQNet(path);  // this build's features and actions
+  EXPECT_EQ(net->inputs, kNumDecisionFeatures);
+  const auto task = bertOn16();
+  DqnOptions o;
+  o.budgetSeconds = 0;
+  o.maxEpisodes = 50;
+  const ParallelResult r = rl::runParallelDqn(task->model, task->globalBatch, o, {}, nullptr);
+  ASSERT_TRUE(r.found);
+  EXPECT_NE(r.note.find("parallel_dqn.pt"), std::string::npos) << r.note;
+}
