@@ -58,8 +58,9 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.microbatches < 1) return "the micro-batch count must be at least 1";
   if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
   const int64_t used = int64_t{p.dp} * p.tp * p.pp;
-  if (used > c.numDevices())
-    return "dp x tp x pp = " + num(used) + " devices, but the cluster has " + num(c.numDevices());
+  if (used != c.numDevices())
+    return "dp x tp x pp = " + num(p.dp) + " x " + num(p.tp) + " x " + num(p.pp) + " = " + num(used) +
+           " devices, but the cluster has " + num(c.numDevices()) + " (a plan uses every device)";
   if (!p.devices.empty()) {
     if (static_cast<int64_t>(p.devices.size()) != used)
       return "the plan lists " + num(static_cast<int64_t>(p.devices.size())) + " devices for dp x tp x pp = " + num(used);

@@ -37,20 +37,21 @@ LayerStack uniformStack(int layers) {
 }
 
 struct ToyModel {
+  explicit ToyModel(int devices = 8) : c(gptest::toyCluster(1, devices)) {}
   Graph g = gptest::smallMlp();
-  Cluster c = gptest::toyCluster(1, 8);
+  Cluster c;
   CostModel cost{g, c, gptest::exactCosts()};
 };
 
 }  // namespace
 
 TEST(ParallelPipeline, BubbleShareIsExactlyTheClosedFormOnUniformStages) {
-  ToyModel t;
   const LayerStack st = uniformStack(8);
-  const StageCostModel model(st, t.cost);
   for (PipeSchedule sched : {PipeSchedule::GPipe, PipeSchedule::OneFOneB})
     for (int pp : {2, 4, 8})
       for (int m : {1, 3, 8, 16}) {
+        ToyModel t(pp);
+        const StageCostModel model(st, t.cost);
         ParallelPlan plan;
         plan.pp = pp, plan.microbatches = m, plan.schedule = sched;
         plan.stages = evenStages(st.numLayers(), pp);
@@ -74,7 +75,7 @@ TEST(ParallelPipeline, BubbleShareIsExactlyTheClosedFormOnUniformStages) {
 }
 
 TEST(ParallelPipeline, OneFOneBKeepsFewerMicrobatchesInFlightThanGPipe) {
-  ToyModel t;
+  ToyModel t(4);
   LayerStack st = uniformStack(4);
   for (StackPart& p : st.layers) p.ops[0].savedBytes = 1e6;
   const StageCostModel model(st, t.cost);
@@ -196,14 +197,17 @@ TEST(ParallelStack, AModelWithoutRepeatedLayersGetsOneLine) {
 }
 
 TEST(ParallelPlanRules, BadPlansAreNamed) {
-  ToyModel t;
+  ToyModel t(4);
   const LayerStack st = uniformStack(8);
   ParallelPlan p;
   p.dp = 2, p.pp = 2, p.microbatches = 3, p.stages = evenStages(8, 2);
   EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "");
   EXPECT_EQ(parallelPlanProblem(st, t.c, 10, p), "global batch 10 is not divisible by dp x micro-batches = 2 x 3");
   p.tp = 4;
-  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "dp x tp x pp = 16 devices, but the cluster has 8");
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "dp x tp x pp = 2 x 4 x 2 = 16 devices, but the cluster has 4 (a plan uses every device)");
+  p.tp = 1, p.dp = 1;
+  EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "dp x tp x pp = 1 x 1 x 2 = 2 devices, but the cluster has 4 (a plan uses every device)");
+  p.dp = 2;
   p.tp = 1;
   p.stages = {{0, 3}, {4, 8}};
   EXPECT_NE(parallelPlanProblem(st, t.c, 12, p).find("stages must cover the layers in order"), std::string::npos);
@@ -212,7 +216,7 @@ TEST(ParallelPlanRules, BadPlansAreNamed) {
   EXPECT_EQ(parallelPlanProblem(st, t.c, 12, p), "ZeRO stage 4 does not exist (0, 1, 2, 3)");
   LayerStack heads = st;
   heads.heads = 6;
-  p.zero = 0, p.tp = 4, p.dp = 1;
+  p.zero = 0, p.tp = 4, p.dp = 1, p.pp = 1, p.stages = evenStages(8, 1);
   EXPECT_EQ(parallelPlanProblem(heads, t.c, 12, p), "tp = 4 does not divide the 6 attention heads");
 }
 
@@ -306,6 +310,6 @@ TEST(ParallelPlanRules, ExpertParallelismSplitsTheExpertsOverTheReplicas) {
   const Cluster twelve = loadCluster("3x4xA100-PCIe-100GbE");
   EXPECT_EQ(parallelPlanProblem(st, twelve, 12, p), "dp = 12 does not divide the 64 experts (expert parallelism)");
   ParallelPlan dense;
-  dense.expertParallel = true, dense.stages = evenStages(4, 1);
+  dense.dp = 12, dense.expertParallel = true, dense.stages = evenStages(4, 1);
   EXPECT_EQ(parallelPlanProblem(uniformStack(4), twelve, 12, dense), "expert parallelism needs a model with experts");
 }
