@@ -141,7 +141,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     r.method = "file";
     r.plan = f.plan;
     if (std::string why = parallelPlanProblem(st, c, batch, f.plan); !why.empty()) throw Error(*path, why);
-    r.measurement = simulateParallel(model, batch, r.plan, {true, false});
+    r.measurement = simulateParallel(model, batch, r.plan, {a.has("--trace"), false});
     r.found = true;
     r.evaluated = 1;
     r.note = *path;
@@ -196,10 +196,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   for (const ParallelResult& r : results) {
     const ParallelMeasurement& m = r.measurement;
     const bool fits = r.found && m.feasible;
-    std::snprintf(line, sizeof line, "%-9s %-5s %9.1f  %9.1f  %5.1f%%  %5.1f%%  %5.1f%%  %8.1f  %8.2f  %s\n", r.method.c_str(),
+    std::snprintf(line, sizeof line, "%-9s %-5s %9.1f  %9.1f  %5.1f%%  %5.1f%%  %5.1f%%  %8.1f  %8.2f  ", r.method.c_str(),
                   fits ? "yes" : "no", m.samplesPerSecond, m.stepTime * 1e3, 100 * m.mfu, 100 * m.bubbleShare, 100 * m.commShare,
-                  gib(maxOf(m.peakMemory)), r.searchSeconds, r.found ? planText(r.plan, batch).c_str() : "-");
-    out << line;
+                  gib(maxOf(m.peakMemory)), r.searchSeconds);
+    out << line << (r.found ? planText(r.plan, batch) : "-") << "\n";
     if (!fits || !r.note.empty()) out << "          " << (fits ? r.note : (m.problem.empty() ? r.note : m.problem)) << "\n";
   }
   if (best >= 0) out << "\nbest: " << results[static_cast<size_t>(best)].method << "\n";
@@ -223,6 +223,7 @@ int runPretrainParallel(const std::vector<std::string>& argv, std::ostream& out)
   if (auto s = a.value("--seed"); s && !parseSeed(*s, o.seed))
     throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
   const int count = a.intValue("--tasks", 48);
+  if (count > 1024) throw std::invalid_argument("--tasks takes at most 1024 synthetic stacks, got " + std::to_string(count));
   const auto tasks = syntheticParallelTasks(o.seed, count);
   InterruptScope interrupt;
   int lastReport = 0;

@@ -2,7 +2,8 @@
 // in the LibTorch plugin libgp_rl.so, core/rl/parallel_dqn).
 //
 // An episode makes the decisions of parallel/plan_decisions.h one by one (tensor-parallel
-// degree, stages, micro-batch size, schedule, ZeRO stage) with epsilon-greedy actions from a
+// degree, stages, micro-batch size, schedule, ZeRO stage, expert parallelism) with
+// epsilon-greedy actions from a
 // Q-network over the pruned actions; the plan's stage boundaries come from the exact dynamic
 // programme; the reward is the plan's simulated model FLOPs utilisation. Q-learning with a
 // replay buffer and a target network; every finished shape is simulated once (a cache), and

@@ -31,13 +31,15 @@ inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 5;
+  constexpr uint64_t kVersion = 6;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
          (uint64_t{sizeof(PretrainReport)} << 8) ^ (uint64_t{sizeof(DeviceSpec)} << 16) ^
          (uint64_t{sizeof(DqnOptions)} << 4) ^ (uint64_t{sizeof(ParallelResult)} << 28) ^
-         (uint64_t{sizeof(StageCostModel)} << 36) ^ (uint64_t{sizeof(ParallelTask)} << 44);
+         (uint64_t{sizeof(StageCostModel)} << 36) ^ (uint64_t{sizeof(ParallelTask)} << 44) ^
+         (uint64_t{sizeof(DqnEpisodeReport)} << 52) ^ (uint64_t{sizeof(DqnPretrainOptions)} << 2) ^
+         (uint64_t{sizeof(DqnPretrainResult)} << 58);
 }
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,

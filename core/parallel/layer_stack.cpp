@@ -98,26 +98,23 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   for (OpId op = 0; op < n; ++op)
     if (g.role(op) == OpRole::Forward) totalFlops += g.flops(op);
 
-  // Member scope -> family index; families nested inside a chosen one are not layers.
+  // Member scope -> family index; families nested inside a member of another are not layers.
   std::vector<Family> families = numberedFamilies(g);
-  std::vector<int32_t> scopeFamily(static_cast<size_t>(g.numScopes()), -1), scopeMember(scopeFamily);
+  std::vector<int32_t> scopeFamily(static_cast<size_t>(g.numScopes()), -1);
   for (size_t f = 0; f < families.size(); ++f)
-    for (size_t i = 0; i < families[f].members.size(); ++i) {
-      scopeFamily[static_cast<size_t>(families[f].members[i])] = static_cast<int32_t>(f);
-      scopeMember[static_cast<size_t>(families[f].members[i])] = static_cast<int32_t>(i);
-    }
+    for (ScopeId member : families[f].members) scopeFamily[static_cast<size_t>(member)] = static_cast<int32_t>(f);
   // The outermost member scope above each scope (root first wins).
-  std::vector<int32_t> memberOf(static_cast<size_t>(g.numScopes()), -1);  // encoded family * 1e6 + index
+  std::vector<ScopeId> memberOf(static_cast<size_t>(g.numScopes()), -1);  // the member scope above, or -1
   for (ScopeId s = 1; s < g.numScopes(); ++s) {
-    const int32_t parentMember = memberOf[static_cast<size_t>(g.scopeParent(s))];
+    const ScopeId parentMember = memberOf[static_cast<size_t>(g.scopeParent(s))];
     if (parentMember >= 0)
       memberOf[static_cast<size_t>(s)] = parentMember;
     else if (scopeFamily[static_cast<size_t>(s)] >= 0)
-      memberOf[static_cast<size_t>(s)] = scopeFamily[static_cast<size_t>(s)] * 1000000 + scopeMember[static_cast<size_t>(s)];
+      memberOf[static_cast<size_t>(s)] = s;
   }
   for (OpId op = 0; op < n; ++op) {
     const int32_t m = memberOf[static_cast<size_t>(g.opScope(op))];
-    if (m >= 0 && g.role(op) == OpRole::Forward) families[static_cast<size_t>(m / 1000000)].flops += g.flops(op);
+    if (m >= 0 && g.role(op) == OpRole::Forward) families[static_cast<size_t>(scopeFamily[static_cast<size_t>(m)])].flops += g.flops(op);
   }
   double layerFlops = 0;
   double bestFamily = 0;
@@ -157,9 +154,9 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   st.epilogue.name = "epilogue";
   for (const LayerKey& k : order) {
     layerOfMember[k.member] = st.numLayers();
-    const Family& f = families[static_cast<size_t>(k.member / 1000000)];
+    const Family& f = families[static_cast<size_t>(scopeFamily[static_cast<size_t>(k.member)])];
     StackPart p;
-    p.name = g.scopeName(f.members[static_cast<size_t>(k.member % 1000000)]);
+    p.name = g.scopeName(k.member);
     p.kind = f.key;
     st.layers.push_back(std::move(p));
   }
@@ -258,7 +255,7 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
         }
       }
     } else if (so.cls == OpClass::DataMovement && g.opType(op).find("Gather") != std::string_view::npos && !readsSharded &&
-               paramRead >= static_cast<double>(hiddenElems) * dtypeSize(so.dtype)) {
+               paramRead / 4 >= 8 * static_cast<double>(hiddenElems) / samplesInGraph) {
       so.split = TpSplit::Sharded;  // vocabulary-parallel lookup: each rank its rows, output all-reduced
       ++sp.tpAllReducesForward;
       sp.tpAllReduceBytes = std::max(sp.tpAllReduceBytes, outBytes / samplesInGraph);

@@ -17,8 +17,9 @@
 // - any other op whose output is hidden-sized (tokens x hidden: LayerNorm, residual Add, bias
 //   of a row-parallel product) runs replicated on every rank;
 // - the rest (attention scores, softmax, GELU over the 4h MLP) runs on its shard;
-// - a gather from a parameter table at least as large as a hidden-sized tensor (a word
-//   embedding) is vocabulary-parallel: table split, output all-reduced;
+// - a gather from a parameter table of at least 8x the elements of one sample's hidden-sized
+//   tensor (a word embedding; not position or token-type tables) is vocabulary-parallel: table
+//   split, output all-reduced;
 // - a column-parallel product reading a hidden-sized tensor costs one all-reduce of that
 //   tensor's gradient in backward (once per distinct tensor).
 // Ops under a scope component named `experts` are mixture-of-experts experts: their
@@ -83,8 +84,8 @@ struct LayerStack {
   double forwardFlopsPerSample() const;
 };
 
-// Throws gp::Error(source, "no repeated layer structure: ...") when no family of at least two
-// sibling scopes `<prefix>_<N>` holds most of the FLOPs. `samplesInGraph`: the batch the graph
+// Throws gp::Error(source, "no repeated layer structure: ...") when the families of at least
+// two sibling scopes `<prefix>_<N>` together hold less than half of the forward FLOPs. `samplesInGraph`: the batch the graph
 // was built with (its values are divided by it).
 LayerStack detectLayerStack(const Graph& g, const std::string& source, double samplesInGraph = 1);
 

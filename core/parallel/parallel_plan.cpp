@@ -56,6 +56,9 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   auto num = [](int64_t v) { return std::to_string(v); };
   if (p.dp < 1 || p.tp < 1 || p.pp < 1) return "dp, tp and pp must each be at least 1";
   if (p.microbatches < 1) return "the micro-batch count must be at least 1";
+  if (int64_t{p.pp} * p.microbatches > kMaxPassesPerStep / 2)
+    return "pp x micro-batches = " + num(int64_t{p.pp} * p.microbatches) + " passes of each kind in one step, over the limit of " +
+           num(kMaxPassesPerStep / 2);
   if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
   const int64_t used = int64_t{p.dp} * p.tp * p.pp;
   if (used != c.numDevices())
@@ -77,7 +80,8 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";
   if (p.expertParallel && st.experts % p.dp != 0)
     return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
-  if (p.pp > st.numLayers()) return "pp = " + num(p.pp) + " stages for " + num(st.numLayers()) + " layers";
+  if (p.pp > st.numLayers())
+    return "pp = " + num(p.pp) + " exceeds the " + num(st.numLayers()) + " layers (each stage needs at least one)";
   if (static_cast<int>(p.stages.size()) != p.pp)
     return "the plan has " + num(static_cast<int64_t>(p.stages.size())) + " stages for pp = " + num(p.pp);
   int next = 0;
@@ -89,7 +93,8 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
     next = stg.last;
   }
   if (next != st.numLayers()) return "the stages end at layer " + num(next) + " of " + num(st.numLayers());
-  if (globalBatch < 1) return "the global batch must be at least 1";
+  if (globalBatch < 1 || globalBatch > kMaxGlobalBatch)
+    return "the global batch must be between 1 and " + num(kMaxGlobalBatch) + ", got " + num(globalBatch);
   const int64_t split = int64_t{p.dp} * p.microbatches;
   if (globalBatch % split != 0)
     return "global batch " + num(globalBatch) + " is not divisible by dp x micro-batches = " + num(p.dp) + " x " +
@@ -129,7 +134,7 @@ std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
 ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::string& source, const Cluster& c) {
   const nlohmann::json j = parseJsonText(text, source);
   auto fail = [&](const std::string& why) { return Error(source, why); };
-  if (!j.is_object() || j.value("format", "") != "graphplace-parallel-plan")
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() || j["format"] != "graphplace-parallel-plan")
     throw fail("not a graphplace parallel plan (\"format\": \"graphplace-parallel-plan\" missing)");
   if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != 1)
     throw fail("unsupported version (this build reads version 1)");
@@ -141,27 +146,36 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
     return v;
   };
   ParallelPlanFile f;
-  f.model = j.value("model", "");
-  f.cluster = j.value("cluster", "");
-  f.globalBatch = integer(j, "global_batch", 1, int64_t{1} << 40);
+  auto stringField = [&](const char* key) {
+    if (!j.contains(key)) return std::string();
+    if (!j[key].is_string()) throw fail(std::string("\"") + key + "\" must be a string");
+    return j[key].get<std::string>();
+  };
+  f.model = stringField("model");
+  f.cluster = stringField("cluster");
+  f.globalBatch = integer(j, "global_batch", 1, kMaxGlobalBatch);
   if (!j.contains("plan") || !j["plan"].is_object()) throw fail("\"plan\" must be an object");
   const nlohmann::json& pj = j["plan"];
   ParallelPlan& p = f.plan;
   p.dp = static_cast<int>(integer(pj, "dp", 1, 1 << 20));
   p.tp = static_cast<int>(integer(pj, "tp", 1, 1 << 20));
   p.pp = static_cast<int>(integer(pj, "pp", 1, 1 << 20));
-  p.microbatches = static_cast<int>(integer(pj, "microbatches", 1, 1 << 24));
+  p.microbatches = static_cast<int>(integer(pj, "microbatches", 1, kMaxPassesPerStep / 2));
   p.zero = static_cast<int>(integer(pj, "zero", 0, 3));
   if (!pj.contains("schedule") || !pj["schedule"].is_string()) throw fail("\"schedule\" must be a string");
   p.schedule = parsePipeSchedule(pj["schedule"].get<std::string>(), source);
   if (!pj.contains("stages") || !pj["stages"].is_array()) throw fail("\"stages\" must be a list of [first, last] layer ranges");
   const nlohmann::json& rec = pj.contains("recompute") ? pj["recompute"] : nlohmann::json::array();
-  if (!rec.is_array()) throw fail("\"recompute\" must be a list of booleans");
+  if (!rec.is_array() || (pj.contains("recompute") && rec.size() != pj["stages"].size()))
+    throw fail("\"recompute\" must be a list of booleans, one per stage");
   for (size_t s = 0; s < pj["stages"].size(); ++s) {
     const nlohmann::json& r = pj["stages"][s];
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer())
       throw fail("stage " + std::to_string(s) + " must be [first, last]");
-    PipeStage stg{static_cast<int>(r[0].get<int64_t>()), static_cast<int>(r[1].get<int64_t>()), false};
+    const int64_t first = r[0].get<int64_t>(), last = r[1].get<int64_t>();
+    if (first < 0 || last < 0 || first > (1 << 20) || last > (1 << 20))
+      throw fail("stage " + std::to_string(s) + " = [" + std::to_string(first) + ", " + std::to_string(last) + "] is outside 0..1048576");
+    PipeStage stg{static_cast<int>(first), static_cast<int>(last), false};
     if (s < rec.size()) {
       if (!rec[s].is_boolean()) throw fail("\"recompute\"[" + std::to_string(s) + "] must be true or false");
       stg.recompute = rec[s].get<bool>();

@@ -21,6 +21,12 @@
 
 namespace gp {
 
+// Bounds every plan stays within, so that a hostile plan file cannot make a step's simulation
+// allocate without limit: at most this many forward + backward passes per step over all stages
+// (pp x micro-batches x 2), and this global batch.
+inline constexpr int64_t kMaxPassesPerStep = int64_t{1} << 21;
+inline constexpr int64_t kMaxGlobalBatch = 1'000'000;
+
 enum class PipeSchedule : uint8_t { GPipe, OneFOneB };
 std::string_view pipeScheduleName(PipeSchedule s);  // "gpipe", "1f1b"
 PipeSchedule parsePipeSchedule(std::string_view name, const std::string& source);
@@ -61,7 +67,8 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // degrees below 1, dp*tp*pp other than the cluster's device count (a plan uses every device), tp not dividing the heads or the hidden
 // size, stages that do not cover the layers in order, a batch not divisible by dp x
 // micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats,
-// expert parallelism without experts or with dp not dividing them.
+// expert parallelism without experts or with dp not dividing them, pp x micro-batches or the
+// global batch beyond the bounds above.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",

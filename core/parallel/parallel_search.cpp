@@ -91,8 +91,8 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
     }
     const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
     const TrainingBytes tb = model.bytes();
-    const int64_t stat = staticMemoryBytes(tb, shape.zero, shape.dp, params, largestParams) +
-                         static_cast<int64_t>((tb.weight + tb.grad + tb.optimizer) * static_cast<double>(local));
+    const int64_t stat = saturatingBytes(static_cast<double>(staticMemoryBytes(tb, shape.zero, shape.dp, params, largestParams)) +
+                                         (tb.weight + tb.grad + tb.optimizer) * static_cast<double>(local));
     if (stat + activationMemoryBytes(inFlight, false, saved, inputs, largestSaved) <= capacity) {
       recompute = false;
       return t0;

@@ -13,7 +13,9 @@
 // (pipeline_sim.h) every shape whose lower bound — max over stages k of (the passes of the
 // stages before k) + micro-batches x (stage k's pass) — beats the best step found so far, in
 // order of that bound. Within its budget it is exact over shapes; the partition within a
-// shape is the DP's.
+// shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
+// groups: exact on clusters of identical servers (every preset), an approximation on mixed
+// ones.
 #pragma once
 #include <atomic>
 #include <functional>
@@ -70,8 +72,9 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
 // Megatron-LM's rule (Narayanan et al. 2021, §3 takeaways): the smallest model-parallel size
 // t x p that fits memory, growing tp up to the GPUs of a server first (the largest divisor of
 // heads and hidden size there), then pp across servers with an even layer split; data
-// parallelism over the rest; 1F1B, no ZeRO, recomputation only if nothing fits without; the
-// micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep).
+// parallelism over the rest; 1F1B, no ZeRO; at each size first without recomputation, then
+// with it, before the next size; the micro-batch size the best of 1, 2, 4 and 8 (the paper's
+// sweep).
 ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch);
 // Data parallelism on every device: the fastest plan that fits over ZeRO 0-3, every
 // micro-batch count (gradient accumulation) and recomputation on or off.

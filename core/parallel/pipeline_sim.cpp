@@ -132,6 +132,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<double> stageFree(static_cast<size_t>(pp), 0.0), passesEnd(static_cast<size_t>(pp), 0.0);
   std::vector<double> syncEnd(static_cast<size_t>(pp), 0.0), stageEnd(static_cast<size_t>(pp), 0.0);
   std::vector<size_t> bucketsDone(static_cast<size_t>(pp), 0);
+  const bool shardedGrads = plan.zero >= 2 && plan.dp > 1;
+  const size_t bucketRounds = shardedGrads ? static_cast<size_t>(m) : 1;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
   auto record = [&](PipelineEvent e) {
     if (options.timeline) out.events.push_back(e);
@@ -158,15 +160,18 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       record({pass.forward ? PipelineEvent::Kind::Forward : PipelineEvent::Kind::Backward, s, pass.microbatch, -1, start, end});
       if (pass.forward && s == pp - 1) arrivalB[su][static_cast<size_t>(pass.microbatch)] = end;
       queue.push({end, Ev::PassDone, s, static_cast<int>(next[su])});
-      if (++next[su] == order[su].size()) {  // the last backward: its layers' gradient buckets
-        passesEnd[su] = end;
+      const bool last = ++next[su] == order[su].size();
+      if (last) passesEnd[su] = end;
+      // Gradient buckets: after the last backward, or after every backward when ZeRO-2/3 keeps
+      // only a shard of the gradients (each micro-batch's are reduce-scattered at once).
+      if (!pass.forward && (last || shardedGrads)) {
         double t = start;
         for (size_t k = 0; k < sc.bucketBackward.size(); ++k) {
           t += sc.bucketBackward[k];
           queue.push({std::min(t, end), Ev::BucketReady, s, static_cast<int>(k)});
         }
-        if (sc.bucketBackward.empty()) finishStage(s);
       }
+      if (last && sc.bucketBackward.empty()) finishStage(s);
     }
   };
   for (int s = 0; s < pp; ++s) tryStart(s);
@@ -194,7 +199,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
         syncEnd[su] = std::max(syncEnd[su], end);
         record({PipelineEvent::Kind::GradSync, e.stage, -1, e.index, start, end});
       }
-      if (++bucketsDone[su] == out.stages[su].bucketBackward.size()) finishStage(e.stage);
+      if (++bucketsDone[su] == out.stages[su].bucketBackward.size() * bucketRounds) finishStage(e.stage);
     } else {
       auto [start, end] = reserve(paramGather[su], e.time);
       stageEnd[su] = end;

@@ -15,7 +15,8 @@
 //   the tensor (Megatron's scatter-gather), followed by an all-gather inside the TP group;
 // - gradient synchronisation over each stage's DP groups, one bucket per layer, each
 //   requested when the last micro-batch's backward has finished that layer (so it overlaps the
-//   rest of that backward): all-reduce, or reduce-scatter under ZeRO;
+//   rest of that backward): all-reduce, or reduce-scatter under ZeRO; under ZeRO-2 and 3, which
+//   keep only a shard of the gradients, after every micro-batch's backward;
 // - the optimizer step when the stage's last bucket is done, then (ZeRO-1/2) the updated
 //   weights all-gathered over DP.
 // Tensor-parallel collectives run inside the passes (stage_cost.h).

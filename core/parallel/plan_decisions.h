@@ -8,8 +8,8 @@
 // for expert parallelism 0-1 (off, on).
 // Task-specific pruning masks the slots that cannot lead to a valid plan that fits:
 // - tp divides the devices, the heads and the hidden size and stays inside a server;
-// - pp divides the devices left, is at most the layers, and the heaviest stage's parameter
-//   state at ZeRO-3 over the data-parallel replicas fits a device;
+// - pp divides the devices left, is at most the layers, and an average stage's parameter
+//   state at ZeRO-3 over the data-parallel replicas fits a device (the heaviest holds more);
 // - the micro-batch size divides the per-replica batch, and one micro-batch's layer inputs
 //   (recomputation on) fit what the parameter state leaves;
 // - GPipe only with pp > 1, ZeRO > 0 only with dp > 1, expert parallelism only for experts

@@ -19,11 +19,16 @@ int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t par
     case 2: bytes = tb.weight * P + (tb.grad + tb.optimizer) * P / n; break;
     default: bytes = (tb.weight + tb.grad + tb.optimizer) * P / n + 2 * tb.weight * static_cast<double>(largestPartParams); break;
   }
-  return static_cast<int64_t>(std::ceil(bytes));
+  return saturatingBytes(bytes);
+}
+
+int64_t saturatingBytes(double bytes) {
+  constexpr double kMax = 9.0e18;  // below INT64_MAX
+  return static_cast<int64_t>(std::ceil(std::clamp(bytes, 0.0, kMax)));
 }
 
 int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double inputs, double largestSaved) {
-  return static_cast<int64_t>(std::ceil(recompute ? inFlight * inputs + largestSaved : inFlight * saved));
+  return saturatingBytes(recompute ? inFlight * inputs + largestSaved : inFlight * saved);
 }
 
 Precision defaultTrainingPrecision(const Cluster& c) {
@@ -83,7 +88,7 @@ double StageCostModel::partForward(int part, int64_t mbs, int tp, int device) co
         const double split = op.split == TpSplit::Sharded ? tp : 1;
         const double flops = op.flops * b / split;
         const double bytes = (op.activationBytes * b + op.paramBytesRead * weightScale) / split;
-        t += cost_->fusedTime(flops, static_cast<int64_t>(bytes), op.cls, op.dtype, rep);
+        t += cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, op.dtype, rep);
       }
       times.push_back(t);
     }
@@ -153,8 +158,8 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   if (stage < p.pp - 1) sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes;
 
   const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
-  sc.staticMemory = staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams) +
-                    static_cast<int64_t>((bytes_.weight + bytes_.grad + bytes_.optimizer) * static_cast<double>(sc.localParams));
+  sc.staticMemory = saturatingBytes(static_cast<double>(staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams)) +
+                                    (bytes_.weight + bytes_.grad + bytes_.optimizer) * static_cast<double>(sc.localParams));
   sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute, saved, inputs, largestSaved);
 
   const double P = static_cast<double>(sc.params);
@@ -164,7 +169,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
   const double local = (p.zero >= 1 ? P / dp : P) + static_cast<double>(sc.localParams);
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight);
-  sc.update = local > 0 ? cost_->fusedTime(10 * local, static_cast<int64_t>(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
+  sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
   if ((p.zero == 1 || p.zero == 2) && p.dp > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;
 }

@@ -50,6 +50,8 @@ int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t par
 // Activations: `saved` bytes per micro-batch x inFlight, or with recomputation the parts'
 // `inputs` x inFlight + the largest part's saved bytes (recomputed one part at a time).
 int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double inputs, double largestSaved);
+// Bytes as an integer, clamped to [0, 9e18] (no overflow on absurd sizes).
+int64_t saturatingBytes(double bytes);
 
 struct StageCost {
   double forward = 0;   // s per micro-batch: compute + TP collectives + ZeRO-3 gathers

@@ -18,6 +18,19 @@ constexpr int64_t kBatch = 64;
 constexpr int kUpdatesPerEpisode = 4;
 constexpr int kTargetEvery = 100;
 
+// One LibTorch thread while a search runs (a 128-wide MLP: more threads only add
+// synchronisation), the caller's setting back afterwards.
+class ThreadsForSmallNet {
+ public:
+  ThreadsForSmallNet() : before_(torch::get_num_threads()) { torch::set_num_threads(1); }
+  ~ThreadsForSmallNet() { torch::set_num_threads(before_); }
+  ThreadsForSmallNet(const ThreadsForSmallNet&) = delete;
+  ThreadsForSmallNet& operator=(const ThreadsForSmallNet&) = delete;
+
+ private:
+  int before_;
+};
+
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -193,7 +206,7 @@ ParallelResult runParallelDqn(const StageCostModel& model, int64_t globalBatch, 
                               const DqnEpisodeFn& onEpisode, const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
   torch::manual_seed(options.seed);
-  torch::set_num_threads(1);  // a 128-wide MLP: more threads only add synchronisation
+  ThreadsForSmallNet threads;
   ParallelResult res;
   res.method = options.epsilonStart >= 1 && options.epsilonEnd >= 1 ? "random" : "dqn";
   const bool random = res.method == "random";  // no network decides: nothing to load
@@ -251,7 +264,7 @@ DqnPretrainResult runParallelPretrain(const std::vector<std::unique_ptr<Parallel
   if (options.out.empty()) throw Error("pretrain-parallel", "needs an output file");
   const auto t0 = std::chrono::steady_clock::now();
   torch::manual_seed(options.seed);
-  torch::set_num_threads(1);
+  ThreadsForSmallNet threads;
   DqnLearner learner(newQNet(), options.seed);
   std::vector<std::unique_ptr<PlanDecisions>> envs;
   std::vector<std::unique_ptr<PlanEvaluator>> evals;

@@ -251,6 +251,16 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "p.json: \"zero\" = 7 is outside 0..3");
   }
+  // Hostile sizes: refused with the bound, before anything is allocated for them.
+  std::string huge = text;
+  huge.replace(huge.find("\"microbatches\": 8"), 17, "\"microbatches\": 1048576");
+  const ParallelPlanFile h = parseParallelPlanJson(huge, "p.json", c);
+  EXPECT_EQ(parallelPlanProblem(st, c, 64, h.plan),
+            "pp x micro-batches = 2097152 passes of each kind in one step, over the limit of 1048576");
+  std::string wrap = text;
+  wrap.replace(wrap.find("[\n        5,\n        12\n      ]"), 29, "[5, 4294967308]");
+  EXPECT_THROW(parseParallelPlanJson(wrap, "p.json", c), Error);
+  EXPECT_THROW(parseParallelPlanJson(R"({"format": 5})", "p.json", c), Error);
 }
 
 TEST(ParallelSearch, ExactIsNeverBelowMegatronOrDataParallelism) {
