@@ -326,7 +326,7 @@ void ParallelWindow::onBusyChanged() {
 void ParallelWindow::onSearchFinished(ParallelSession::Method m, bool applied, const QString& note) {
   if (m == ParallelSession::Method::Dqn) mfu_->replotNow();
   if (applied) controls_->setNotice({});  // a refusal during the search no longer applies
-  if (applied) statusBar()->showMessage(tr("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
+  if (applied) statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
   onBusyChanged();
 }
 
@@ -338,7 +338,7 @@ void ParallelWindow::updateMfuReference() {
   if (best < 0) mfu_->setReference(0, {});
   else
     mfu_->setReference(h.entry(best).mfu,
-                       tr("%1: %2 %").arg(h.entry(best).label, pformat::percentText(h.entry(best).mfu)));
+                       QStringLiteral("%1: %2 %").arg(h.entry(best).label, pformat::percentText(h.entry(best).mfu)));
 }
 
 QString ParallelWindow::summaryText() const { return summary_->text(); }

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "device_colors.h"
+#include "parallel/parallel_format.h"
 
 namespace gp {
 
@@ -52,7 +53,7 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   dp_->setToolTip(tr("Data-parallel replicas"));
   tp_->setToolTip(tr("Tensor-parallel degree: each layer's matrices split over this many GPUs"));
   pp_->setToolTip(tr("Pipeline stages"));
-  for (auto [label, combo] : {std::pair{tr("dp"), dp_}, std::pair{tr("tp"), tp_}, std::pair{tr("pp"), pp_}}) {
+  for (auto [label, combo] : {std::pair{QStringLiteral("dp"), dp_}, std::pair{QStringLiteral("tp"), tp_}, std::pair{QStringLiteral("pp"), pp_}}) {
     mesh->addWidget(new QLabel(label, this));
     mesh->addWidget(combo);
   }
@@ -62,8 +63,8 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   micro_->setToolTip(tr("Micro-batches per replica and step × samples in each"));
   form->addRow(tr("Micro-batches"), micro_);
   schedule_ = makeCombo(this, "parallelSchedule");
-  schedule_->addItem(tr("1F1B"), static_cast<int>(PipeSchedule::OneFOneB));
-  schedule_->addItem(tr("GPipe"), static_cast<int>(PipeSchedule::GPipe));
+  schedule_->addItem(pformat::scheduleName(PipeSchedule::OneFOneB), static_cast<int>(PipeSchedule::OneFOneB));
+  schedule_->addItem(pformat::scheduleName(PipeSchedule::GPipe), static_cast<int>(PipeSchedule::GPipe));
   schedule_->setToolTip(tr("1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first"));
   form->addRow(tr("Schedule"), schedule_);
   zero_ = makeCombo(this, "parallelZero");
@@ -132,7 +133,7 @@ void ParallelControls::requestMesh(int which, int value) {
   d[which] = value;
   static const char* names[] = {"dp", "tp", "pp"};
   Q_EMIT editRequested({state_.batch, pedit::withMesh(state_.plan, layers_, state_.batch, d[0], d[1], d[2])},
-                       tr("%1 %2").arg(QString::fromLatin1(names[which])).arg(value));
+                       QStringLiteral("%1 %2").arg(QString::fromLatin1(names[which])).arg(value));
 }
 
 void ParallelControls::setState(const pedit::PlanState& state) {
@@ -178,7 +179,7 @@ void ParallelControls::fillStages() {
   stages_->setRowCount(n);
   for (int s = 0; s < n; ++s) {
     const PipeStage& st = p.stages[static_cast<size_t>(s)];
-    auto* name = new QTableWidgetItem(tr("%1").arg(s));
+    auto* name = new QTableWidgetItem(QString::number(s));
     name->setBackground(deviceColor(s));
     name->setForeground(textColorOn(deviceColor(s)));
     name->setTextAlignment(Qt::AlignCenter);
