@@ -127,8 +127,9 @@ QString ParallelSession::edit(const pedit::PlanState& after, const QString& text
   if (pedit::sameState(after, state_)) return {};
   const std::string problem = parallelPlanProblem(task_->stack, task_->c, after.batch, after.plan);
   if (!problem.empty()) return refuse(QString::fromStdString(problem));
+  // Into the history first, so the views find the shown plan there when it changes.
+  if (history_.find(after) < 0) history_.add(text, after, simulate(after));
   undo_.push(new ShowStateCommand(this, state_, after, text));
-  if (history_.find(after) < 0) history_.add(text, after, measurement_);
   return {};
 }
 

@@ -306,8 +306,12 @@ void ParallelWindow::onChanged() {
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
   summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') + tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
   const int row = session_.history()->find(s);
-  if (row >= 0) historyView_->selectRow(row);
-  else historyView_->clearSelection();
+  if (row >= 0) {
+    historyView_->selectRow(row);
+    historyView_->scrollTo(historyView_->model()->index(row, 0));
+  } else {
+    historyView_->clearSelection();
+  }
 }
 
 void ParallelWindow::onBusyChanged() {
