@@ -251,9 +251,11 @@ QWidget* ParallelWindow::createPlanPage() {
             .isEmpty())
       controls_->setNotice({});
   });
-  connect(historyView_, &QTableView::clicked, this, [this](const QModelIndex& index) {
-    if (index.isValid()) session_.restore(index.row());
-  });
+  // A click, or Return on the keyboard's row, shows that plan again.
+  for (auto signal : {&QTableView::clicked, &QTableView::activated})
+    connect(historyView_, signal, this, [this](const QModelIndex& index) {
+      if (index.isValid()) session_.restore(index.row());
+    });
   return split;
 }
 

@@ -3,11 +3,12 @@
 // the plans the core's rules give), change the micro-batch count, the mesh and a stage boundary
 // by hand (each re-measured at once, undone with Ctrl+Z, redone with Ctrl+Shift+Z), a batch the
 // mesh cannot split (refused with the one-line reason), restore a plan from the history, export
-// the plan file and the trace; a model without repeated layers says why instead of a plan; the
-// DQN runs in the background with a live MFU curve, stops on Stop and the window closes while it
-// runs (skipped without the LibTorch plugin). With GP_SCREENSHOT_DIR set, the window is saved
-// there: a GPT-13B pipeline on two servers (parallel-plan.png), after a DQN run
-// (parallel-dqn.png) and on a model without layers (parallel-no-layers.png).
+// the plan file and the trace. A model without repeated layers says why instead of a plan, and
+// the window follows the document to one with layers. The DQN runs in the background with a
+// live MFU curve, stops on Stop, and the window and the app close while it runs (skipped
+// without the LibTorch plugin). With GP_SCREENSHOT_DIR set, the window is saved there: a
+// GPT-13B pipeline on two servers (parallel-plan.png), after a DQN run (parallel-dqn.png) and
+// on a model without layers (parallel-no-layers.png).
 #include <QAction>
 #include <QComboBox>
 #include <QDeadlineTimer>
@@ -242,6 +243,12 @@ class ParallelPlanTest : public QObject {
     QVERIFY(doc.hasModel());
     QCOMPARE(doc.graph()->numOps(), ops);
     QVERIFY(doc.plan() == before);
+    // The open window follows the document to a model made of layers.
+    doc.open(OpenRequest{QStringLiteral("zoo:bert_base"), GraphMode::Default, {}, {}, {}, false});
+    QVERIFY(waitIdle(w));
+    QVERIFY(waitParallel(pw));
+    QVERIFY(pw->showsPlan());
+    QCOMPARE(pw->session()->modelSpec(), QStringLiteral("zoo:bert_base"));
   }
 
   void dqnRunsStopsAndCloses() {
