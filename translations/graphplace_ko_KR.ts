@@ -2394,7 +2394,7 @@ Global batch %2, layers per stage %3</source>
         <translation>계획 탐색이 실행 중입니다: 먼저 중지하세요</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Restore %1</source>
         <translation>%1 복원</translation>
     </message>
@@ -2404,7 +2404,12 @@ Global batch %2, layers per stage %3</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+75"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+64"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 실패: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 found no plan: %2</source>
         <translation>%1이(가) 계획을 찾지 못했습니다: %2</translation>
     </message>
@@ -2578,7 +2583,7 @@ Global batch %2, layers per stage %3</source>
         <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>병렬 계획 — %2의 %1</translation>
     </message>
@@ -2613,7 +2618,7 @@ Global batch %2, layers per stage %3</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>%1에 썼습니다</translation>

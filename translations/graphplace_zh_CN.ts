@@ -2394,7 +2394,7 @@ Global batch %2, layers per stage %3</source>
         <translation>方案搜索正在运行：请先停止它</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Restore %1</source>
         <translation>恢复 %1</translation>
     </message>
@@ -2404,7 +2404,12 @@ Global batch %2, layers per stage %3</source>
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+75"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+64"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 found no plan: %2</source>
         <translation>%1 没有找到方案：%2</translation>
     </message>
@@ -2578,7 +2583,7 @@ Global batch %2, layers per stage %3</source>
         <translation>阶段 %1 从第 %2 层开始</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>并行方案 — %1，%2</translation>
     </message>
@@ -2613,7 +2618,7 @@ Global batch %2, layers per stage %3</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+53"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>

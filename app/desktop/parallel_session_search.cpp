@@ -59,10 +59,12 @@ void ParallelSession::finishSearch(Method m, const std::shared_ptr<ParallelSearc
   search_.reset();
   bool applied = false;
   QString note;
-  if (!r) {
+  if (!r) {  // it threw: the plugin is missing, a policy file is broken, …
     note = error;
+    Q_EMIT warning(tr("%1 failed: %2").arg(methodLabel(m), error));
   } else if (!r->found) {
     note = QString::fromStdString(r->note);
+    Q_EMIT warning(tr("%1 found no plan: %2").arg(methodLabel(m), note));
   } else {
     const pedit::PlanState after{batch, r->plan};
     const QString label = methodLabel(m);
@@ -72,7 +74,6 @@ void ParallelSession::finishSearch(Method m, const std::shared_ptr<ParallelSearc
     note = QString::fromStdString(r->note);
   }
   setBusy();
-  if (!applied) Q_EMIT warning(tr("%1 found no plan: %2").arg(methodLabel(m), note));
   Q_EMIT searchFinished(m, applied, note);
 }
 
