@@ -32,7 +32,8 @@ ParallelWindow* MainWindow::openParallelPlan() {
 ParallelWindow* MainWindow::parallelWindow() const { return parallelWindow_; }
 
 void MainWindow::followWorkspaceInParallelPlan() {
-  if (parallelWindow_ && parallelWindow_->isVisible() && doc_->hasModel()) parallelWindow_->setWorkspace(doc_->workspace());
+  if (parallelWindow_ && parallelWindow_->isVisible() && doc_->hasModel())
+    parallelWindow_->setWorkspace(doc_->workspace());
 }
 
 }  // namespace gp

@@ -83,8 +83,8 @@ void ParallelSession::load(std::shared_ptr<const Workspace> ws) {
           return;
         }
         task_ = *r.value;
-        const pedit::PlanState start{task_->globalBatch,
-                                     pedit::startPlan(task_->c.numDevices(), task_->stack.numLayers(), task_->globalBatch)};
+        const pedit::PlanState start{
+            task_->globalBatch, pedit::startPlan(task_->c.numDevices(), task_->stack.numLayers(), task_->globalBatch)};
         start_ = start;
         showState(start);
         history_.add(tr("Start"), state_, measurement_);

@@ -68,7 +68,7 @@ class ParallelSession : public QObject {
   void restore(int historyRow);  // undoable
   void reset();                  // back to the first plan shown (undoable)
 
-  void run(Method m);            // Megatron, DataParallel or Exact
+  void run(Method m);                        // Megatron, DataParallel or Exact
   void optimize(const DqnOptions& options);  // the DQN
   void stop();
   bool isSearching() const { return search_ != nullptr; }

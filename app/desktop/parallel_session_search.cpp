@@ -35,7 +35,8 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
           case Method::DataParallel: return dataParallelPlan(model, batch);
           case Method::Exact: return exactSearch(model, batch, exact);
           case Method::Dqn:
-            return parallelizeDqn(model, batch, dqn, [run](const DqnEpisodeReport& r) { run->report(r); }, &run->cancel);
+            return parallelizeDqn(
+                model, batch, dqn, [run](const DqnEpisodeReport& r) { run->report(r); }, &run->cancel);
         }
         return {};
       },

@@ -93,7 +93,9 @@ ParallelWindow::ParallelWindow(QWidget* parent) : QMainWindow(parent, Qt::Window
   });
   connect(&session_, &ParallelSession::episodes, this, [this](const std::vector<DqnEpisodeReport>& reports) {
     for (const DqnEpisodeReport& r : reports) mfu_->addEpisode(r);
-    statusBar()->showMessage(tr("DQN: episode %1, best MFU %2 %").arg(reports.back().episode).arg(pformat::percentText(reports.back().bestReward)));
+    statusBar()->showMessage(tr("DQN: episode %1, best MFU %2 %")
+                                 .arg(reports.back().episode)
+                                 .arg(pformat::percentText(reports.back().bestReward)));
   });
   connect(&session_, &ParallelSession::searchFinished, this, &ParallelWindow::onSearchFinished);
   onBusyChanged();
@@ -103,10 +105,12 @@ ParallelWindow::ParallelWindow(QWidget* parent) : QMainWindow(parent, Qt::Window
 ParallelWindow::~ParallelWindow() = default;
 
 void ParallelWindow::createActions() {
-  megatron_ = makeAction(this, tr("Megatron"), "parallelMegatron",
-                         tr("Megatron-LM's rule: the smallest tensor × pipeline size that fits, data parallelism over the rest"));
-  dataParallel_ = makeAction(this, tr("Data parallel"), "parallelDataParallel",
-                             tr("The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)"));
+  megatron_ = makeAction(
+      this, tr("Megatron"), "parallelMegatron",
+      tr("Megatron-LM's rule: the smallest tensor × pipeline size that fits, data parallelism over the rest"));
+  dataParallel_ =
+      makeAction(this, tr("Data parallel"), "parallelDataParallel",
+                 tr("The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)"));
   exact_ = makeAction(this, tr("Exact"), "parallelExact",
                       tr("Every plan shape, stage boundaries by dynamic programming, pruned by a lower bound"));
   optimize_ = makeAction(this, tr("Optimize"), "parallelOptimize",
@@ -119,8 +123,10 @@ void ParallelWindow::createActions() {
   redo_ = session_.undoStack()->createRedoAction(this);
   redo_->setObjectName(QStringLiteral("parallelRedo"));
   redo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
-  exportPlan_ = makeAction(this, tr("Export Plan…"), "parallelExportPlan", tr("Write the plan file (graphplace-cli parallelize --plan reads it)"));
-  exportTrace_ = makeAction(this, tr("Export Trace…"), "parallelExportTrace", tr("Write the simulated step as a Chrome trace (Perfetto)"));
+  exportPlan_ = makeAction(this, tr("Export Plan…"), "parallelExportPlan",
+                           tr("Write the plan file (graphplace-cli parallelize --plan reads it)"));
+  exportTrace_ = makeAction(this, tr("Export Trace…"), "parallelExportTrace",
+                            tr("Write the simulated step as a Chrome trace (Perfetto)"));
   using M = ParallelSession::Method;
   connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
   connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
@@ -240,16 +246,13 @@ QWidget* ParallelWindow::createPlanPage() {
   split->setStretchFactor(1, 1);
   split->setSizes({500, 1000});
 
-  connect(controls_, &ParallelControls::editRequested, this,
-          [this](const pedit::PlanState& after, const QString& text) {
-            if (session_.edit(after, text).isEmpty()) controls_->setNotice({});
-          });
-  connect(layers_, &LayerStackView::boundaryMoved, this, [this](int boundary, int first) {
+  // Edits go to the session, which applies them (changed: onChanged) or refuses them (warning).
+  connect(controls_, &ParallelControls::editRequested, &session_,
+          [this](const pedit::PlanState& after, const QString& text) { session_.edit(after, text); });
+  connect(layers_, &LayerStackView::boundaryMoved, &session_, [this](int boundary, int first) {
     const pedit::PlanState& s = session_.state();
-    if (session_.edit({s.batch, pedit::withBoundary(s.plan, boundary, first)},
-                      tr("Stage %1 starts at layer %2").arg(boundary).arg(first))
-            .isEmpty())
-      controls_->setNotice({});
+    session_.edit({s.batch, pedit::withBoundary(s.plan, boundary, first)},
+                  tr("Stage %1 starts at layer %2").arg(boundary).arg(first));
   });
   // A click, or Return on the keyboard's row, shows that plan again.
   for (auto signal : {&QTableView::clicked, &QTableView::activated})
@@ -299,14 +302,17 @@ void ParallelWindow::onChanged() {
   if (!session_.hasTask()) return;
   const pedit::PlanState& s = session_.state();
   const ParallelMeasurement& m = session_.measurement();
+  controls_->setNotice({});  // what was refused before no longer matters
   controls_->setState(s);
   layers_->setPlan(s.plan);
   mesh_->setPlan(s.plan, m.rankDevice);
   memory_->setMeasurement(m, s.plan.dp * s.plan.tp);
   pipeline_->setMeasurement(m, s.plan.pp);
-  summary_->setText(m.feasible ? pformat::summaryText(m) : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
+  summary_->setText(m.feasible ? pformat::summaryText(m)
+                               : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
-  summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') + tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
+  summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') +
+                       tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
   const int row = session_.history()->find(s);
   if (row >= 0) {
     historyView_->selectRow(row);
@@ -319,7 +325,8 @@ void ParallelWindow::onChanged() {
 void ParallelWindow::onBusyChanged() {
   const bool ready = session_.hasTask() && !session_.isBusy();
   const QString why = session_.whyNotEdit();
-  for (QAction* a : {megatron_, dataParallel_, exact_, optimize_, reset_, exportPlan_, exportTrace_}) a->setEnabled(ready);
+  for (QAction* a : {megatron_, dataParallel_, exact_, optimize_, reset_, exportPlan_, exportTrace_})
+    a->setEnabled(ready);
   stop_->setEnabled(session_.isSearching());
   budget_->setEnabled(ready);
   undo_->setEnabled(ready && session_.undoStack()->canUndo());
@@ -331,7 +338,6 @@ void ParallelWindow::onBusyChanged() {
 
 void ParallelWindow::onSearchFinished(ParallelSession::Method m, bool applied, const QString& note) {
   if (m == ParallelSession::Method::Dqn) mfu_->replotNow();
-  if (applied) controls_->setNotice({});  // a refusal during the search no longer applies
   if (applied) statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
   onBusyChanged();
 }
@@ -341,7 +347,8 @@ void ParallelWindow::updateMfuReference() {
   int best = -1;
   for (int r = 0; r < h.count(); ++r)
     if (h.entry(r).feasible && (best < 0 || h.entry(r).mfu > h.entry(best).mfu)) best = r;
-  if (best < 0) mfu_->setReference(0, {});
+  if (best < 0)
+    mfu_->setReference(0, {});
   else
     mfu_->setReference(h.entry(best).mfu,
                        QStringLiteral("%1: %2 %").arg(h.entry(best).label, pformat::percentText(h.entry(best).mfu)));
@@ -370,12 +377,14 @@ QString ParallelWindow::exportTrace(const QString& path) {
 }
 
 void ParallelWindow::chooseAndExport(bool trace) {
-  const QString path = QFileDialog::getSaveFileName(
-      this, trace ? tr("Export Trace") : tr("Export Plan"), {},
-      trace ? tr("Chrome traces (*.json)") : tr("Parallel plan files (*.json)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, trace ? tr("Export Trace") : tr("Export Plan"), {},
+                                   trace ? tr("Chrome traces (*.json)") : tr("Parallel plan files (*.json)"));
   if (path.isEmpty()) return;
-  if (trace) exportTrace(path);
-  else exportPlan(path);
+  if (trace)
+    exportTrace(path);
+  else
+    exportPlan(path);
 }
 
 void ParallelWindow::closeEvent(QCloseEvent* e) {

@@ -39,9 +39,9 @@ class ParallelWindow : public QMainWindow {
   ParallelSession* session() { return &session_; }
 
   // What is shown, for tests and --screenshot-like captures.
-  QString summaryText() const;   // the figures, or the problem in red
+  QString summaryText() const;  // the figures, or the problem in red
   bool summaryIsProblem() const;
-  QString messageText() const;   // shown instead of the plan while loading or when it failed
+  QString messageText() const;  // shown instead of the plan while loading or when it failed
   bool showsPlan() const;
   ParallelControls* controls() const { return controls_; }
   LayerStackView* layerStackView() const { return layers_; }
@@ -56,7 +56,7 @@ class ParallelWindow : public QMainWindow {
   // What Optimize hands the DQN; its budget comes from the window's spin box.
   void setDqnOptions(const DqnOptions& o) { dqn_ = o; }
 
-  QString exportPlan(const QString& path);   // "" on success, else the error (also shown)
+  QString exportPlan(const QString& path);  // "" on success, else the error (also shown)
   QString exportTrace(const QString& path);
 
  protected:
@@ -75,7 +75,7 @@ class ParallelWindow : public QMainWindow {
 
   ParallelSession session_;
   DqnOptions dqn_;
-  const void* graph_ = nullptr;    // what the session was loaded for
+  const void* graph_ = nullptr;  // what the session was loaded for
   const void* cluster_ = nullptr;
   QStackedWidget* pages_ = nullptr;
   QLabel* message_ = nullptr;

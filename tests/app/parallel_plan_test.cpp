@@ -204,7 +204,8 @@ class ParallelPlanTest : public QObject {
     QCOMPARE(s.state().plan.microbatches, 1);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString planPath = dir.filePath(QStringLiteral("plan.json")), tracePath = dir.filePath(QStringLiteral("trace.json"));
+    const QString planPath = dir.filePath(QStringLiteral("plan.json")),
+                  tracePath = dir.filePath(QStringLiteral("trace.json"));
     QCOMPARE(pw->exportPlan(planPath), QString());
     QCOMPARE(pw->exportTrace(tracePath), QString());
     QFile planFile(planPath), traceFile(tracePath);
@@ -266,7 +267,8 @@ class ParallelPlanTest : public QObject {
       const pedit::PlanState before = s.state();
       pw->action("parallelOptimize")->trigger();
       QVERIFY(waitParallel(pw));
-      QVERIFY2(pw->controls()->notice().startsWith(QStringLiteral("DQN failed: ")), qPrintable(pw->controls()->notice()));
+      QVERIFY2(pw->controls()->notice().startsWith(QStringLiteral("DQN failed: ")),
+               qPrintable(pw->controls()->notice()));
       QVERIFY(pedit::sameState(s.state(), before));
       QSKIP(qPrintable(QStringLiteral("no LibTorch plugin: %1").arg(QString::fromUtf8(e.what()))));
     }
@@ -342,7 +344,7 @@ class ParallelPlanTest : public QObject {
       pw->setDqnOptions(o);
       pw->action("parallelOptimize")->trigger();
       QVERIFY(waitParallel(pw));
-      s.restore(2);  // Exact's plan again, the start of the edits below
+      s.restore(2);                    // Exact's plan again, the start of the edits below
     } catch (const std::exception&) {  // no LibTorch plugin: no curve
     }
     ParallelControls* c = pw->controls();
@@ -352,7 +354,8 @@ class ParallelPlanTest : public QObject {
     chooseData(c->degreeCombo(2), 4);
     chooseData(c->microbatchCombo(), 16);
     chooseData(c->zeroCombo(), 1);
-    for (int stage = 0; stage < 3; ++stage) QTest::mouseClick(c->recomputeBox(stage), Qt::LeftButton);  // the last fits without
+    for (int stage = 0; stage < 3; ++stage)
+      QTest::mouseClick(c->recomputeBox(stage), Qt::LeftButton);  // the last fits without
     QCOMPARE(s.state().plan.pp, 4);
     QVERIFY(s.measurement().feasible);
     QTest::qWait(300);

@@ -31,7 +31,8 @@ std::unique_ptr<ParallelTask> bertTask() {
   lo.precision = Precision::BF16;
   lo.zoo.batch = 1;
   lo.zoo.layers = 4;
-  return std::make_unique<ParallelTask>(loadModel("zoo:bert_base", lo), loadCluster("2x8xH100-IB"), 64, "zoo:bert_base");
+  return std::make_unique<ParallelTask>(loadModel("zoo:bert_base", lo), loadCluster("2x8xH100-IB"), 64,
+                                        "zoo:bert_base");
 }
 
 ParallelPlan pipelinePlan(int dp, int tp, int pp, int m) {
@@ -122,7 +123,8 @@ class ParallelViewsTest : public QObject {
     m.feasible = false;
     m.problem = "stage 0 on node0/gpu0 needs 90 GiB";
     h.add(QStringLiteral("Start"), {512, s.plan}, m);
-    QVERIFY(h.index(2, ParallelHistoryModel::Label).data(Qt::ToolTipRole).toString().contains(QStringLiteral("90 GiB")));
+    QVERIFY(
+        h.index(2, ParallelHistoryModel::Label).data(Qt::ToolTipRole).toString().contains(QStringLiteral("90 GiB")));
   }
 
   void layerStackDragMovesABoundary() {
@@ -188,8 +190,8 @@ class ParallelViewsTest : public QObject {
     ParallelControls c;
     c.setContext(16, 4);
     c.setState({256, pipelinePlan(4, 2, 2, 4)});
-    QCOMPARE(c.degreeCombo(0)->count(), 4);  // dp 1..4 with tp 2 x pp 2
-    QCOMPARE(c.degreeCombo(2)->count(), 2);  // pp up to 16 / 8, at most the layers
+    QCOMPARE(c.degreeCombo(0)->count(), 4);     // dp 1..4 with tp 2 x pp 2
+    QCOMPARE(c.degreeCombo(2)->count(), 2);     // pp up to 16 / 8, at most the layers
     QCOMPARE(c.microbatchCombo()->count(), 7);  // divisors of 64
     QCOMPARE(c.microbatchCombo()->currentData().toInt(), 4);
     QVERIFY(c.boundarySpin(1));

@@ -38,7 +38,9 @@ void DeviceMemoryPanel::setCluster(const Cluster& c) {
     const int s = server[static_cast<size_t>(d)];
     if (static_cast<int>(rowsUsed.size()) <= s) {
       rowsUsed.resize(static_cast<size_t>(s) + 1, 0);
-      auto* head = new QLabel(slash == std::string::npos ? QString::fromStdString(c.name()) : QString::fromStdString(name.substr(0, slash)), this);
+      auto* head = new QLabel(
+          slash == std::string::npos ? QString::fromStdString(c.name()) : QString::fromStdString(name.substr(0, slash)),
+          this);
       QFont f = head->font();
       f.setBold(true);
       head->setFont(f);
@@ -68,7 +70,10 @@ void DeviceMemoryPanel::setMeasurement(const ParallelMeasurement& m, int ranksPe
     used[static_cast<size_t>(d)] = true;
     const int stage = static_cast<int>(r) / std::max(1, ranksPerStage);
     bars_[static_cast<size_t>(d)]->setValues(m.peakMemory[r], m.capacity[r], deviceColor(stage));
-    bars_[static_cast<size_t>(d)]->setToolTip(tr("%1, stage %2: %3").arg(names_[static_cast<size_t>(d)]).arg(stage).arg(bars_[static_cast<size_t>(d)]->toolTip()));
+    bars_[static_cast<size_t>(d)]->setToolTip(tr("%1, stage %2: %3")
+                                                  .arg(names_[static_cast<size_t>(d)])
+                                                  .arg(stage)
+                                                  .arg(bars_[static_cast<size_t>(d)]->toolTip()));
   }
   for (size_t d = 0; d < bars_.size(); ++d) {
     if (used[d]) continue;

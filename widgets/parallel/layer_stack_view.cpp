@@ -25,7 +25,9 @@ LayerStackView::LayerStackView(QWidget* parent) : QWidget(parent) {
 
 void LayerStackView::setStack(const LayerStack& st) {
   parts_.clear();
-  auto add = [this](const StackPart& p) { parts_.push_back({QString::fromStdString(p.name), p.forwardFlops, p.params}); };
+  auto add = [this](const StackPart& p) {
+    parts_.push_back({QString::fromStdString(p.name), p.forwardFlops, p.params});
+  };
   add(st.prologue);
   for (const StackPart& p : st.layers) add(p);
   add(st.epilogue);
@@ -101,7 +103,8 @@ QString LayerStackView::stageText(int stage) const {
   const ParallelPlan& p = dragging_ >= 0 ? dragged_ : plan_;
   if (stage < 0 || stage >= static_cast<int>(p.stages.size())) return {};
   const PipeStage& s = p.stages[static_cast<size_t>(stage)];
-  QString text = tr("Stage %1 · layers %2–%3 · tp %4 · dp %5").arg(stage).arg(s.first).arg(s.last - 1).arg(p.tp).arg(p.dp);
+  QString text =
+      tr("Stage %1 · layers %2–%3 · tp %4 · dp %5").arg(stage).arg(s.first).arg(s.last - 1).arg(p.tp).arg(p.dp);
   if (s.recompute) text += tr(" · recompute");
   return text;
 }
@@ -223,7 +226,8 @@ bool LayerStackView::event(QEvent* e) {
   const QPointF pos = help->pos();
   QString text;
   if (editable_ && boundaryAt(pos.x()) >= 0) {
-    text = tr("Drag to move the boundary between stages %1 and %2").arg(boundaryAt(pos.x()) - 1).arg(boundaryAt(pos.x()));
+    text =
+        tr("Drag to move the boundary between stages %1 and %2").arg(boundaryAt(pos.x()) - 1).arg(boundaryAt(pos.x()));
   } else {
     for (int part = -1; part <= layers() && !parts_.empty(); ++part) {
       if (!partRect(part).contains(pos)) continue;
@@ -232,15 +236,18 @@ bool LayerStackView::event(QEvent* e) {
       text = tr("%1 (stage %2)\n%3 GFLOP forward per sample, %4 M parameters")
                  .arg(pt.name)
                  .arg(stageOf(part))
-                 .arg(loc.toString(pt.forwardFlops / 1e9, 'f', 2), loc.toString(static_cast<double>(pt.params) / 1e6, 'f', 1));
+                 .arg(loc.toString(pt.forwardFlops / 1e9, 'f', 2),
+                      loc.toString(static_cast<double>(pt.params) / 1e6, 'f', 1));
       break;
     }
     if (text.isEmpty() && !plan_.stages.empty())
       for (int s = 0; s < static_cast<int>(plan_.stages.size()); ++s)
         if (headerRect(s).contains(pos)) text = stageText(s);
   }
-  if (text.isEmpty()) QToolTip::hideText();
-  else QToolTip::showText(help->globalPos(), text, this);
+  if (text.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(help->globalPos(), text, this);
   return true;
 }
 

@@ -20,7 +20,7 @@ class LayerStackView : public QWidget {
 
   void setStack(const LayerStack& stack);  // copies what it shows
   void setPlan(const ParallelPlan& plan);
-  void setEditable(bool editable);         // boundaries draggable
+  void setEditable(bool editable);  // boundaries draggable
   void clear();
 
   int layers() const { return static_cast<int>(parts_.size()) - 2; }

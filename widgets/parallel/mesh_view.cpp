@@ -32,7 +32,8 @@ void MeshView::setCluster(const Cluster& c) {
     if (servers_.size() <= s) servers_.resize(s + 1);
     if (servers_[s].devices.empty()) {
       const size_t slash = name.find_last_of('/');
-      servers_[s].name = slash == std::string::npos ? QString::fromStdString(c.name()) : QString::fromStdString(name.substr(0, slash));
+      servers_[s].name =
+          slash == std::string::npos ? QString::fromStdString(c.name()) : QString::fromStdString(name.substr(0, slash));
     }
     slotOfDevice_[static_cast<size_t>(d)] = static_cast<int>(servers_[s].devices.size());
     servers_[s].devices.push_back(d);
@@ -67,7 +68,8 @@ std::vector<std::vector<int>> MeshView::tpGroupDevices() const {
   const int used = plan_.devicesUsed();
   groups.resize(static_cast<size_t>(used / plan_.tp));
   for (size_t d = 0; d < rankOf_.size(); ++d)
-    if (rankOf_[d] >= 0 && rankOf_[d] < used) groups[static_cast<size_t>(rankOf_[d] / plan_.tp)].push_back(static_cast<int>(d));
+    if (rankOf_[d] >= 0 && rankOf_[d] < used)
+      groups[static_cast<size_t>(rankOf_[d] / plan_.tp)].push_back(static_cast<int>(d));
   return groups;
 }
 
@@ -75,7 +77,8 @@ double MeshView::cellWidth() const {
   size_t most = 1;
   for (const Server& s : servers_) most = std::max(most, s.devices.size());
   const double labelW = fontMetrics().horizontalAdvance(QStringLiteral("node00")) + 12;
-  return std::clamp((width() - 2 * kMargin - labelW - 8 - kCellGap * (most - 1)) / static_cast<double>(most), 18.0, 96.0);
+  return std::clamp((width() - 2 * kMargin - labelW - 8 - kCellGap * (most - 1)) / static_cast<double>(most), 18.0,
+                    96.0);
 }
 
 double MeshView::cellHeight() const {
@@ -179,14 +182,13 @@ bool MeshView::event(QEvent* e) {
   }
   const int rank = rankOf_[static_cast<size_t>(d)];
   const int stride = std::max(1, plan_.dp * plan_.tp);
-  const QString text =
-      rank < 0 ? tr("%1: not used by the plan").arg(deviceNames_[static_cast<size_t>(d)])
-               : tr("%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5")
-                     .arg(deviceNames_[static_cast<size_t>(d)])
-                     .arg(rank)
-                     .arg(rank / stride)
-                     .arg((rank % stride) / std::max(1, plan_.tp))
-                     .arg(rank % std::max(1, plan_.tp));
+  const QString text = rank < 0 ? tr("%1: not used by the plan").arg(deviceNames_[static_cast<size_t>(d)])
+                                : tr("%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5")
+                                      .arg(deviceNames_[static_cast<size_t>(d)])
+                                      .arg(rank)
+                                      .arg(rank / stride)
+                                      .arg((rank % stride) / std::max(1, plan_.tp))
+                                      .arg(rank % std::max(1, plan_.tp));
   QToolTip::showText(help->globalPos(), text, this);
   return true;
 }

@@ -17,8 +17,9 @@ class MeshView : public QWidget {
  public:
   explicit MeshView(QWidget* parent = nullptr);
 
-  void setCluster(const Cluster& c);                                   // copies names and servers
-  void setPlan(const ParallelPlan& plan, const std::vector<int>& rankDevice);  // rank -> device (its first dp x tp x pp)
+  void setCluster(const Cluster& c);  // copies names and servers
+  void setPlan(const ParallelPlan& plan,
+               const std::vector<int>& rankDevice);  // rank -> device (its first dp x tp x pp)
   void clear();
 
   // What is drawn, for tests: the rank on each device (-1 unused), the TP groups' devices.

@@ -39,8 +39,9 @@ MfuPlot::MfuPlot(QWidget* parent) : QWidget(parent), plot_(fillWithPlot(this, QS
     userView_ = false;
     replotNow();
   });
-  setToolTip(tr("Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.\n"
-                "Wheel: zoom · drag: pan · double-click: fit"));
+  setToolTip(
+      tr("Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.\n"
+         "Wheel: zoom · drag: pan · double-click: fit"));
   replotTimer_.setSingleShot(true);
   replotTimer_.setInterval(100);
   connect(&replotTimer_, &QTimer::timeout, this, &MfuPlot::replotNow);

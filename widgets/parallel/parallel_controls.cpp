@@ -53,7 +53,8 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   dp_->setToolTip(tr("Data-parallel replicas"));
   tp_->setToolTip(tr("Tensor-parallel degree: each layer's matrices split over this many GPUs"));
   pp_->setToolTip(tr("Pipeline stages"));
-  for (auto [label, combo] : {std::pair{QStringLiteral("dp"), dp_}, std::pair{QStringLiteral("tp"), tp_}, std::pair{QStringLiteral("pp"), pp_}}) {
+  for (auto [label, combo] : {std::pair{QStringLiteral("dp"), dp_}, std::pair{QStringLiteral("tp"), tp_},
+                              std::pair{QStringLiteral("pp"), pp_}}) {
     mesh->addWidget(new QLabel(label, this));
     mesh->addWidget(combo);
   }
@@ -65,7 +66,8 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   schedule_ = makeCombo(this, "parallelSchedule");
   schedule_->addItem(pformat::scheduleName(PipeSchedule::OneFOneB), static_cast<int>(PipeSchedule::OneFOneB));
   schedule_->addItem(pformat::scheduleName(PipeSchedule::GPipe), static_cast<int>(PipeSchedule::GPipe));
-  schedule_->setToolTip(tr("1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first"));
+  schedule_->setToolTip(
+      tr("1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first"));
   form->addRow(tr("Schedule"), schedule_);
   zero_ = makeCombo(this, "parallelZero");
   zero_->addItem(tr("0: none"), 0);
@@ -85,8 +87,9 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   stages_->horizontalHeader()->setStretchLastSection(true);
   stages_->setSelectionMode(QAbstractItemView::NoSelection);
   stages_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  stages_->setToolTip(tr("Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it "
-                         "recomputes its activations in backward instead of keeping them"));
+  stages_->setToolTip(
+      tr("Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it "
+         "recomputes its activations in backward instead of keeping them"));
   top->addWidget(stages_, 1);
   notice_ = new QLabel(this);
   notice_->setObjectName(QStringLiteral("parallelNotice"));
@@ -111,7 +114,8 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   connect(schedule_, &QComboBox::activated, this, [this](int index) {
     const auto s = static_cast<PipeSchedule>(schedule_->itemData(index).toInt());
     if (s == state_.plan.schedule) return;
-    Q_EMIT editRequested({state_.batch, pedit::withSchedule(state_.plan, s)}, tr("Schedule %1").arg(schedule_->itemText(index)));
+    Q_EMIT editRequested({state_.batch, pedit::withSchedule(state_.plan, s)},
+                         tr("Schedule %1").arg(schedule_->itemText(index)));
   });
   connect(zero_, &QComboBox::activated, this, [this](int index) {
     const int z = zero_->itemData(index).toInt();
@@ -159,7 +163,8 @@ void ParallelControls::fillDegrees() {
     int others = 1;
     for (int k = 0; k < 3; ++k)
       if (k != which) others *= values[k];
-    for (int v : pedit::degreeChoices(devices_, others, which == 2 ? layers_ : devices_)) c->addItem(QString::number(v), v);
+    for (int v : pedit::degreeChoices(devices_, others, which == 2 ? layers_ : devices_))
+      c->addItem(QString::number(v), v);
     c->setCurrentIndex(c->findData(values[which]));
   }
 }
@@ -169,7 +174,10 @@ void ParallelControls::fillMicrobatches() {
   micro_->clear();
   const QLocale loc;
   for (int m : pedit::microbatchChoices(state_.batch, state_.plan.dp))
-    micro_->addItem(tr("%1 × %2 samples").arg(loc.toString(m), loc.toString(static_cast<qlonglong>(state_.batch / (int64_t{state_.plan.dp} * m)))), m);
+    micro_->addItem(
+        tr("%1 × %2 samples")
+            .arg(loc.toString(m), loc.toString(static_cast<qlonglong>(state_.batch / (int64_t{state_.plan.dp} * m)))),
+        m);
   micro_->setCurrentIndex(micro_->findData(state_.plan.microbatches));
 }
 
@@ -196,7 +204,9 @@ void ParallelControls::fillStages() {
       spin->setKeyboardTracking(false);
       spin->setFrame(false);
       connect(spin, &QSpinBox::valueChanged, this, [this, s](int first) {
-        if (s >= static_cast<int>(state_.plan.stages.size()) || first == state_.plan.stages[static_cast<size_t>(s)].first) return;
+        if (s >= static_cast<int>(state_.plan.stages.size()) ||
+            first == state_.plan.stages[static_cast<size_t>(s)].first)
+          return;
         Q_EMIT editRequested({state_.batch, pedit::withBoundary(state_.plan, s, first)},
                              tr("Stage %1 starts at layer %2").arg(s).arg(first));
       });

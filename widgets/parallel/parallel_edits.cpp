@@ -48,8 +48,8 @@ ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, 
   out.tp = tp;
   out.pp = pp;
   if (pp != p.pp || static_cast<int>(p.stages.size()) != pp) {
-    const bool allRecompute =
-        !p.stages.empty() && std::all_of(p.stages.begin(), p.stages.end(), [](const PipeStage& s) { return s.recompute; });
+    const bool allRecompute = !p.stages.empty() && std::all_of(p.stages.begin(), p.stages.end(),
+                                                               [](const PipeStage& s) { return s.recompute; });
     out.stages = evenStages(layers, pp, allRecompute);
   }
   if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);

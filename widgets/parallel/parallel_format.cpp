@@ -12,7 +12,9 @@ QString stepMsText(double seconds) { return QLocale().toString(seconds * 1e3, 'f
 
 QString percentText(double share) { return QLocale().toString(share * 100, 'f', 1); }
 
-QString scheduleName(PipeSchedule s) { return s == PipeSchedule::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B"); }
+QString scheduleName(PipeSchedule s) {
+  return s == PipeSchedule::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B");
+}
 
 QString shapeText(const ParallelPlan& p, int64_t batch) {
   const QLocale loc;
@@ -20,7 +22,8 @@ QString shapeText(const ParallelPlan& p, int64_t batch) {
       .arg(p.dp)
       .arg(p.tp)
       .arg(p.pp)
-      .arg(loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))), scheduleName(p.schedule))
+      .arg(loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
+           scheduleName(p.schedule))
       .arg(p.zero);
 }
 
@@ -36,7 +39,8 @@ QString stagesText(const ParallelPlan& p) {
 
 QString summaryText(const ParallelMeasurement& m) {
   if (!m.feasible) return QString::fromStdString(m.problem);
-  return QCoreApplication::translate("gp::ParallelFormat", "%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %")
+  return QCoreApplication::translate("gp::ParallelFormat",
+                                     "%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %")
       .arg(samplesText(m.samplesPerSecond), stepMsText(m.stepTime), percentText(m.mfu), percentText(m.bubbleShare),
            percentText(m.commShare));
 }

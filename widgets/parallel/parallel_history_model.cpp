@@ -20,7 +20,8 @@ int ParallelHistoryModel::add(const QString& label, const pedit::PlanState& stat
   if (const int row = find(state, label); row >= 0) return row;
   const int row = count();
   beginInsertRows({}, row, row);
-  entries_.push_back({label, state, m.samplesPerSecond, m.stepTime, m.mfu, m.feasible, QString::fromStdString(m.problem)});
+  entries_.push_back(
+      {label, state, m.samplesPerSecond, m.stepTime, m.mfu, m.feasible, QString::fromStdString(m.problem)});
   endInsertRows();
   return row;
 }

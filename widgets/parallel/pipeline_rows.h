@@ -23,11 +23,11 @@ struct PipelineBar {
 
 struct PipelineRows {
   int stages = 0;
-  double end = 0;          // s: the last event's end
-  double passesEnd = 0;    // s: the last pass's end
+  double end = 0;        // s: the last event's end
+  double passesEnd = 0;  // s: the last pass's end
   std::vector<PipelineBar> bars;
   std::vector<std::vector<std::pair<double, double>>> idle;  // per stage: its bubbles [start, end)
-  double idleShare() const;  // idle time / (stages x passesEnd)
+  double idleShare() const;                                  // idle time / (stages x passesEnd)
 };
 
 PipelineLane laneOf(PipelineEvent::Kind kind);

@@ -69,7 +69,8 @@ void PipelineView::zoomToFit() {
 }
 
 int PipelineView::barCount(PipelineEvent::Kind kind) const {
-  return static_cast<int>(std::count_if(events_.begin(), events_.end(), [kind](const PipelineEvent& e) { return e.kind == kind; }));
+  return static_cast<int>(
+      std::count_if(events_.begin(), events_.end(), [kind](const PipelineEvent& e) { return e.kind == kind; }));
 }
 
 QSize PipelineView::sizeHint() const {
@@ -82,10 +83,11 @@ QSize PipelineView::minimumSizeHint() const { return {240, 120}; }
 PipelineView::Geometry PipelineView::geometry(const QRectF& area) const {
   const QFontMetrics fm(font());
   const double labelW = fm.horizontalAdvance(tr("Stage %1").arg(88)) + 10;
-  const double top = area.top() + fm.height() + 8;  // the legend
+  const double top = area.top() + fm.height() + 8;        // the legend
   const double bottom = area.bottom() - fm.height() - 8;  // the time axis
   Geometry g;
-  g.plot = QRectF(area.left() + kMargin + labelW, top, area.width() - 2 * kMargin - labelW, std::max(10.0, bottom - top));
+  g.plot =
+      QRectF(area.left() + kMargin + labelW, top, area.width() - 2 * kMargin - labelW, std::max(10.0, bottom - top));
   // Rows no taller than reads well: what is left of a tall view stays empty below them.
   g.stageH = std::min(g.plot.height() / std::max(1, rows_.stages), 3.0 * fm.height() + 24);
   g.plot.setHeight(g.stageH * std::max(1, rows_.stages));
@@ -109,7 +111,9 @@ void PipelineView::paintEvent(QPaintEvent*) {
   paint(p, QRectF(rect()), t0_, t1_);
 }
 
-void PipelineView::renderTo(QPainter* painter, const QRectF& target) { paint(*painter, target, 0, std::max(rows_.end, 1e-9)); }
+void PipelineView::renderTo(QPainter* painter, const QRectF& target) {
+  paint(*painter, target, 0, std::max(rows_.end, 1e-9));
+}
 
 void PipelineView::paint(QPainter& p, const QRectF& area, double t0, double t1) const {
   p.save();

@@ -41,7 +41,7 @@ class PipelineView : public QWidget {
 
  private:
   struct Geometry {
-    QRectF plot;       // where time runs
+    QRectF plot;        // where time runs
     double stageH = 0;  // per stage: passes, sends, sync and a gap
     double x(double t, double t0, double t1) const { return plot.left() + (t - t0) / (t1 - t0) * plot.width(); }
   };
