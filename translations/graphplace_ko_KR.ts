@@ -302,12 +302,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+71"/>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
         <source>%1, stage %2: %3</source>
         <translation>%1, 스테이지 %2: %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>%1: not used by the plan (%2)</source>
         <translation>%1: 계획에서 사용하지 않음 (%2)</translation>
     </message>
@@ -1044,7 +1044,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::LayerStackView</name>
     <message>
-        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+104"/>
+        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+107"/>
         <source>Stage %1 · layers %2–%3 · tp %4 · dp %5</source>
         <translation>스테이지 %1 · 레이어 %2–%3 · tp %4 · dp %5</translation>
     </message>
@@ -1070,7 +1070,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>뒤</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Drag to move the boundary between stages %1 and %2</source>
         <translation>드래그하여 스테이지 %1과 %2 사이의 경계를 옮깁니다</translation>
     </message>
@@ -1684,7 +1684,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+139"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
@@ -1694,7 +1694,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>d%1 t%2</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+42"/>
         <source>%1: not used by the plan</source>
         <translation>%1: 계획에서 사용하지 않음</translation>
     </message>
@@ -1727,7 +1727,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>MFU %</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.
 Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>DQN이 시도한 각 계획의 모델 FLOPs 활용률(메모리에 맞지 않으면 0)과 지금까지의 최고값.
@@ -2173,7 +2173,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>파이프라인 스테이지 수</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Mesh</source>
         <translation>메시</translation>
     </message>
@@ -2188,7 +2188,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>마이크로배치</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first</source>
         <translation>1F1B: 순전파와 역전파를 번갈아 실행(진행 중인 활성값이 적음); GPipe: 모든 순전파를 먼저 실행</translation>
     </message>
@@ -2248,7 +2248,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>재계산</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
         <translation>각 파이프라인 스테이지가 시작하는 레이어(레이어 스택에서 경계를 드래그해도 됨)와 활성값을 보관하는 대신 역전파에서 재계산할지 여부</translation>
     </message>
@@ -2263,7 +2263,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>마이크로배치 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Schedule %1</source>
         <translation>스케줄 %1</translation>
     </message>
@@ -2273,12 +2273,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × 샘플 %2개</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+33"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
     </message>
@@ -2296,12 +2296,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+19"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
         <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × 샘플 %5개 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 샘플/초 · 스텝 %2 ms · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
     </message>
@@ -2309,7 +2309,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelHistoryModel</name>
     <message>
-        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+46"/>
+        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+47"/>
         <source>does not fit</source>
         <translation>맞지 않음</translation>
     </message>
@@ -2404,7 +2404,7 @@ Global batch %2, layers per stage %3</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+64"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
         <source>%1 failed: %2</source>
         <translation>%1 실패: %2</translation>
     </message>
@@ -2442,7 +2442,7 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN: 에피소드 %1, 최고 MFU %2 %</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -2452,7 +2452,7 @@ Global batch %2, layers per stage %3</source>
         <translation>Megatron-LM의 규칙: 메모리에 맞는 가장 작은 텐서 × 파이프라인 크기, 나머지는 데이터 병렬</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Data parallel</source>
         <translation>데이터 병렬</translation>
     </message>
@@ -2507,7 +2507,7 @@ Global batch %2, layers per stage %3</source>
         <translation>계획 내보내기…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Write the plan file (graphplace-cli parallelize --plan reads it)</source>
         <translation>계획 파일을 씁니다(graphplace-cli parallelize --plan이 읽음)</translation>
     </message>
@@ -2517,7 +2517,7 @@ Global batch %2, layers per stage %3</source>
         <translation>트레이스 내보내기…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Write the simulated step as a Chrome trace (Perfetto)</source>
         <translation>시뮬레이션한 스텝을 Chrome 트레이스로 씁니다(Perfetto)</translation>
     </message>
@@ -2578,12 +2578,12 @@ Global batch %2, layers per stage %3</source>
         <translation>장치별 최대 메모리</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+15"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>병렬 계획 — %2의 %1</translation>
     </message>
@@ -2608,17 +2608,17 @@ Global batch %2, layers per stage %3</source>
         <translation>fp32</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Does not fit: %1</source>
         <translation>맞지 않음: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Layers per stage: %1</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>%1에 썼습니다</translation>
@@ -2647,8 +2647,8 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PipelineView</name>
     <message>
-        <location filename="../widgets/parallel/pipeline_view.cpp" line="+84"/>
-        <location line="+70"/>
+        <location filename="../widgets/parallel/pipeline_view.cpp" line="+85"/>
+        <location line="+73"/>
         <source>Stage %1</source>
         <translation>스테이지 %1</translation>
     </message>

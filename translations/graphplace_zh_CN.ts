@@ -302,12 +302,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+71"/>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
         <source>%1, stage %2: %3</source>
         <translation>%1，阶段 %2：%3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>%1: not used by the plan (%2)</source>
         <translation>%1：方案未使用（%2）</translation>
     </message>
@@ -1044,7 +1044,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::LayerStackView</name>
     <message>
-        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+104"/>
+        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+107"/>
         <source>Stage %1 · layers %2–%3 · tp %4 · dp %5</source>
         <translation>阶段 %1 · 层 %2–%3 · tp %4 · dp %5</translation>
     </message>
@@ -1070,7 +1070,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>后</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Drag to move the boundary between stages %1 and %2</source>
         <translation>拖动以移动阶段 %1 和 %2 之间的边界</translation>
     </message>
@@ -1684,7 +1684,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+139"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
@@ -1694,7 +1694,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>d%1 t%2</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+42"/>
         <source>%1: not used by the plan</source>
         <translation>%1：方案未使用</translation>
     </message>
@@ -1727,7 +1727,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>MFU %</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.
 Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>DQN 尝试的每个方案的模型 FLOPs 利用率（放不下时为 0）以及目前最佳。
@@ -2173,7 +2173,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>流水线阶段数</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Mesh</source>
         <translation>网格</translation>
     </message>
@@ -2188,7 +2188,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>微批</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first</source>
         <translation>1F1B：前向与反向交替进行（在途激活更少）；GPipe：先做完全部前向</translation>
     </message>
@@ -2248,7 +2248,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>重计算</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
         <translation>每个流水线阶段从哪一层开始（也可在层堆栈中拖动边界），以及是否在反向时重新计算激活而不是保留它们</translation>
     </message>
@@ -2263,7 +2263,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>微批 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Schedule %1</source>
         <translation>调度 %1</translation>
     </message>
@@ -2273,12 +2273,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × %2 个样本</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+33"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>阶段 %1 从第 %2 层开始</translation>
     </message>
@@ -2296,12 +2296,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+19"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
         <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × %5 个样本 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 样本/秒 · 每步 %2 ms · MFU %3 % · 气泡 %4 % · 通信 %5 %</translation>
     </message>
@@ -2309,7 +2309,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelHistoryModel</name>
     <message>
-        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+46"/>
+        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+47"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
@@ -2404,7 +2404,7 @@ Global batch %2, layers per stage %3</source>
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+64"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
@@ -2442,7 +2442,7 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN：第 %1 回合，最佳 MFU %2 %</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -2452,7 +2452,7 @@ Global batch %2, layers per stage %3</source>
         <translation>Megatron-LM 的规则：放得下的最小张量 × 流水线规模，其余用数据并行</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Data parallel</source>
         <translation>数据并行</translation>
     </message>
@@ -2507,7 +2507,7 @@ Global batch %2, layers per stage %3</source>
         <translation>导出方案…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Write the plan file (graphplace-cli parallelize --plan reads it)</source>
         <translation>写出方案文件（graphplace-cli parallelize --plan 可读取）</translation>
     </message>
@@ -2517,7 +2517,7 @@ Global batch %2, layers per stage %3</source>
         <translation>导出跟踪…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Write the simulated step as a Chrome trace (Perfetto)</source>
         <translation>将模拟的训练步写成 Chrome 跟踪文件（Perfetto）</translation>
     </message>
@@ -2578,12 +2578,12 @@ Global batch %2, layers per stage %3</source>
         <translation>每个设备的峰值内存</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>阶段 %1 从第 %2 层开始</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+15"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>并行方案 — %1，%2</translation>
     </message>
@@ -2608,17 +2608,17 @@ Global batch %2, layers per stage %3</source>
         <translation>fp32</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Does not fit: %1</source>
         <translation>放不下：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Layers per stage: %1</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
@@ -2647,8 +2647,8 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PipelineView</name>
     <message>
-        <location filename="../widgets/parallel/pipeline_view.cpp" line="+84"/>
-        <location line="+70"/>
+        <location filename="../widgets/parallel/pipeline_view.cpp" line="+85"/>
+        <location line="+73"/>
         <source>Stage %1</source>
         <translation>阶段 %1</translation>
     </message>
