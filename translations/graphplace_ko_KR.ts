@@ -126,6 +126,11 @@
         <source>Reopen</source>
         <translation>다시 열기</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/parallel_export.cpp" line="+15"/>
+        <source>no parallel plan is shown</source>
+        <translation>표시된 병렬 계획이 없습니다</translation>
+    </message>
 </context>
 <context>
     <name>gp::ClusterPanel</name>
@@ -292,6 +297,19 @@
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 연산 %2개(%3%)
 연산을 여기에 놓으면 %1(으)로 이동합니다. 두 번 클릭하면 해당 연산을 모두 선택합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceMemoryPanel</name>
+    <message>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
+        <source>%1, stage %2: %3</source>
+        <translation>%1, 스테이지 %2: %3</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: not used by the plan (%2)</source>
+        <translation>%1: 계획에서 사용하지 않음 (%2)</translation>
     </message>
 </context>
 <context>
@@ -1024,9 +1042,50 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::LayerStackView</name>
+    <message>
+        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+107"/>
+        <source>Stage %1 · layers %2–%3 · tp %4 · dp %5</source>
+        <translation>스테이지 %1 · 레이어 %2–%3 · tp %4 · dp %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+30"/>
+        <source> · recompute</source>
+        <translation> · 재계산</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>S%1 · tp %2 · dp %3</source>
+        <translation>S%1 · tp %2 · dp %3</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>P</source>
+        <translation>앞</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>E</source>
+        <translation>뒤</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>Drag to move the boundary between stages %1 and %2</source>
+        <translation>드래그하여 스테이지 %1과 %2 사이의 경계를 옮깁니다</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (stage %2)
+%3 GFLOP forward per sample, %4 M parameters</source>
+        <translation>%1 (스테이지 %2)
+샘플당 순전파 %3 GFLOP, 매개변수 %4 M개</translation>
+    </message>
+</context>
+<context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+99"/>
+        <location filename="../app/desktop/main_window.cpp" line="+100"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -1125,7 +1184,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 저장됨</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+45"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+46"/>
         <source>&amp;Open…</source>
         <translation>열기(&amp;O)…</translation>
     </message>
@@ -1210,7 +1269,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>선택한 연산을 퓨전 그룹에서 빼기</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
@@ -1356,7 +1415,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>&amp;Baselines</source>
         <translation>베이스라인(&amp;B)</translation>
     </message>
@@ -1568,11 +1627,21 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>GPU를 프로파일링하는 중입니다. 프로파일링이 끝난 뒤에 GPU에서 측정하세요.</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/main_window_parallel.cpp" line="+11"/>
+        <source>&amp;Parallel Plan…</source>
+        <translation>병렬 계획(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Plan data, tensor and pipeline parallel training of the model on the cluster</source>
+        <translation>클러스터에서 모델의 데이터·텐서·파이프라인 병렬 학습을 계획합니다</translation>
+    </message>
 </context>
 <context>
     <name>gp::MemoryBar</name>
     <message>
-        <location filename="../widgets/panels/memory_bar.cpp" line="+39"/>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+34"/>
         <source>Peak memory %1 of %2: %3 over capacity</source>
         <translation>피크 메모리 %1 / %2: 용량 %3 초과</translation>
     </message>
@@ -1610,6 +1679,59 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+1"/>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MeshView</name>
+    <message>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
+        <source>S%1</source>
+        <translation>S%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>d%1 t%2</source>
+        <translation>d%1 t%2</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>%1: not used by the plan</source>
+        <translation>%1: 계획에서 사용하지 않음</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5</source>
+        <translation>%1: 랭크 %2, 스테이지 %3, 데이터 병렬 복제본 %4, 텐서 병렬 샤드 %5</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MfuPlot</name>
+    <message>
+        <location filename="../widgets/parallel/mfu_plot.cpp" line="+19"/>
+        <source>episode&apos;s plan</source>
+        <translation>에피소드의 계획</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>best so far</source>
+        <translation>지금까지 최고</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>episode</source>
+        <translation>에피소드</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFU %</source>
+        <translation>MFU %</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.
+Wheel: zoom · drag: pan · double-click: fit</source>
+        <translation>DQN이 시도한 각 계획의 모델 FLOPs 활용률(메모리에 맞지 않으면 0)과 지금까지의 최고값.
+휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
     </message>
 </context>
 <context>
@@ -2024,6 +2146,606 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ParallelControls</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_controls.cpp" line="+46"/>
+        <source>Samples per training step, over all data-parallel replicas</source>
+        <translation>학습 스텝당 샘플 수(모든 데이터 병렬 복제본 합계)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Global batch</source>
+        <translation>전역 배치</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Data-parallel replicas</source>
+        <translation>데이터 병렬 복제본 수</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor-parallel degree: each layer&apos;s matrices split over this many GPUs</source>
+        <translation>텐서 병렬 차수: 각 레이어의 행렬을 이 수만큼의 GPU에 나눕니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pipeline stages</source>
+        <translation>파이프라인 스테이지 수</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Mesh</source>
+        <translation>메시</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Micro-batches per replica and step × samples in each</source>
+        <translation>복제본·스텝당 마이크로배치 수 × 각 마이크로배치의 샘플 수</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Micro-batches</source>
+        <translation>마이크로배치</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first</source>
+        <translation>1F1B: 순전파와 역전파를 번갈아 실행(진행 중인 활성값이 적음); GPipe: 모든 순전파를 먼저 실행</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Schedule</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0: none</source>
+        <translation>0: 없음</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1: optimizer state sharded</source>
+        <translation>1: 옵티마이저 상태 분할</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2: + gradients</source>
+        <translation>2: + 그래디언트</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3: + parameters</source>
+        <translation>3: + 매개변수</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO stage: what is split over the data-parallel replicas instead of replicated</source>
+        <translation>ZeRO 단계: 복제하지 않고 데이터 병렬 복제본에 나누어 두는 것</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stage</source>
+        <translation>스테이지</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First layer</source>
+        <translation>첫 레이어</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Layers</source>
+        <translation>레이어 수</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recompute</source>
+        <translation>재계산</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
+        <translation>각 파이프라인 스테이지가 시작하는 레이어(레이어 스택에서 경계를 드래그해도 됨)와 활성값을 보관하는 대신 역전파에서 재계산할지 여부</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Global batch %1</source>
+        <translation>전역 배치 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Micro-batches %1</source>
+        <translation>마이크로배치 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Schedule %1</source>
+        <translation>스케줄 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ZeRO-%1</source>
+        <translation>ZeRO-%1</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>%1 × %2 samples</source>
+        <translation>%1 × 샘플 %2개</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Stage %1 starts at layer %2</source>
+        <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Recompute stage %1</source>
+        <translation>스테이지 %1 재계산</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keep activations of stage %1</source>
+        <translation>스테이지 %1의 활성값 보관</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelFormat</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
+        <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
+        <translation>dp %1 × tp %2 × pp %3 · %4 × 샘플 %5개 · %6 · ZeRO-%7</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
+        <translation>%1 샘플/초 · 스텝 %2 ms · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelHistoryModel</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+47"/>
+        <source>does not fit</source>
+        <translation>맞지 않음</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1
+Global batch %2, layers per stage %3</source>
+        <translation>%1
+전역 배치 %2, 스테이지별 레이어 %3</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shape</source>
+        <translation>형태</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples/s</source>
+        <translation>샘플/초</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step ms</source>
+        <translation>스텝 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFU %</source>
+        <translation>MFU %</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelSession</name>
+    <message>
+        <location filename="../app/desktop/parallel_session.cpp" line="+35"/>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data parallel</source>
+        <translation>데이터 병렬</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>정확 탐색</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DQN</source>
+        <translation>DQN</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>the model is still loading</source>
+        <translation>모델을 아직 불러오는 중입니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no model is loaded</source>
+        <translation>불러온 모델이 없습니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a plan search is running: stop it first</source>
+        <translation>계획 탐색이 실행 중입니다: 먼저 중지하세요</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Restore %1</source>
+        <translation>%1 복원</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reset</source>
+        <translation>초기화</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 실패: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 found no plan: %2</source>
+        <translation>%1이(가) 계획을 찾지 못했습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelWindow</name>
+    <message>
+        <location filename="../app/desktop/parallel_window.cpp" line="+57"/>
+        <source>Parallel Plan</source>
+        <translation>병렬 계획</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No parallel plan for this model: %1</source>
+        <translation>이 모델에는 병렬 계획이 없습니다: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parallel plans split a model made of repeated layers, such as zoo:bert_base or zoo:gpt_13b (File ▸ Examples).</source>
+        <translation>병렬 계획은 zoo:bert_base나 zoo:gpt_13b처럼 반복 레이어로 된 모델을 나눕니다(파일 ▸ 예제).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 is searching…</source>
+        <translation>%1 탐색 중…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>DQN: episode %1, best MFU %2 %</source>
+        <translation>DQN: 에피소드 %1, 최고 MFU %2 %</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Megatron-LM&apos;s rule: the smallest tensor × pipeline size that fits, data parallelism over the rest</source>
+        <translation>Megatron-LM의 규칙: 메모리에 맞는 가장 작은 텐서 × 파이프라인 크기, 나머지는 데이터 병렬</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Data parallel</source>
+        <translation>데이터 병렬</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)</source>
+        <translation>데이터 병렬만 쓰는 가장 빠른 계획(ZeRO 0–3, 마이크로배치, 재계산)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>정확 탐색</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every plan shape, stage boundaries by dynamic programming, pruned by a lower bound</source>
+        <translation>모든 계획 형태, 동적 계획법으로 스테이지 경계, 하한으로 가지치기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimize</source>
+        <translation>최적화</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search with the DQN in the background; its MFU per episode is plotted as it runs</source>
+        <translation>백그라운드에서 DQN으로 탐색하며 에피소드별 MFU를 실시간으로 그립니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>중지</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stop the search; the best plan found so far is applied</source>
+        <translation>탐색을 중지하고 지금까지 찾은 최고의 계획을 적용합니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset</source>
+        <translation>초기화</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Back to the first plan shown (undoable)</source>
+        <translation>처음 표시된 계획으로 돌아갑니다(실행 취소 가능)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export Plan…</source>
+        <translation>계획 내보내기…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the plan file (graphplace-cli parallelize --plan reads it)</source>
+        <translation>계획 파일을 씁니다(graphplace-cli parallelize --plan이 읽음)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export Trace…</source>
+        <translation>트레이스 내보내기…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the simulated step as a Chrome trace (Perfetto)</source>
+        <translation>시뮬레이션한 스텝을 Chrome 트레이스로 씁니다(Perfetto)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+39"/>
+        <source>Plan</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source> s</source>
+        <translation> 초</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long the DQN searches</source>
+        <translation>DQN이 탐색할 시간</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Plan</source>
+        <translation>계획(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Close</source>
+        <translation>닫기(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Every plan produced; click one to show it again (undoable)</source>
+        <translation>만들어진 모든 계획; 클릭하면 다시 표시합니다(실행 취소 가능)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>기록</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimizer (DQN)</source>
+        <translation>최적화기(DQN)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Pipeline (one training step)</source>
+        <translation>파이프라인(학습 한 스텝)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Mesh on the cluster (outlined: tensor-parallel groups)</source>
+        <translation>클러스터 위의 메시(테두리: 텐서 병렬 그룹)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Peak memory per device</source>
+        <translation>장치별 최대 메모리</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Stage %1 starts at layer %2</source>
+        <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Parallel Plan — %1 on %2</source>
+        <translation>병렬 계획 — %2의 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loading %1 as a stack of layers…</source>
+        <translation>%1을(를) 레이어 스택으로 불러오는 중…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 on %2: %3 layers, hidden %4, %5 heads, %6 G parameters, %7 · %8 devices</source>
+        <translation>%2의 %1: 레이어 %3개, 은닉 크기 %4, 헤드 %5개, 매개변수 %6 G개, %7 · 장치 %8개</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>mixed precision</source>
+        <translation>혼합 정밀도</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Does not fit: %1</source>
+        <translation>맞지 않음: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Layers per stage: %1</source>
+        <translation>스테이지별 레이어: %1</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <location line="+6"/>
+        <source>Wrote %1</source>
+        <translation>%1에 썼습니다</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export Trace</source>
+        <translation>트레이스 내보내기</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export Plan</source>
+        <translation>계획 내보내기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome 트레이스 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Parallel plan files (*.json)</source>
+        <translation>병렬 계획 파일 (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::PipelineView</name>
+    <message>
+        <location filename="../widgets/parallel/pipeline_view.cpp" line="+85"/>
+        <location line="+73"/>
+        <source>Stage %1</source>
+        <translation>스테이지 %1</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>No simulated step to show</source>
+        <translation>표시할 시뮬레이션 스텝이 없습니다</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>activations sent</source>
+        <translation>보낸 활성값</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradients sent back</source>
+        <translation>되돌려 보낸 그래디언트</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradient sync</source>
+        <translation>그래디언트 동기화</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO gather</source>
+        <translation>ZeRO 수집</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bubble</source>
+        <translation>버블</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Forward pass of micro-batch %1</source>
+        <translation>마이크로배치 %1의 순전파</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backward pass of micro-batch %1</source>
+        <translation>마이크로배치 %1의 역전파</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Gradients of micro-batch %1 to stage %2</source>
+        <translation>마이크로배치 %1의 그래디언트를 스테이지 %2(으)로</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activations of micro-batch %1 to stage %2</source>
+        <translation>마이크로배치 %1의 활성값을 스테이지 %2(으)로</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Gradient synchronisation, bucket %1</source>
+        <translation>그래디언트 동기화, 버킷 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO weight all-gather</source>
+        <translation>ZeRO 가중치 all-gather</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stage %1: %2
+%3 – %4 ms</source>
+        <translation>스테이지 %1: %2
+%3 – %4 ms</translation>
+    </message>
+</context>
+<context>
     <name>gp::ProfileDialog</name>
     <message>
         <location filename="../app/desktop/profile_dialog.cpp" line="+51"/>
@@ -2119,7 +2841,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+56"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
         <source>mean reward</source>
         <translation>평균 보상</translation>
     </message>
@@ -2130,12 +2852,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+161"/>
+        <location line="+149"/>
         <source>best so far</source>
         <translation>지금까지의 최고</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-144"/>
         <source>zero-shot plan</source>
         <translation>제로샷 계획</translation>
     </message>
@@ -2157,7 +2879,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+96"/>
         <source>zero-shot: %1 ms</source>
         <translation>제로샷: %1 ms</translation>
     </message>

@@ -126,6 +126,11 @@
         <source>Reopen</source>
         <translation>重新打开</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/parallel_export.cpp" line="+15"/>
+        <source>no parallel plan is shown</source>
+        <translation>没有显示并行方案</translation>
+    </message>
 </context>
 <context>
     <name>gp::ClusterPanel</name>
@@ -292,6 +297,19 @@
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
 将算子拖放到此处可将其移至 %1；双击可选中其全部算子。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceMemoryPanel</name>
+    <message>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
+        <source>%1, stage %2: %3</source>
+        <translation>%1，阶段 %2：%3</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: not used by the plan (%2)</source>
+        <translation>%1：方案未使用（%2）</translation>
     </message>
 </context>
 <context>
@@ -1024,9 +1042,50 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::LayerStackView</name>
+    <message>
+        <location filename="../widgets/parallel/layer_stack_view.cpp" line="+107"/>
+        <source>Stage %1 · layers %2–%3 · tp %4 · dp %5</source>
+        <translation>阶段 %1 · 层 %2–%3 · tp %4 · dp %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+30"/>
+        <source> · recompute</source>
+        <translation> · 重计算</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>S%1 · tp %2 · dp %3</source>
+        <translation>S%1 · tp %2 · dp %3</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>P</source>
+        <translation>前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>E</source>
+        <translation>后</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>Drag to move the boundary between stages %1 and %2</source>
+        <translation>拖动以移动阶段 %1 和 %2 之间的边界</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (stage %2)
+%3 GFLOP forward per sample, %4 M parameters</source>
+        <translation>%1（阶段 %2）
+每个样本前向 %3 GFLOP，%4 M 个参数</translation>
+    </message>
+</context>
+<context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+99"/>
+        <location filename="../app/desktop/main_window.cpp" line="+100"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -1125,7 +1184,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_actions.cpp" line="+45"/>
+        <location filename="../app/desktop/main_window_actions.cpp" line="+46"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
@@ -1210,7 +1269,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>将所选算子移出其融合组</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1356,7 +1415,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>&amp;Baselines</source>
         <translation>基线(&amp;B)</translation>
     </message>
@@ -1568,11 +1627,21 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <source>The GPUs are being profiled: measure on them once the profile has finished.</source>
         <translation>正在分析 GPU：请在分析完成后再在 GPU 上测量。</translation>
     </message>
+    <message>
+        <location filename="../app/desktop/main_window_parallel.cpp" line="+11"/>
+        <source>&amp;Parallel Plan…</source>
+        <translation>并行方案(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Plan data, tensor and pipeline parallel training of the model on the cluster</source>
+        <translation>规划模型在集群上的数据、张量和流水线并行训练</translation>
+    </message>
 </context>
 <context>
     <name>gp::MemoryBar</name>
     <message>
-        <location filename="../widgets/panels/memory_bar.cpp" line="+39"/>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+34"/>
         <source>Peak memory %1 of %2: %3 over capacity</source>
         <translation>峰值内存 %1 / %2：超出容量 %3</translation>
     </message>
@@ -1610,6 +1679,59 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+1"/>
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MeshView</name>
+    <message>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
+        <source>S%1</source>
+        <translation>S%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>d%1 t%2</source>
+        <translation>d%1 t%2</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>%1: not used by the plan</source>
+        <translation>%1：方案未使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5</source>
+        <translation>%1：rank %2，阶段 %3，数据并行副本 %4，张量并行分片 %5</translation>
+    </message>
+</context>
+<context>
+    <name>gp::MfuPlot</name>
+    <message>
+        <location filename="../widgets/parallel/mfu_plot.cpp" line="+19"/>
+        <source>episode&apos;s plan</source>
+        <translation>该回合的方案</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>best so far</source>
+        <translation>目前最佳</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>episode</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFU %</source>
+        <translation>MFU %</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Model FLOPs utilisation of each plan the DQN tried (0 when it does not fit) and the best so far.
+Wheel: zoom · drag: pan · double-click: fit</source>
+        <translation>DQN 尝试的每个方案的模型 FLOPs 利用率（放不下时为 0）以及目前最佳。
+滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
     </message>
 </context>
 <context>
@@ -2024,6 +2146,606 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
 </context>
 <context>
+    <name>gp::ParallelControls</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_controls.cpp" line="+46"/>
+        <source>Samples per training step, over all data-parallel replicas</source>
+        <translation>每个训练步的样本数（所有数据并行副本合计）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Global batch</source>
+        <translation>全局批量</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Data-parallel replicas</source>
+        <translation>数据并行副本数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor-parallel degree: each layer&apos;s matrices split over this many GPUs</source>
+        <translation>张量并行度：每层的矩阵切分到这么多块 GPU 上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Mesh</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Micro-batches per replica and step × samples in each</source>
+        <translation>每个副本每步的微批数 × 每个微批的样本数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Micro-batches</source>
+        <translation>微批</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first</source>
+        <translation>1F1B：前向与反向交替进行（在途激活更少）；GPipe：先做完全部前向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0: none</source>
+        <translation>0：无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1: optimizer state sharded</source>
+        <translation>1：切分优化器状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2: + gradients</source>
+        <translation>2：+ 梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>3: + parameters</source>
+        <translation>3：+ 参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO stage: what is split over the data-parallel replicas instead of replicated</source>
+        <translation>ZeRO 阶段：哪些内容在数据并行副本间切分而不是复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First layer</source>
+        <translation>起始层</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
+        <translation>每个流水线阶段从哪一层开始（也可在层堆栈中拖动边界），以及是否在反向时重新计算激活而不是保留它们</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Global batch %1</source>
+        <translation>全局批量 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Micro-batches %1</source>
+        <translation>微批 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Schedule %1</source>
+        <translation>调度 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ZeRO-%1</source>
+        <translation>ZeRO-%1</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>%1 × %2 samples</source>
+        <translation>%1 × %2 个样本</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Stage %1 starts at layer %2</source>
+        <translation>阶段 %1 从第 %2 层开始</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Recompute stage %1</source>
+        <translation>阶段 %1 重计算</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keep activations of stage %1</source>
+        <translation>保留阶段 %1 的激活</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelFormat</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
+        <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
+        <translation>dp %1 × tp %2 × pp %3 · %4 × %5 个样本 · %6 · ZeRO-%7</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
+        <translation>%1 样本/秒 · 每步 %2 ms · MFU %3 % · 气泡 %4 % · 通信 %5 %</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelHistoryModel</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_history_model.cpp" line="+47"/>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1
+Global batch %2, layers per stage %3</source>
+        <translation>%1
+全局批量 %2，各阶段的层 %3</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step ms</source>
+        <translation>每步 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFU %</source>
+        <translation>MFU %</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelSession</name>
+    <message>
+        <location filename="../app/desktop/parallel_session.cpp" line="+35"/>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>精确搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DQN</source>
+        <translation>DQN</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>the model is still loading</source>
+        <translation>模型仍在加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no model is loaded</source>
+        <translation>没有加载模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a plan search is running: stop it first</source>
+        <translation>方案搜索正在运行：请先停止它</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Restore %1</source>
+        <translation>恢复 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 found no plan: %2</source>
+        <translation>%1 没有找到方案：%2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::ParallelWindow</name>
+    <message>
+        <location filename="../app/desktop/parallel_window.cpp" line="+57"/>
+        <source>Parallel Plan</source>
+        <translation>并行方案</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No parallel plan for this model: %1</source>
+        <translation>此模型没有并行方案：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parallel plans split a model made of repeated layers, such as zoo:bert_base or zoo:gpt_13b (File ▸ Examples).</source>
+        <translation>并行方案切分由重复层构成的模型，例如 zoo:bert_base 或 zoo:gpt_13b（文件 ▸ 示例）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 is searching…</source>
+        <translation>%1 正在搜索…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>DQN: episode %1, best MFU %2 %</source>
+        <translation>DQN：第 %1 回合，最佳 MFU %2 %</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Megatron-LM&apos;s rule: the smallest tensor × pipeline size that fits, data parallelism over the rest</source>
+        <translation>Megatron-LM 的规则：放得下的最小张量 × 流水线规模，其余用数据并行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)</source>
+        <translation>仅用数据并行的最快方案（ZeRO 0–3、微批、重计算）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>精确搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every plan shape, stage boundaries by dynamic programming, pruned by a lower bound</source>
+        <translation>遍历每种方案形状，用动态规划划分阶段边界，以下界剪枝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimize</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search with the DQN in the background; its MFU per episode is plotted as it runs</source>
+        <translation>在后台用 DQN 搜索；运行时绘制每回合的 MFU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stop the search; the best plan found so far is applied</source>
+        <translation>停止搜索；应用目前找到的最佳方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Back to the first plan shown (undoable)</source>
+        <translation>回到最初显示的方案（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export Plan…</source>
+        <translation>导出方案…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the plan file (graphplace-cli parallelize --plan reads it)</source>
+        <translation>写出方案文件（graphplace-cli parallelize --plan 可读取）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export Trace…</source>
+        <translation>导出跟踪…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the simulated step as a Chrome trace (Perfetto)</source>
+        <translation>将模拟的训练步写成 Chrome 跟踪文件（Perfetto）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+39"/>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long the DQN searches</source>
+        <translation>DQN 搜索的时长</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Plan</source>
+        <translation>方案(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Every plan produced; click one to show it again (undoable)</source>
+        <translation>产生过的每个方案；单击即可再次显示（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimizer (DQN)</source>
+        <translation>优化器（DQN）</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Pipeline (one training step)</source>
+        <translation>流水线（一个训练步）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Mesh on the cluster (outlined: tensor-parallel groups)</source>
+        <translation>集群上的网格（带外框：张量并行组）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Peak memory per device</source>
+        <translation>每个设备的峰值内存</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Stage %1 starts at layer %2</source>
+        <translation>阶段 %1 从第 %2 层开始</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Parallel Plan — %1 on %2</source>
+        <translation>并行方案 — %1，%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loading %1 as a stack of layers…</source>
+        <translation>正在将 %1 加载为层堆栈…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 on %2: %3 layers, hidden %4, %5 heads, %6 G parameters, %7 · %8 devices</source>
+        <translation>%1，%2：%3 层，隐藏维度 %4，%5 个注意力头，%6 G 个参数，%7 · %8 个设备</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>mixed precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Does not fit: %1</source>
+        <translation>放不下：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Layers per stage: %1</source>
+        <translation>各阶段的层：%1</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <location line="+6"/>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export Trace</source>
+        <translation>导出跟踪</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export Plan</source>
+        <translation>导出方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome Trace 文件 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Parallel plan files (*.json)</source>
+        <translation>并行方案文件 (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>gp::PipelineView</name>
+    <message>
+        <location filename="../widgets/parallel/pipeline_view.cpp" line="+85"/>
+        <location line="+73"/>
+        <source>Stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>No simulated step to show</source>
+        <translation>没有可显示的模拟训练步</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>activations sent</source>
+        <translation>发送的激活</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradients sent back</source>
+        <translation>回传的梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradient sync</source>
+        <translation>梯度同步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO gather</source>
+        <translation>ZeRO 聚集</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Forward pass of micro-batch %1</source>
+        <translation>微批 %1 的前向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backward pass of micro-batch %1</source>
+        <translation>微批 %1 的反向</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Gradients of micro-batch %1 to stage %2</source>
+        <translation>微批 %1 的梯度发往阶段 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activations of micro-batch %1 to stage %2</source>
+        <translation>微批 %1 的激活发往阶段 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Gradient synchronisation, bucket %1</source>
+        <translation>梯度同步，桶 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO weight all-gather</source>
+        <translation>ZeRO 权重 all-gather</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stage %1: %2
+%3 – %4 ms</source>
+        <translation>阶段 %1：%2
+%3 – %4 ms</translation>
+    </message>
+</context>
+<context>
     <name>gp::ProfileDialog</name>
     <message>
         <location filename="../app/desktop/profile_dialog.cpp" line="+51"/>
@@ -2119,7 +2841,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+56"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
         <source>mean reward</source>
         <translation>平均奖励</translation>
     </message>
@@ -2130,12 +2852,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+161"/>
+        <location line="+149"/>
         <source>best so far</source>
         <translation>目前最佳</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-144"/>
         <source>zero-shot plan</source>
         <translation>零样本方案</translation>
     </message>
@@ -2157,7 +2879,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+96"/>
         <source>zero-shot: %1 ms</source>
         <translation>零样本：%1 ms</translation>
     </message>

@@ -13,6 +13,12 @@ namespace gp {
 
 inline QColor deviceColor(int d) { return QColor::fromRgb(deviceColorRgb(d)); }
 
+// Black or white, whichever reads better on `c`.
+inline QColor textColorOn(const QColor& c) {
+  const double luma = 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF();
+  return luma > 0.6 ? QColor(20, 20, 20) : QColor(Qt::white);
+}
+
 // Mime type of a drag holding op ids (little-endian int32 array).
 inline constexpr const char* kOpsMimeType = "application/x-graphplace-ops";
 

@@ -26,6 +26,7 @@
 #include "panels/history_panel.h"
 #include "panels/op_inspector.h"
 #include "optimize_popup.h"
+#include "parallel_window.h"
 #include "profile_dialog.h"
 #include "plan_edits.h"
 #include "reward/reward_plot.h"
@@ -468,6 +469,7 @@ void MainWindow::showEvent(QShowEvent* e) {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   doc_->cancel();
+  if (parallelWindow_) parallelWindow_->close();
   saveSettings();
   e->accept();
 }

@@ -38,6 +38,7 @@ class GraphView;
 class HistoryPanel;
 class OpInspector;
 class OptimizePopup;
+class ParallelWindow;
 class RewardPlot;
 class TimelineView;
 
@@ -64,6 +65,10 @@ class MainWindow : public QMainWindow {
   RewardPlot* rewardPlot() const { return rewardPlot_; }
   OptimizePopup* optimizePopup() const { return optimizePopup_; }
   ImportBanner* importBanner() const { return importBanner_; }  // the Optimize button's options
+  // Run ▸ Parallel Plan…: opens (or raises) the window for the open model and cluster; null
+  // with no model open.
+  ParallelWindow* openParallelPlan();
+  ParallelWindow* parallelWindow() const;  // null until opened
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
@@ -88,6 +93,8 @@ class MainWindow : public QMainWindow {
   void createToolBar();
   void createStatusBar();
   void createGpuActions();    // main_window_gpu.cpp
+  void createParallelAction();  // main_window_parallel.cpp
+  void followWorkspaceInParallelPlan();
   void addClusterMenu();      // main_window_gpu.cpp
   void updateGpuActions();    // enabled state and tooltips of the GPU actions
   void onGpuMeasurementChanged();
@@ -127,6 +134,7 @@ class MainWindow : public QMainWindow {
   TimelineCompare* timelineCompare_ = nullptr;
   GpuAvailability* gpu_ = nullptr;
   QPointer<ProfileDialog> profileDialog_;
+  QPointer<ParallelWindow> parallelWindow_;
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;
@@ -150,6 +158,7 @@ class MainWindow : public QMainWindow {
   QAction *setPriorityAct_ = nullptr, *fuseAct_ = nullptr, *unfuseAct_ = nullptr;
   QAction *loadClusterAct_ = nullptr, *profileAct_ = nullptr, *measureGpuAct_ = nullptr;
   QAction *loadCalibrationAct_ = nullptr, *clearCalibrationAct_ = nullptr;
+  QAction* parallelAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
   QList<QAction*> baselineActions_;  // Run All Baselines and one per method
   QString lastError_;

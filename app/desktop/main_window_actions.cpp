@@ -96,6 +96,7 @@ void MainWindow::createActions() {
   graphView_->setSelectionActions({setPriorityAct_, fuseAct_, unfuseAct_});
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
   createGpuActions();
+  createParallelAction();
 }
 
 void MainWindow::createMenus() {
@@ -210,6 +211,7 @@ void MainWindow::createMenus() {
   run->addSeparator();
   run->addAction(optimizeAct_);
   run->addAction(stopOptimizeAct_);
+  run->addAction(parallelAct_);
   run->addSeparator();
   run->addAction(cancelAct_);
 

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 
+#include "device_colors.h"
 #include "panels/number_format.h"
 
 namespace gp {
@@ -13,12 +14,6 @@ using panels::formatMemorySize;
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// Black or white, whichever reads better on `c`.
-QColor textColorOn(const QColor& c) {
-  const double luma = 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF();
-  return luma > 0.6 ? QColor(20, 20, 20) : QColor(Qt::white);
-}
 
 }  // namespace
 

@@ -5,10 +5,11 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPicture>
-#include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "plot_parts.h"
 
 namespace gp {
 
@@ -21,36 +22,14 @@ const QColor kBaselineColor(178, 34, 34);
 const QColor kBoundColor(90, 90, 90);
 const QColor kZeroShotColor(128, 0, 128);
 
-QCPItemText* makeLineLabel(QCustomPlot* plot, const QColor& color) {
-  auto* t = new QCPItemText(plot);
-  t->position->setAxes(plot->xAxis, plot->yAxis);
-  t->position->setAxisRect(plot->axisRect());
-  t->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-  t->position->setTypeY(QCPItemPosition::ptPlotCoords);
-  t->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-  t->setColor(color);
-  t->setPadding(QMargins(2, 0, 4, 1));
-  return t;
-}
-
-QCPItemStraightLine* makeLine(QCustomPlot* plot, const QColor& color) {
-  auto* l = new QCPItemStraightLine(plot);
-  QPen pen(color, 1.5, Qt::DashLine);
-  l->setPen(pen);
-  return l;
-}
-
 QString ms(double seconds) {
   return QLocale().toString(seconds * 1e3, 'f', seconds < 0.1 ? 2 : 1);
 }
 
 }  // namespace
 
-RewardPlot::RewardPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(plot_);
-  plot_->setObjectName(QStringLiteral("rewardCustomPlot"));
+RewardPlot::RewardPlot(QWidget* parent)
+    : QWidget(parent), plot_(fillWithPlot(this, QStringLiteral("rewardCustomPlot"))) {
 
   meanGraph_ = plot_->addGraph();
   meanGraph_->setName(tr("mean reward"));
@@ -93,19 +72,7 @@ RewardPlot::RewardPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
   ticker->setTickStep(1.0);
   ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);  // whole iterations only
   plot_->xAxis->setTicker(ticker);
-  // The legend in a row of its own below the axes: it never hides a curve.
-  plot_->legend->setVisible(true);
-  plot_->legend->setBorderPen(Qt::NoPen);
-  plot_->legend->setBrush(Qt::NoBrush);
-  plot_->legend->setWrap(2);  // two per row: fits a narrow dock
-  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, /*rearrange=*/true);
-  QFont small = font();
-  small.setPointSizeF(small.pointSizeF() * 0.9);
-  plot_->legend->setFont(small);
-  plot_->plotLayout()->addElement(1, 0, plot_->legend);
-  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-  plot_->plotLayout()->setRowSpacing(0);
-  plot_->legend->setMargins(QMargins(4, 0, 4, 2));
+  putLegendBelow(plot_, 2);  // two per row: fits a narrow dock
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   // Once the user zooms or pans, new points no longer move the view; a double click fits again.
   connect(plot_, &QCustomPlot::mousePress, this, [this] { userView_ = true; });

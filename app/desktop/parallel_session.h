@@ -1,0 +1,117 @@
+// ParallelSession: the model object of the Parallel Plan window — the open model as a layer
+// stack on the document's cluster (a ParallelTask, loaded in the background as the forward
+// graph with the training precision, as `graphplace-cli parallelize` loads it), the current
+// plan and global batch with their simulated step, an undo stack of hand edits, the history of
+// plans produced, and the plan searches (Megatron's rule, data parallelism, the exact search,
+// the DQN) running one at a time on a worker thread.
+//
+// Every change of the shown state is one undo step and is simulated at once on the UI thread
+// (simulateParallel with the timeline: milliseconds). An edit whose plan breaks a rule
+// (parallelPlanProblem) is refused: nothing changes and warning(the one-line reason) is emitted.
+// While a search runs, edits, restores and other searches are refused (whyNotEdit); a search's
+// plan enters the history and becomes the shown plan as one undo step. The DQN's episodes are
+// passed on (episodes()) every 100 ms; stop() ends any search within ~100 ms, keeping what it
+// found. Destroying the session stops a running search and waits for it.
+//
+//   ParallelSession s;
+//   s.load(document.workspace());          // async -> loaded() or loadFailed(reason)
+//   s.edit({512, plan}, "Micro-batches 8"); // "" when applied, else the reason
+//   s.run(ParallelSession::Method::Exact);  // async -> searchFinished(...)
+#pragma once
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+#include <QUndoStack>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "optimize/parallel_dqn.h"
+#include "parallel/parallel_edits.h"
+#include "parallel/parallel_history_model.h"
+#include "parallel/parallel_task.h"
+#include "parallel_search_run.h"
+#include "workspace.h"
+
+namespace gp {
+
+class ParallelSession : public QObject {
+  Q_OBJECT
+ public:
+  enum class Method { Megatron, DataParallel, Exact, Dqn };
+  static QString methodLabel(Method m);  // "Megatron", "Data parallel", "Exact", "DQN"
+
+  explicit ParallelSession(QObject* parent = nullptr);
+  ~ParallelSession() override;
+
+  // Loads the workspace's model for parallel planning on its cluster (background). A running
+  // search stops; state, undo steps and history start again once loaded.
+  void load(std::shared_ptr<const Workspace> ws);
+  bool isLoading() const { return loading_; }
+  bool hasTask() const { return task_ != nullptr; }
+  const ParallelTask* task() const { return task_.get(); }
+  QString loadError() const { return loadError_; }  // the one-line reason the last load failed
+  QString modelSpec() const { return spec_; }
+  QString clusterName() const;
+
+  const pedit::PlanState& state() const { return state_; }
+  const ParallelMeasurement& measurement() const { return measurement_; }  // of state(), with events
+  QUndoStack* undoStack() { return &undo_; }
+  ParallelHistoryModel* history() { return &history_; }
+
+  // Why the shown plan may not change now (a search runs); empty when it may.
+  QString whyNotEdit() const;
+  // Applies `after` as one undo step labelled `text` and adds it to the history unless a plan
+  // there is the same. Returns "" when applied, else the reason (warning() emitted).
+  QString edit(const pedit::PlanState& after, const QString& text);
+  void restore(int historyRow);  // undoable
+  void reset();                  // back to the first plan shown (undoable)
+
+  void run(Method m);                        // Megatron, DataParallel or Exact
+  void optimize(const DqnOptions& options);  // the DQN
+  void stop();
+  bool isSearching() const { return search_ != nullptr; }
+  bool isBusy() const { return loading_ || search_ != nullptr; }
+  // The exact search's time limit (s).
+  void setExactBudget(double seconds) { exactBudget_ = seconds; }
+
+  // Used by the undo command only: shows `s` and simulates it.
+  void showState(const pedit::PlanState& s);
+
+ Q_SIGNALS:
+  void loaded();
+  void loadFailed(const QString& reason);
+  void changed();  // state() and measurement() are new
+  void warning(const QString& message);
+  void busyChanged(bool busy);
+  void searchStarted(gp::ParallelSession::Method m);
+  void episodes(const std::vector<gp::DqnEpisodeReport>& reports);
+  // The search ended: applied = its plan is shown; `note` says what it found or why nothing.
+  void searchFinished(gp::ParallelSession::Method m, bool applied, const QString& note);
+
+ private:
+  void setBusy();
+  QString refuse(const QString& message);
+  void startSearch(Method m, DqnOptions dqn);
+  void finishSearch(Method m, const std::shared_ptr<ParallelSearchRun>& run, int64_t batch,
+                    const std::optional<ParallelResult>& r, const QString& error);
+  void pollEpisodes();
+  ParallelMeasurement simulate(const pedit::PlanState& s) const;
+
+  std::shared_ptr<ParallelTask> task_;
+  QString spec_, loadError_;
+  bool loading_ = false;
+  int64_t generation_ = 0;  // a new one with every load: older results are dropped
+  pedit::PlanState state_, start_;
+  ParallelMeasurement measurement_;
+  QUndoStack undo_;
+  ParallelHistoryModel history_;
+  std::shared_ptr<ParallelSearchRun> search_;
+  QTimer poll_;
+  QThreadPool pool_;
+  double exactBudget_ = 60;
+  bool wasBusy_ = false;
+};
+
+}  // namespace gp

@@ -1,0 +1,395 @@
+#include "parallel_window.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "parallel/device_memory_panel.h"
+#include "parallel/layer_stack_view.h"
+#include "parallel/mesh_view.h"
+#include "parallel/mfu_plot.h"
+#include "parallel/parallel_controls.h"
+#include "parallel/parallel_format.h"
+#include "parallel/pipeline_view.h"
+#include "parallel_export.h"
+
+namespace gp {
+
+namespace {
+
+QAction* makeAction(QObject* parent, const QString& text, const char* name, const QString& tip) {
+  auto* a = new QAction(text, parent);
+  a->setObjectName(QString::fromLatin1(name));
+  a->setToolTip(tip);
+  return a;
+}
+
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
+  auto* box = new QWidget(parent);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->setSpacing(2);
+  auto* label = new QLabel(title, box);
+  QFont f = label->font();
+  f.setBold(true);
+  label->setFont(f);
+  layout->addWidget(label);
+  layout->addWidget(content, 1);
+  return box;
+}
+
+}  // namespace
+
+ParallelWindow::ParallelWindow(QWidget* parent) : QMainWindow(parent, Qt::Window) {
+  setObjectName(QStringLiteral("ParallelWindow"));
+  setWindowTitle(tr("Parallel Plan"));
+  dqn_.budgetSeconds = 20;
+  createActions();
+  pages_ = new QStackedWidget(this);
+  message_ = new QLabel(pages_);
+  message_->setObjectName(QStringLiteral("parallelMessage"));
+  message_->setAlignment(Qt::AlignCenter);
+  message_->setWordWrap(true);
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  message_->setMargin(24);
+  pages_->addWidget(message_);
+  pages_->addWidget(createPlanPage());
+  setCentralWidget(pages_);
+  statusBar();
+
+  connect(&session_, &ParallelSession::loaded, this, &ParallelWindow::onLoaded);
+  connect(&session_, &ParallelSession::loadFailed, this, [this](const QString& reason) {
+    showMessage(tr("No parallel plan for this model: %1").arg(reason) + QStringLiteral("\n\n") +
+                    tr("Parallel plans split a model made of repeated layers, such as zoo:bert_base or zoo:gpt_13b "
+                       "(File ▸ Examples)."),
+                true);
+  });
+  connect(&session_, &ParallelSession::changed, this, &ParallelWindow::onChanged);
+  connect(&session_, &ParallelSession::busyChanged, this, &ParallelWindow::onBusyChanged);
+  connect(&session_, &ParallelSession::warning, this, [this](const QString& m) {
+    controls_->setNotice(m);
+    statusBar()->showMessage(m, 10000);
+    controls_->setState(session_.state());  // a refused edit: back to what is applied
+  });
+  connect(&session_, &ParallelSession::searchStarted, this, [this](ParallelSession::Method m) {
+    controls_->setNotice({});
+    statusBar()->showMessage(tr("%1 is searching…").arg(ParallelSession::methodLabel(m)));
+    if (m == ParallelSession::Method::Dqn) {
+      mfu_->clear();
+      updateMfuReference();
+    }
+  });
+  connect(&session_, &ParallelSession::episodes, this, [this](const std::vector<DqnEpisodeReport>& reports) {
+    for (const DqnEpisodeReport& r : reports) mfu_->addEpisode(r);
+    statusBar()->showMessage(tr("DQN: episode %1, best MFU %2 %")
+                                 .arg(reports.back().episode)
+                                 .arg(pformat::percentText(reports.back().bestReward)));
+  });
+  connect(&session_, &ParallelSession::searchFinished, this, &ParallelWindow::onSearchFinished);
+  onBusyChanged();
+  resize(1500, 950);
+}
+
+ParallelWindow::~ParallelWindow() = default;
+
+void ParallelWindow::createActions() {
+  megatron_ = makeAction(
+      this, tr("Megatron"), "parallelMegatron",
+      tr("Megatron-LM's rule: the smallest tensor × pipeline size that fits, data parallelism over the rest"));
+  dataParallel_ =
+      makeAction(this, tr("Data parallel"), "parallelDataParallel",
+                 tr("The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)"));
+  exact_ = makeAction(this, tr("Exact"), "parallelExact",
+                      tr("Every plan shape, stage boundaries by dynamic programming, pruned by a lower bound"));
+  optimize_ = makeAction(this, tr("Optimize"), "parallelOptimize",
+                         tr("Search with the DQN in the background; its MFU per episode is plotted as it runs"));
+  stop_ = makeAction(this, tr("Stop"), "parallelStop", tr("Stop the search; the best plan found so far is applied"));
+  reset_ = makeAction(this, tr("Reset"), "parallelReset", tr("Back to the first plan shown (undoable)"));
+  undo_ = session_.undoStack()->createUndoAction(this);
+  undo_->setObjectName(QStringLiteral("parallelUndo"));
+  undo_->setShortcut(QKeySequence::Undo);
+  redo_ = session_.undoStack()->createRedoAction(this);
+  redo_->setObjectName(QStringLiteral("parallelRedo"));
+  redo_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  exportPlan_ = makeAction(this, tr("Export Plan…"), "parallelExportPlan",
+                           tr("Write the plan file (graphplace-cli parallelize --plan reads it)"));
+  exportTrace_ = makeAction(this, tr("Export Trace…"), "parallelExportTrace",
+                            tr("Write the simulated step as a Chrome trace (Perfetto)"));
+  using M = ParallelSession::Method;
+  connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
+  connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
+  connect(exact_, &QAction::triggered, this, [this] { session_.run(M::Exact); });
+  connect(optimize_, &QAction::triggered, this, [this] {
+    DqnOptions o = dqn_;
+    o.budgetSeconds = budget_->value();
+    session_.optimize(o);
+  });
+  connect(stop_, &QAction::triggered, &session_, &ParallelSession::stop);
+  connect(reset_, &QAction::triggered, &session_, &ParallelSession::reset);
+  connect(exportPlan_, &QAction::triggered, this, [this] { chooseAndExport(false); });
+  connect(exportTrace_, &QAction::triggered, this, [this] { chooseAndExport(true); });
+
+  QToolBar* tb = addToolBar(tr("Plan"));
+  tb->setObjectName(QStringLiteral("parallelToolBar"));
+  tb->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  tb->addActions({megatron_, dataParallel_, exact_});
+  tb->addSeparator();
+  tb->addAction(optimize_);
+  budget_ = new QSpinBox(tb);
+  budget_->setObjectName(QStringLiteral("parallelBudget"));
+  budget_->setRange(1, 3600);
+  budget_->setValue(20);
+  budget_->setSuffix(tr(" s"));
+  budget_->setToolTip(tr("How long the DQN searches"));
+  tb->addWidget(budget_);
+  tb->addAction(stop_);
+  tb->addSeparator();
+  tb->addAction(reset_);
+  tb->addAction(undo_);
+  tb->addAction(redo_);
+  tb->addSeparator();
+  tb->addActions({exportPlan_, exportTrace_});
+
+  QMenu* plan = menuBar()->addMenu(tr("&Plan"));
+  plan->addActions({undo_, redo_});
+  plan->addSeparator();
+  plan->addActions({megatron_, dataParallel_, exact_, optimize_, stop_, reset_});
+  plan->addSeparator();
+  plan->addActions({exportPlan_, exportTrace_});
+  plan->addSeparator();
+  QAction* close = plan->addAction(tr("&Close"));
+  close->setShortcut(QKeySequence::Close);
+  connect(close, &QAction::triggered, this, &QWidget::close);
+}
+
+QWidget* ParallelWindow::createPlanPage() {
+  auto* split = new QSplitter(Qt::Horizontal, pages_);
+  split->setObjectName(QStringLiteral("parallelSplit"));
+  // Left: the controls, the history, the DQN's curve.
+  auto* left = new QSplitter(Qt::Vertical, split);
+  controls_ = new ParallelControls(left);
+  left->addWidget(titled(tr("Plan"), controls_, left));
+  historyView_ = new QTableView(left);
+  historyView_->setObjectName(QStringLiteral("parallelHistory"));
+  historyView_->setModel(session_.history());
+  historyView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  historyView_->setSelectionMode(QAbstractItemView::SingleSelection);
+  historyView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  historyView_->verticalHeader()->hide();
+  historyView_->setShowGrid(false);
+  historyView_->setAlternatingRowColors(true);
+  historyView_->setWordWrap(false);
+  historyView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  historyView_->horizontalHeader()->setSectionResizeMode(ParallelHistoryModel::Shape, QHeaderView::Stretch);
+  historyView_->setToolTip(tr("Every plan produced; click one to show it again (undoable)"));
+  left->addWidget(titled(tr("History"), historyView_, left));
+  mfu_ = new MfuPlot(left);
+  left->addWidget(titled(tr("Optimizer (DQN)"), mfu_, left));
+  left->setSizes({330, 330, 240});
+
+  // Right: summary and layer stack, the timeline, the mesh and the memory.
+  auto* right = new QSplitter(Qt::Vertical, split);
+  auto* top = new QWidget(right);
+  auto* topLayout = new QVBoxLayout(top);
+  topLayout->setContentsMargins(6, 6, 6, 0);
+  topLayout->setSpacing(4);
+  title_ = new QLabel(top);
+  title_->setObjectName(QStringLiteral("parallelTitle"));
+  title_->setWordWrap(true);
+  summary_ = new QLabel(top);
+  summary_->setObjectName(QStringLiteral("parallelSummary"));
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont big = summary_->font();
+  big.setPointSizeF(big.pointSizeF() * 1.2);
+  big.setBold(true);
+  summary_->setFont(big);
+  layers_ = new LayerStackView(top);
+  layers_->setObjectName(QStringLiteral("parallelLayers"));
+  topLayout->addWidget(title_);
+  topLayout->addWidget(summary_);
+  topLayout->addWidget(layers_);
+  right->addWidget(top);
+  pipeline_ = new PipelineView(right);
+  pipeline_->setObjectName(QStringLiteral("parallelPipeline"));
+  right->addWidget(titled(tr("Pipeline (one training step)"), pipeline_, right));
+  auto* bottom = new QSplitter(Qt::Horizontal, right);
+  mesh_ = new MeshView(bottom);
+  mesh_->setObjectName(QStringLiteral("parallelMesh"));
+  bottom->addWidget(titled(tr("Mesh on the cluster (outlined: tensor-parallel groups)"), mesh_, bottom));
+  memory_ = new DeviceMemoryPanel(bottom);
+  auto* scroll = new QScrollArea(bottom);
+  scroll->setWidget(memory_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  bottom->addWidget(titled(tr("Peak memory per device"), scroll, bottom));
+  bottom->setSizes({560, 440});
+  right->addWidget(bottom);
+  right->setStretchFactor(0, 0);
+  right->setStretchFactor(1, 3);
+  right->setStretchFactor(2, 2);
+  split->addWidget(left);
+  split->addWidget(right);
+  split->setStretchFactor(0, 0);
+  split->setStretchFactor(1, 1);
+  split->setSizes({500, 1000});
+
+  // Edits go to the session, which applies them (changed: onChanged) or refuses them (warning).
+  connect(controls_, &ParallelControls::editRequested, &session_,
+          [this](const pedit::PlanState& after, const QString& text) { session_.edit(after, text); });
+  connect(layers_, &LayerStackView::boundaryMoved, &session_, [this](int boundary, int first) {
+    const pedit::PlanState& s = session_.state();
+    session_.edit({s.batch, pedit::withBoundary(s.plan, boundary, first)},
+                  tr("Stage %1 starts at layer %2").arg(boundary).arg(first));
+  });
+  // A click, or Return on the keyboard's row, shows that plan again.
+  for (auto signal : {&QTableView::clicked, &QTableView::activated})
+    connect(historyView_, signal, this, [this](const QModelIndex& index) {
+      if (index.isValid()) session_.restore(index.row());
+    });
+  return split;
+}
+
+void ParallelWindow::setWorkspace(const std::shared_ptr<const Workspace>& ws) {
+  if (!ws) return;
+  if (ws->graph.get() == graph_ && ws->cluster.get() == cluster_) return;
+  graph_ = ws->graph.get();
+  cluster_ = ws->cluster.get();
+  setWindowTitle(tr("Parallel Plan — %1 on %2").arg(ws->modelSpec, QString::fromStdString(ws->cluster->name())));
+  mfu_->clear();
+  showMessage(tr("Loading %1 as a stack of layers…").arg(ws->modelSpec), false);
+  session_.load(ws);
+}
+
+void ParallelWindow::showMessage(const QString& text, bool error) {
+  message_->setText(text);
+  message_->setStyleSheet(error ? QStringLiteral("QLabel { color: #b3261e; font-size: 13pt; }") : QString());
+  pages_->setCurrentIndex(0);
+}
+
+void ParallelWindow::onLoaded() {
+  const ParallelTask& t = *session_.task();
+  const LayerStack& st = t.stack;
+  title_->setText(tr("%1 on %2: %3 layers, hidden %4, %5 heads, %6 G parameters, %7 · %8 devices")
+                      .arg(session_.modelSpec(), session_.clusterName())
+                      .arg(st.numLayers())
+                      .arg(st.hidden)
+                      .arg(st.heads)
+                      .arg(QLocale().toString(static_cast<double>(st.totalParams()) / 1e9, 'f', 2),
+                           dtypeSize(st.activationType) == 2 ? tr("mixed precision") : tr("fp32"))
+                      .arg(t.c.numDevices()));
+  controls_->setContext(t.c.numDevices(), st.numLayers());
+  layers_->setStack(st);
+  mesh_->setCluster(t.c);
+  memory_->setCluster(t.c);
+  pages_->setCurrentIndex(1);
+  onChanged();
+}
+
+void ParallelWindow::onChanged() {
+  if (!session_.hasTask()) return;
+  const pedit::PlanState& s = session_.state();
+  const ParallelMeasurement& m = session_.measurement();
+  controls_->setNotice({});  // what was refused before no longer matters
+  controls_->setState(s);
+  layers_->setPlan(s.plan);
+  mesh_->setPlan(s.plan, m.rankDevice);
+  memory_->setMeasurement(m, s.plan.dp * s.plan.tp);
+  pipeline_->setMeasurement(m, s.plan.pp);
+  summary_->setText(m.feasible ? pformat::summaryText(m)
+                               : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
+  summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
+  summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') +
+                       tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
+  const int row = session_.history()->find(s);
+  if (row >= 0) {
+    historyView_->selectRow(row);
+    historyView_->scrollTo(historyView_->model()->index(row, 0));
+  } else {
+    historyView_->clearSelection();
+  }
+}
+
+void ParallelWindow::onBusyChanged() {
+  const bool ready = session_.hasTask() && !session_.isBusy();
+  const QString why = session_.whyNotEdit();
+  for (QAction* a : {megatron_, dataParallel_, exact_, optimize_, reset_, exportPlan_, exportTrace_})
+    a->setEnabled(ready);
+  stop_->setEnabled(session_.isSearching());
+  budget_->setEnabled(ready);
+  undo_->setEnabled(ready && session_.undoStack()->canUndo());
+  redo_->setEnabled(ready && session_.undoStack()->canRedo());
+  controls_->setEditable(ready, why);
+  layers_->setEditable(ready);
+  historyView_->setEnabled(ready);
+}
+
+void ParallelWindow::onSearchFinished(ParallelSession::Method m, bool applied, const QString& note) {
+  if (m == ParallelSession::Method::Dqn) mfu_->replotNow();
+  if (applied) statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
+  onBusyChanged();
+}
+
+void ParallelWindow::updateMfuReference() {
+  const ParallelHistoryModel& h = *session_.history();
+  int best = -1;
+  for (int r = 0; r < h.count(); ++r)
+    if (h.entry(r).feasible && (best < 0 || h.entry(r).mfu > h.entry(best).mfu)) best = r;
+  if (best < 0)
+    mfu_->setReference(0, {});
+  else
+    mfu_->setReference(h.entry(best).mfu,
+                       QStringLiteral("%1: %2 %").arg(h.entry(best).label, pformat::percentText(h.entry(best).mfu)));
+}
+
+QString ParallelWindow::summaryText() const { return summary_->text(); }
+
+bool ParallelWindow::summaryIsProblem() const { return !session_.measurement().feasible; }
+
+QString ParallelWindow::messageText() const { return message_->text(); }
+
+bool ParallelWindow::showsPlan() const { return pages_->currentIndex() == 1; }
+
+QAction* ParallelWindow::action(const char* name) const { return findChild<QAction*>(QString::fromLatin1(name)); }
+
+QString ParallelWindow::exportPlan(const QString& path) {
+  const QString error = exportParallelPlan(session_, path);
+  statusBar()->showMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error, 10000);
+  return error;
+}
+
+QString ParallelWindow::exportTrace(const QString& path) {
+  const QString error = exportParallelTrace(session_, path);
+  statusBar()->showMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error, 10000);
+  return error;
+}
+
+void ParallelWindow::chooseAndExport(bool trace) {
+  const QString path =
+      QFileDialog::getSaveFileName(this, trace ? tr("Export Trace") : tr("Export Plan"), {},
+                                   trace ? tr("Chrome traces (*.json)") : tr("Parallel plan files (*.json)"));
+  if (path.isEmpty()) return;
+  if (trace)
+    exportTrace(path);
+  else
+    exportPlan(path);
+}
+
+void ParallelWindow::closeEvent(QCloseEvent* e) {
+  session_.stop();
+  e->accept();
+}
+
+}  // namespace gp

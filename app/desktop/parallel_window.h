@@ -1,0 +1,96 @@
+// ParallelWindow: the Parallel Plan window (Run ▸ Parallel Plan…) — a data / tensor / pipeline
+// parallel training plan for the open model on the document's cluster, shown and edited:
+// the controls and stage table (ParallelControls), the history of plans, the DQN's MFU curve;
+// the summary line, the layer stack by stage (boundaries draggable), the pipeline timeline, the
+// mesh on the servers and every device's memory. Megatron, Data parallel, Exact and Optimize
+// (the DQN, in the background, with Stop) produce plans; Reset goes back to the first plan;
+// Ctrl+Z / Ctrl+Shift+Z undo and redo every change; Export writes the plan file and the trace.
+// It reads the document's workspace and never changes the document. Closing it stops a search.
+#pragma once
+#include <QMainWindow>
+#include <memory>
+
+#include "parallel_session.h"
+
+class QAction;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+class QTableView;
+
+namespace gp {
+
+class DeviceMemoryPanel;
+class LayerStackView;
+class MeshView;
+class MfuPlot;
+class ParallelControls;
+class PipelineView;
+
+class ParallelWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit ParallelWindow(QWidget* parent = nullptr);
+  ~ParallelWindow() override;
+
+  // Plans for this workspace's model and cluster; a new model or cluster starts over, the same
+  // ones (another calibration table only) keep what is shown.
+  void setWorkspace(const std::shared_ptr<const Workspace>& ws);
+  ParallelSession* session() { return &session_; }
+
+  // What is shown, for tests and --screenshot-like captures.
+  QString summaryText() const;  // the figures, or the problem in red
+  bool summaryIsProblem() const;
+  QString messageText() const;  // shown instead of the plan while loading or when it failed
+  bool showsPlan() const;
+  ParallelControls* controls() const { return controls_; }
+  LayerStackView* layerStackView() const { return layers_; }
+  MeshView* meshView() const { return mesh_; }
+  PipelineView* pipelineView() const { return pipeline_; }
+  DeviceMemoryPanel* memoryPanel() const { return memory_; }
+  MfuPlot* mfuPlot() const { return mfu_; }
+  QTableView* historyView() const { return historyView_; }
+  QAction* action(const char* name) const;  // by objectName ("parallelMegatron", …)
+  QSpinBox* budgetSpin() const { return budget_; }
+
+  // What Optimize hands the DQN; its budget comes from the window's spin box.
+  void setDqnOptions(const DqnOptions& o) { dqn_ = o; }
+
+  QString exportPlan(const QString& path);  // "" on success, else the error (also shown)
+  QString exportTrace(const QString& path);
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void createActions();
+  QWidget* createPlanPage();
+  void onLoaded();
+  void onChanged();
+  void onBusyChanged();
+  void onSearchFinished(ParallelSession::Method m, bool applied, const QString& note);
+  void showMessage(const QString& text, bool error);
+  void chooseAndExport(bool trace);
+  void updateMfuReference();
+
+  ParallelSession session_;
+  DqnOptions dqn_;
+  const void* graph_ = nullptr;  // what the session was loaded for
+  const void* cluster_ = nullptr;
+  QStackedWidget* pages_ = nullptr;
+  QLabel* message_ = nullptr;
+  QLabel* title_ = nullptr;
+  QLabel* summary_ = nullptr;
+  ParallelControls* controls_ = nullptr;
+  LayerStackView* layers_ = nullptr;
+  PipelineView* pipeline_ = nullptr;
+  MeshView* mesh_ = nullptr;
+  DeviceMemoryPanel* memory_ = nullptr;
+  MfuPlot* mfu_ = nullptr;
+  QTableView* historyView_ = nullptr;
+  QSpinBox* budget_ = nullptr;
+  QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
+  QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr;
+};
+
+}  // namespace gp

@@ -1,0 +1,367 @@
+// Qt Test: the Parallel Plan window used as a person would — open BERT-base on 2x8xH100-IB,
+// Run ▸ Parallel Plan…, press Megatron and Exact (the figures shown are simulateParallel's for
+// the plans the core's rules give), change the micro-batch count, the mesh and a stage boundary
+// by hand (each re-measured at once, undone with Ctrl+Z, redone with Ctrl+Shift+Z), a batch the
+// mesh cannot split (refused with the one-line reason), restore a plan from the history, export
+// the plan file and the trace. A model without repeated layers says why instead of a plan, and
+// the window follows the document to one with layers. The DQN runs in the background with a
+// live MFU curve, stops on Stop, and the window and the app close while it runs (skipped
+// without the LibTorch plugin). With GP_SCREENSHOT_DIR set, the window is saved there: a
+// GPT-13B pipeline on two servers (parallel-plan.png), after a DQN run (parallel-dqn.png) and
+// on a model without layers (parallel-no-layers.png).
+#include <QAction>
+#include <QComboBox>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "app_test_helpers.h"
+#include "document.h"
+#include "main_window.h"
+#include "optimize/rl_plugin.h"
+#include "parallel/layer_stack_view.h"
+#include "parallel/mesh_view.h"
+#include "parallel/mfu_plot.h"
+#include "parallel/parallel_controls.h"
+#include "parallel/parallel_format.h"
+#include "parallel/pipeline_view.h"
+#include "parallel_window.h"
+
+using namespace gp;
+
+namespace {
+
+using gptest::action;
+using gptest::waitIdle;
+
+constexpr const char* kCluster = "2x8xH100-IB";
+
+// Spins the event loop until the window has loaded and nothing runs, three polls in a row.
+bool waitParallel(ParallelWindow* pw, int timeoutMs = 180000) {
+  QDeadlineTimer deadline(timeoutMs);
+  int idlePolls = 0;
+  while (!deadline.hasExpired()) {
+    QTest::qWait(20);
+    idlePolls = pw->session()->isBusy() ? 0 : idlePolls + 1;
+    if (idlePolls >= 3) return true;
+  }
+  return false;
+}
+
+// Opens `model` on the test cluster in the main window, then Run ▸ Parallel Plan….
+ParallelWindow* openParallel(MainWindow& w, Document& doc, const QString& model) {
+  doc.open(OpenRequest{model, GraphMode::Default, QString::fromLatin1(kCluster), {}, {}, false});
+  if (!waitIdle(w)) return nullptr;
+  QAction* open = action(w, "actionParallelPlan");
+  if (!open->isEnabled()) return nullptr;
+  open->trigger();
+  ParallelWindow* pw = w.parallelWindow();
+  if (!pw || !waitParallel(pw)) return nullptr;
+  return pw;
+}
+
+// What the window should show for a state: simulateParallel's figures, written as the view does.
+QString expectedSummary(const ParallelSession& s, const pedit::PlanState& state) {
+  const StageCostModel model(s.task()->stack, s.task()->cost);
+  const ParallelMeasurement m = simulateParallel(model, state.batch, state.plan);
+  return m.feasible ? pformat::summaryText(m) : QString();
+}
+
+void chooseData(QComboBox* c, int value) {  // a choice in a combo box, as a click would make it
+  const int index = c->findData(value);
+  QVERIFY2(index >= 0, qPrintable(QStringLiteral("%1 offers no %2").arg(c->objectName()).arg(value)));
+  c->setCurrentIndex(index);
+  Q_EMIT c->activated(index);
+}
+
+QString historyCell(ParallelWindow* pw, int row, int column) {
+  return pw->historyView()->model()->index(row, column).data().toString();
+}
+
+}  // namespace
+
+class ParallelPlanTest : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName(QStringLiteral("graphplace-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("parallel_plan_test"));
+  }
+
+  void methodsEditsUndoHistoryExport() {
+    Document doc;
+    MainWindow w(&doc, nullptr, /*restoreLayout=*/false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ParallelWindow* pw = openParallel(w, doc, QStringLiteral("zoo:bert_base"));
+    QVERIFY(pw);
+    QVERIFY(QTest::qWaitForWindowExposed(pw));
+    ParallelSession& s = *pw->session();
+    QVERIFY(pw->showsPlan());
+    QCOMPARE(s.task()->stack.numLayers(), 12);
+    QCOMPARE(s.state().batch, int64_t{256});  // BERT's pre-training batch
+    QCOMPARE(s.history()->count(), 1);
+    const StageCostModel model(s.task()->stack, s.task()->cost);
+
+    // Megatron: the core's rule, its figures on the summary line and in the history.
+    pw->action("parallelMegatron")->trigger();
+    QVERIFY(waitParallel(pw));
+    const ParallelResult megatron = megatronPlan(model, 256);
+    QVERIFY(pedit::samePlan(s.state().plan, megatron.plan));
+    const QString megatronSummary = expectedSummary(s, s.state());
+    QVERIFY(!megatronSummary.isEmpty());
+    QCOMPARE(pw->summaryText(), megatronSummary);
+    QCOMPARE(historyCell(pw, 1, ParallelHistoryModel::Label), QStringLiteral("Megatron"));
+    QCOMPARE(historyCell(pw, 1, ParallelHistoryModel::Samples),
+             pformat::samplesText(simulateParallel(model, 256, megatron.plan).samplesPerSecond));
+
+    // Exact: the exact search's plan, at least as fast.
+    pw->action("parallelExact")->trigger();
+    QVERIFY(waitParallel(pw));
+    const ParallelResult exact = exactSearch(model, 256);
+    QVERIFY(pedit::samePlan(s.state().plan, exact.plan));
+    const pedit::PlanState exactState = s.state();
+    const QString exactSummary = expectedSummary(s, exactState);
+    QCOMPARE(pw->summaryText(), exactSummary);
+    QVERIFY(s.measurement().samplesPerSecond >= simulateParallel(model, 256, megatron.plan).samplesPerSecond);
+    QCOMPARE(historyCell(pw, 2, ParallelHistoryModel::Label), QStringLiteral("Exact"));
+    QCOMPARE(pw->pipelineView()->barCount(PipelineEvent::Kind::Forward),
+             exactState.plan.pp * exactState.plan.microbatches);
+
+    // Micro-batch count by hand (keyboard in its box): re-measured at once; Ctrl+Z / Ctrl+Shift+Z.
+    QComboBox* micro = pw->controls()->microbatchCombo();
+    const int countBefore = exactState.plan.microbatches;
+    micro->setFocus();
+    QTest::keyClick(micro, micro->currentIndex() + 1 < micro->count() ? Qt::Key_Down : Qt::Key_Up);
+    QVERIFY(s.state().plan.microbatches != countBefore);
+    QCOMPARE(s.state().plan.microbatches, micro->currentData().toInt());
+    const pedit::PlanState edited = s.state();
+    QCOMPARE(pw->summaryText(), expectedSummary(s, edited));
+    QVERIFY(pw->summaryText() != exactSummary);
+    QCOMPARE(pw->pipelineView()->barCount(PipelineEvent::Kind::Forward), edited.plan.pp * edited.plan.microbatches);
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), exactState));
+    QCOMPARE(pw->summaryText(), exactSummary);
+    QCOMPARE(micro->currentData().toInt(), countBefore);
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(pedit::sameState(s.state(), edited));
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), exactState));
+
+    // A pipeline: dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
+    ParallelControls* c = pw->controls();
+    chooseData(c->degreeCombo(0), 8);
+    QCOMPARE(s.state().plan.dp, 8);
+    chooseData(c->degreeCombo(2), 2);
+    QCOMPARE(s.state().plan.pp, 2);
+    QCOMPARE(s.state().plan.stages[1].first, 6);
+    QCOMPARE(pw->layerStackView()->stageText(1), QStringLiteral("Stage 1 · layers 6–11 · tp 1 · dp 8"));
+    const pedit::PlanState evenStages = s.state();
+    const QString evenSummary = pw->summaryText();
+    QCOMPARE(evenSummary, expectedSummary(s, evenStages));
+    QSpinBox* boundary = c->boundarySpin(1);
+    QVERIFY(boundary);
+    boundary->setValue(4);
+    QCOMPARE(s.state().plan.stages[0].last, 4);
+    QCOMPARE(s.state().plan.stages[1].first, 4);
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    QVERIFY(pw->summaryText() != evenSummary);  // a 4 / 8 split is slower than 6 / 6
+    QCOMPARE(pw->layerStackView()->stageText(0), QStringLiteral("Stage 0 · layers 0–3 · tp 1 · dp 8"));
+    // The mesh: 16 devices, stage 0 on the first server's 8, stage 1 on the second's.
+    QCOMPARE(pw->meshView()->rankOfDevice().size(), size_t{16});
+    QCOMPARE(pw->meshView()->tpGroupDevices().size(), size_t{16});
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), evenStages));
+    QCOMPARE(pw->summaryText(), evenSummary);
+    QCOMPARE(c->boundarySpin(1)->value(), 6);
+
+    // A batch the mesh cannot split: refused with parallelPlanProblem's reason, nothing changes.
+    const int undoSteps = s.undoStack()->index();
+    c->batchSpin()->setValue(100);
+    pedit::PlanState bad = pedit::withBatch(evenStages, 100);
+    const QString why = QString::fromStdString(parallelPlanProblem(s.task()->stack, s.task()->c, 100, bad.plan));
+    QVERIFY(!why.isEmpty());
+    QCOMPARE(c->notice(), why);
+    QVERIFY(pedit::sameState(s.state(), evenStages));
+    QCOMPARE(c->batchSpin()->value(), 256);
+    QCOMPARE(s.undoStack()->index(), undoSteps);
+
+    // Restore Megatron's plan from the history by clicking its row: one more undo step.
+    QTableView* history = pw->historyView();
+    const QRect row1 = history->visualRect(history->model()->index(1, ParallelHistoryModel::Label));
+    QTest::mouseClick(history->viewport(), Qt::LeftButton, {}, row1.center());
+    QVERIFY(pedit::samePlan(s.state().plan, megatron.plan));
+    QCOMPARE(pw->summaryText(), megatronSummary);
+    QCOMPARE(s.undoStack()->index(), undoSteps + 1);
+
+    // Reset, then the plan file and the trace of what is shown.
+    pw->action("parallelReset")->trigger();
+    QCOMPARE(s.state().plan.dp, 16);
+    QCOMPARE(s.state().plan.microbatches, 1);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString planPath = dir.filePath(QStringLiteral("plan.json")),
+                  tracePath = dir.filePath(QStringLiteral("trace.json"));
+    QCOMPARE(pw->exportPlan(planPath), QString());
+    QCOMPARE(pw->exportTrace(tracePath), QString());
+    QFile planFile(planPath), traceFile(tracePath);
+    QVERIFY(planFile.open(QIODevice::ReadOnly) && traceFile.open(QIODevice::ReadOnly));
+    const ParallelPlanFile f = parseParallelPlanJson(planFile.readAll().toStdString(), "plan.json", s.task()->c);
+    QCOMPARE(f.globalBatch, int64_t{256});
+    QCOMPARE(f.model, std::string("zoo:bert_base"));
+    ParallelPlan read = f.plan;
+    if (!read.devices.empty()) QVERIFY(read.devices == planDevices(s.state().plan, s.task()->c));
+    read.devices.clear();
+    QVERIFY(pedit::samePlan(read, s.state().plan));
+    QVERIFY(traceFile.readAll().contains("\"traceEvents\""));
+    QCOMPARE(pw->exportPlan(dir.filePath(QStringLiteral("no/such/dir/plan.json"))).isEmpty(), false);
+  }
+
+  void modelWithoutLayersSaysWhy() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString dot = QStringLiteral(GP_TEST_DATA_DIR "/dot/small.dot");
+    doc.open(OpenRequest{dot, GraphMode::Default, QString::fromLatin1(kCluster), {}, {}, false});
+    QVERIFY(waitIdle(w));
+    const Plan before = doc.plan();
+    const int ops = doc.graph()->numOps();
+    action(w, "actionParallelPlan")->trigger();
+    ParallelWindow* pw = w.parallelWindow();
+    QVERIFY(pw && waitParallel(pw));
+    QVERIFY(!pw->showsPlan());
+    QVERIFY2(pw->messageText().contains(QStringLiteral("no repeated layer structure")), qPrintable(pw->messageText()));
+    QVERIFY(pw->messageText().contains(QStringLiteral("small.dot")));
+    QVERIFY(!pw->action("parallelExact")->isEnabled());
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-no-layers.png"));
+    // The main window's work is untouched.
+    QVERIFY(doc.hasModel());
+    QCOMPARE(doc.graph()->numOps(), ops);
+    QVERIFY(doc.plan() == before);
+    // The open window follows the document to a model made of layers.
+    doc.open(OpenRequest{QStringLiteral("zoo:bert_base"), GraphMode::Default, {}, {}, {}, false});
+    QVERIFY(waitIdle(w));
+    QVERIFY(waitParallel(pw));
+    QVERIFY(pw->showsPlan());
+    QCOMPARE(pw->session()->modelSpec(), QStringLiteral("zoo:bert_base"));
+  }
+
+  void dqnRunsStopsAndCloses() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ParallelWindow* pw = openParallel(w, doc, QStringLiteral("zoo:bert_base"));
+    QVERIFY(pw);
+    ParallelSession& s = *pw->session();
+    try {
+      rlParallelDqnEntry();
+    } catch (const std::exception& e) {
+      // Without the plugin, Optimize says why in one line and the plan stays.
+      const pedit::PlanState before = s.state();
+      pw->action("parallelOptimize")->trigger();
+      QVERIFY(waitParallel(pw));
+      QVERIFY2(pw->controls()->notice().startsWith(QStringLiteral("DQN failed: ")),
+               qPrintable(pw->controls()->notice()));
+      QVERIFY(pedit::sameState(s.state(), before));
+      QSKIP(qPrintable(QStringLiteral("no LibTorch plugin: %1").arg(QString::fromUtf8(e.what()))));
+    }
+
+    // A short run: its curve fills, its plan enters the history and is shown (one undo step).
+    DqnOptions o;
+    o.maxEpisodes = 25;
+    o.fromScratch = true;
+    pw->setDqnOptions(o);
+    pw->budgetSpin()->setValue(600);
+    QAction* optimize = pw->action("parallelOptimize");
+    QAction* stop = pw->action("parallelStop");
+    optimize->trigger();
+    QVERIFY(s.isSearching());
+    QVERIFY(stop->isEnabled() && !optimize->isEnabled());
+    QVERIFY(!pw->controls()->batchSpin()->isEnabled());
+    QCOMPARE(s.edit(pedit::withBatch(s.state(), 512), QStringLiteral("batch")), s.whyNotEdit());
+    QVERIFY(waitParallel(pw));
+    QVERIFY(pw->mfuPlot()->pointCount() > 0);
+    QVERIFY(pw->mfuPlot()->bestMfu() > 0);
+    const int dqnRow = s.history()->count() - 1;
+    QCOMPARE(s.history()->entry(dqnRow).label, QStringLiteral("DQN"));
+    QVERIFY(pedit::sameState(s.history()->entry(dqnRow).state, s.state()));
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    QVERIFY(optimize->isEnabled() && !stop->isEnabled());
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-dqn.png"));
+
+    // A long run stopped after a few episodes: it ends and keeps its best.
+    o.maxEpisodes = 0;
+    pw->setDqnOptions(o);
+    optimize->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(pw->mfuPlot()->pointCount() >= 3, 120000);
+    stop->trigger();
+    QVERIFY(waitParallel(pw, 30000));
+    QVERIFY(!s.isSearching());
+
+    // Closing the window while a run goes on stops it; then the app closes.
+    optimize->trigger();
+    QVERIFY(s.isSearching());
+    pw->close();
+    QVERIFY(waitParallel(pw, 30000));
+    w.close();
+
+    // And the app going away while a run goes on: the window stops it and waits for it.
+    w.openParallelPlan();
+    optimize->trigger();
+    QVERIFY(s.isSearching());
+  }
+
+  // GP_SCREENSHOT_DIR/parallel-plan.png: GPT-13B on two DGX H100 servers after Megatron, Exact
+  // and (with the plugin) a short DQN run, edited by hand into a 4-stage pipeline whose first
+  // three stages recompute.
+  void screenshot() {
+    const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR");
+    if (dir.isEmpty()) QSKIP("GP_SCREENSHOT_DIR not set");
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ParallelWindow* pw = openParallel(w, doc, QStringLiteral("zoo:gpt_13b"));
+    QVERIFY(pw);
+    pw->resize(1600, 1000);
+    ParallelSession& s = *pw->session();
+    pw->action("parallelMegatron")->trigger();
+    QVERIFY(waitParallel(pw));
+    pw->action("parallelExact")->trigger();
+    QVERIFY(waitParallel(pw));
+    try {
+      rlParallelDqnEntry();
+      DqnOptions o;
+      o.maxEpisodes = 150;
+      pw->setDqnOptions(o);
+      pw->action("parallelOptimize")->trigger();
+      QVERIFY(waitParallel(pw));
+      s.restore(2);                    // Exact's plan again, the start of the edits below
+    } catch (const std::exception&) {  // no LibTorch plugin: no curve
+    }
+    ParallelControls* c = pw->controls();
+    c->batchSpin()->setValue(128);
+    chooseData(c->degreeCombo(0), 2);
+    chooseData(c->degreeCombo(1), 2);
+    chooseData(c->degreeCombo(2), 4);
+    chooseData(c->microbatchCombo(), 16);
+    chooseData(c->zeroCombo(), 1);
+    for (int stage = 0; stage < 3; ++stage)
+      QTest::mouseClick(c->recomputeBox(stage), Qt::LeftButton);  // the last fits without
+    QCOMPARE(s.state().plan.pp, 4);
+    QVERIFY(s.measurement().feasible);
+    QTest::qWait(300);
+    QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-plan.png"));
+  }
+};
+
+QTEST_MAIN(ParallelPlanTest)
+#include "parallel_plan_test.moc"

@@ -1,0 +1,209 @@
+// Qt Test: the parallel-plan views' logic and widgets on a 4-layer BERT on 2x8xH100-IB — the
+// plan edits (gp::pedit), the timeline's rows and bubbles against the simulated bubble share,
+// the history's entries, the layer stack's boundary drag, the mesh's tensor-parallel groups, the
+// memory bars and the controls' choices.
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+#include "cluster/cluster.h"
+#include "io/model_loader.h"
+#include "panels/memory_bar.h"
+#include "parallel/device_memory_panel.h"
+#include "parallel/layer_stack_view.h"
+#include "parallel/mesh_view.h"
+#include "parallel/parallel_controls.h"
+#include "parallel/parallel_edits.h"
+#include "parallel/parallel_format.h"
+#include "parallel/parallel_history_model.h"
+#include "parallel/parallel_task.h"
+#include "parallel/pipeline_rows.h"
+
+using namespace gp;
+
+namespace {
+
+// BERT-base cut to 4 layers, as the Parallel Plan window loads it (forward graph, bf16, batch 1).
+std::unique_ptr<ParallelTask> bertTask() {
+  LoadOptions lo;
+  lo.mode = GraphMode::Inference;
+  lo.precision = Precision::BF16;
+  lo.zoo.batch = 1;
+  lo.zoo.layers = 4;
+  return std::make_unique<ParallelTask>(loadModel("zoo:bert_base", lo), loadCluster("2x8xH100-IB"), 64,
+                                        "zoo:bert_base");
+}
+
+ParallelPlan pipelinePlan(int dp, int tp, int pp, int m) {
+  ParallelPlan p;
+  p.dp = dp;
+  p.tp = tp;
+  p.pp = pp;
+  p.microbatches = m;
+  p.stages = evenStages(4, pp);
+  return p;
+}
+
+}  // namespace
+
+class ParallelViewsTest : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void planEdits() {
+    using namespace pedit;
+    const ParallelPlan start = startPlan(16, 4, 100);
+    QCOMPARE(start.dp, 10);  // the most devices that divide the batch
+    QCOMPARE(start.stages.size(), size_t{1});
+    QCOMPARE(microbatchChoices(256, 16), (std::vector<int>{1, 2, 4, 8, 16}));
+    QVERIFY(microbatchChoices(100, 16).empty());
+    QCOMPARE(degreeChoices(16, 4, 16), (std::vector<int>{1, 2, 3, 4}));
+    QCOMPARE(degreeChoices(16, 1, 4), (std::vector<int>{1, 2, 3, 4}));
+
+    // dp 16 x 4 micro-batches of 4 -> dp 8 keeps 4 samples per micro-batch: 8 of them.
+    const ParallelPlan a = withMicrobatches(startPlan(16, 4, 256), 4);
+    const ParallelPlan b = withMesh(a, 4, 256, 8, 1, 2);
+    QCOMPARE(b.microbatches, 8);
+    QCOMPARE(b.stages.size(), size_t{2});
+    QCOMPARE(b.stages[1].first, 2);
+    // Boundaries keep a layer on each side.
+    QCOMPARE(boundaryRange(b, 1), (std::pair<int, int>{1, 3}));
+    QCOMPARE(withBoundary(b, 1, 0).stages[1].first, 1);
+    QCOMPARE(withBoundary(b, 1, 9).stages[0].last, 3);
+    QVERIFY(samePlan(withBoundary(b, 2, 1), b));  // no boundary 2
+    // Recomputation survives a new pp when every stage had it.
+    ParallelPlan r = withRecompute(withRecompute(b, 0, true), 1, true);
+    QVERIFY(withMesh(r, 4, 256, 4, 1, 4).stages[3].recompute);
+    QVERIFY(!withMesh(withRecompute(b, 0, true), 4, 256, 4, 1, 4).stages[0].recompute);
+    // Another batch keeps the micro-batch size where it divides, else the count.
+    const PlanState s{256, b};
+    QCOMPARE(withBatch(s, 512).plan.microbatches, 16);
+    QCOMPARE(withBatch(s, 200).plan.microbatches, 8);
+    QVERIFY(!sameState(s, withBatch(s, 512)));
+  }
+
+  void timelineRowsAndBubbles() {
+    const auto task = bertTask();
+    const ParallelPlan p = pipelinePlan(2, 2, 4, 4);
+    const std::string why = parallelPlanProblem(task->stack, task->c, 64, p);
+    QVERIFY2(why.empty(), why.c_str());
+    const ParallelMeasurement m = simulateParallel(task->model, 64, p, {true, false});
+    QVERIFY(m.feasible);
+    const PipelineRows rows = pipelineRows(m.events, p.pp);
+    QCOMPARE(rows.stages, 4);
+    int passes = 0, sends = 0;
+    for (const PipelineBar& bar : rows.bars) {
+      const PipelineEvent& e = m.events[static_cast<size_t>(bar.event)];
+      QCOMPARE(bar.stage, e.stage);
+      QCOMPARE(bar.lane, laneOf(e.kind));
+      passes += bar.lane == PipelineLane::Passes;
+      sends += bar.lane == PipelineLane::Sends;
+    }
+    QCOMPARE(passes, 2 * p.pp * p.microbatches);
+    QCOMPARE(sends, 2 * (p.pp - 1) * p.microbatches);  // activations on, gradients back
+    QVERIFY(std::fabs(rows.idleShare() - m.bubbleShare) < 1e-9);
+    QVERIFY(!rows.idle[3].empty());  // the last stage waits for the first forward
+  }
+
+  void historyKeepsEachMethodOnce() {
+    ParallelHistoryModel h;
+    ParallelMeasurement m;
+    m.samplesPerSecond = 1234.5;
+    m.stepTime = 0.0481;
+    m.mfu = 0.351;
+    const pedit::PlanState s{256, pedit::startPlan(16, 4, 256)};
+    QCOMPARE(h.add(QStringLiteral("Exact"), s, m), 0);
+    QCOMPARE(h.add(QStringLiteral("Exact"), s, m), 0);  // pressed twice
+    QCOMPARE(h.add(QStringLiteral("DQN"), s, m), 1);    // another method finding the same plan
+    QCOMPARE(h.find(s), 0);
+    QCOMPARE(h.find(s, QStringLiteral("DQN")), 1);
+    QCOMPARE(h.index(0, ParallelHistoryModel::Samples).data().toString(), pformat::samplesText(1234.5));
+    QCOMPARE(h.index(0, ParallelHistoryModel::Step).data().toString(), pformat::stepMsText(0.0481));
+    QCOMPARE(h.index(0, ParallelHistoryModel::Shape).data().toString(), pformat::shapeText(s.plan, 256));
+    m.feasible = false;
+    m.problem = "stage 0 on node0/gpu0 needs 90 GiB";
+    h.add(QStringLiteral("Start"), {512, s.plan}, m);
+    QVERIFY(
+        h.index(2, ParallelHistoryModel::Label).data(Qt::ToolTipRole).toString().contains(QStringLiteral("90 GiB")));
+  }
+
+  void layerStackDragMovesABoundary() {
+    const auto task = bertTask();
+    LayerStackView v;
+    v.resize(600, v.sizeHint().height());
+    v.setStack(task->stack);
+    v.setPlan(pipelinePlan(8, 1, 2, 4));
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    QCOMPARE(v.layers(), 4);
+    QCOMPARE(v.stageText(1), QStringLiteral("Stage 1 · layers 2–3 · tp 1 · dp 8"));
+    QSignalSpy moved(&v, &LayerStackView::boundaryMoved);
+    const QPoint from(static_cast<int>(v.boundaryX(1)), static_cast<int>(v.partRect(0).center().y()));
+    const QPoint to(static_cast<int>(v.partRect(3).left()), from.y());  // the gap before layer 3
+    QTest::mousePress(&v, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), v.mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(&v, &move);
+    QTest::mouseRelease(&v, Qt::LeftButton, {}, to);
+    QCOMPARE(moved.count(), 1);
+    QCOMPARE(moved.at(0).at(0).toInt(), 1);
+    QCOMPARE(moved.at(0).at(1).toInt(), 3);
+    // Not editable: nothing moves.
+    v.setEditable(false);
+    QTest::mousePress(&v, Qt::LeftButton, {}, from);
+    QTest::mouseRelease(&v, Qt::LeftButton, {}, to);
+    QCOMPARE(moved.count(), 1);
+  }
+
+  void meshOutlinesTensorParallelGroups() {
+    const Cluster c = loadCluster("2x8xH100-IB");
+    MeshView v;
+    v.setCluster(c);
+    const ParallelPlan p = pipelinePlan(2, 4, 2, 4);
+    v.setPlan(p, planDevices(p, c));
+    const auto groups = v.tpGroupDevices();
+    QCOMPARE(groups.size(), size_t{4});
+    for (const auto& g : groups) {
+      QCOMPARE(g.size(), size_t{4});
+      for (size_t i = 1; i < g.size(); ++i) QCOMPARE(g[i], g[i - 1] + 1);  // neighbours on one server
+    }
+    QCOMPARE(v.rankOfDevice()[8], 8);  // stage 1 starts on the second server
+    // Fewer ranks than devices: the rest are unused.
+    const ParallelPlan small = pipelinePlan(2, 1, 1, 4);
+    v.setPlan(small, planDevices(small, c));
+    QCOMPARE(v.rankOfDevice()[2], -1);
+  }
+
+  void memoryBarsPerDevice() {
+    const auto task = bertTask();
+    DeviceMemoryPanel panel;
+    panel.setCluster(task->c);
+    QCOMPARE(panel.barCount(), 16);
+    const ParallelPlan p = pipelinePlan(2, 2, 2, 4);
+    const ParallelMeasurement m = simulateParallel(task->model, 64, p);
+    panel.setMeasurement(m, p.dp * p.tp);
+    QCOMPARE(panel.bar(0)->peakBytes(), m.peakMemory[0]);
+    QCOMPARE(panel.bar(m.rankDevice[7])->peakBytes(), m.peakMemory[7]);
+    QCOMPARE(panel.bar(8)->peakBytes(), int64_t{-1});  // unused by an 8-rank plan
+  }
+
+  void controlsOfferOnlyFittingChoices() {
+    ParallelControls c;
+    c.setContext(16, 4);
+    c.setState({256, pipelinePlan(4, 2, 2, 4)});
+    QCOMPARE(c.degreeCombo(0)->count(), 4);     // dp 1..4 with tp 2 x pp 2
+    QCOMPARE(c.degreeCombo(2)->count(), 2);     // pp up to 16 / 8, at most the layers
+    QCOMPARE(c.microbatchCombo()->count(), 7);  // divisors of 64
+    QCOMPARE(c.microbatchCombo()->currentData().toInt(), 4);
+    QVERIFY(c.boundarySpin(1));
+    QCOMPARE(c.boundarySpin(1)->value(), 2);
+    QSignalSpy edits(&c, &ParallelControls::editRequested);
+    c.boundarySpin(1)->setValue(1);
+    QCOMPARE(edits.count(), 1);
+    const auto after = edits.at(0).at(0).value<pedit::PlanState>();
+    QCOMPARE(after.plan.stages[1].first, 1);
+    QCOMPARE(edits.at(0).at(1).toString(), QStringLiteral("Stage 1 starts at layer 1"));
+  }
+};
+
+QTEST_MAIN(ParallelViewsTest)
+#include "parallel_views_test.moc"

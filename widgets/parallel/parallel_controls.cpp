@@ -1,0 +1,251 @@
+#include "parallel/parallel_controls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "device_colors.h"
+#include "parallel/parallel_format.h"
+
+namespace gp {
+
+namespace {
+
+QComboBox* makeCombo(QWidget* parent, const char* name) {
+  auto* c = new QComboBox(parent);
+  c->setObjectName(QString::fromLatin1(name));
+  c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  return c;
+}
+
+void selectData(QComboBox* c, int value) {
+  const QSignalBlocker block(c);
+  c->setCurrentIndex(c->findData(value));
+}
+
+}  // namespace
+
+ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
+  auto* top = new QVBoxLayout(this);
+  top->setContentsMargins(6, 6, 6, 6);
+  auto* form = new QFormLayout;
+  form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+  batch_ = new QSpinBox(this);
+  batch_->setObjectName(QStringLiteral("parallelBatch"));
+  batch_->setRange(1, 1 << 24);
+  batch_->setKeyboardTracking(false);  // typed digits apply on Return or leaving the box
+  batch_->setGroupSeparatorShown(true);
+  batch_->setToolTip(tr("Samples per training step, over all data-parallel replicas"));
+  form->addRow(tr("Global batch"), batch_);
+
+  auto* mesh = new QHBoxLayout;
+  dp_ = makeCombo(this, "parallelDp");
+  tp_ = makeCombo(this, "parallelTp");
+  pp_ = makeCombo(this, "parallelPp");
+  dp_->setToolTip(tr("Data-parallel replicas"));
+  tp_->setToolTip(tr("Tensor-parallel degree: each layer's matrices split over this many GPUs"));
+  pp_->setToolTip(tr("Pipeline stages"));
+  for (auto [label, combo] : {std::pair{QStringLiteral("dp"), dp_}, std::pair{QStringLiteral("tp"), tp_},
+                              std::pair{QStringLiteral("pp"), pp_}}) {
+    mesh->addWidget(new QLabel(label, this));
+    mesh->addWidget(combo);
+  }
+  mesh->addStretch(1);
+  form->addRow(tr("Mesh"), mesh);
+  micro_ = makeCombo(this, "parallelMicrobatches");
+  micro_->setToolTip(tr("Micro-batches per replica and step × samples in each"));
+  form->addRow(tr("Micro-batches"), micro_);
+  schedule_ = makeCombo(this, "parallelSchedule");
+  schedule_->addItem(pformat::scheduleName(PipeSchedule::OneFOneB), static_cast<int>(PipeSchedule::OneFOneB));
+  schedule_->addItem(pformat::scheduleName(PipeSchedule::GPipe), static_cast<int>(PipeSchedule::GPipe));
+  schedule_->setToolTip(
+      tr("1F1B: one forward, one backward in turn (fewer activations in flight); GPipe: all forwards first"));
+  form->addRow(tr("Schedule"), schedule_);
+  zero_ = makeCombo(this, "parallelZero");
+  zero_->addItem(tr("0: none"), 0);
+  zero_->addItem(tr("1: optimizer state sharded"), 1);
+  zero_->addItem(tr("2: + gradients"), 2);
+  zero_->addItem(tr("3: + parameters"), 3);
+  zero_->setToolTip(tr("ZeRO stage: what is split over the data-parallel replicas instead of replicated"));
+  form->addRow(tr("ZeRO"), zero_);
+  top->addLayout(form);
+
+  stages_ = new QTableWidget(this);
+  stages_->setObjectName(QStringLiteral("parallelStages"));
+  stages_->setColumnCount(4);
+  stages_->setHorizontalHeaderLabels({tr("Stage"), tr("First layer"), tr("Layers"), tr("Recompute")});
+  stages_->verticalHeader()->hide();
+  stages_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  stages_->horizontalHeader()->setStretchLastSection(true);
+  stages_->setSelectionMode(QAbstractItemView::NoSelection);
+  stages_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  stages_->setToolTip(
+      tr("Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it "
+         "recomputes its activations in backward instead of keeping them"));
+  top->addWidget(stages_, 1);
+  notice_ = new QLabel(this);
+  notice_->setObjectName(QStringLiteral("parallelNotice"));
+  notice_->setWordWrap(true);
+  notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  notice_->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+  notice_->hide();
+  top->addWidget(notice_);
+
+  connect(batch_, &QSpinBox::valueChanged, this, [this](int v) {
+    if (v == state_.batch) return;
+    Q_EMIT editRequested(pedit::withBatch(state_, v), tr("Global batch %1").arg(QLocale().toString(v)));
+  });
+  for (int which = 0; which < 3; ++which)
+    connect(degreeCombo(which), &QComboBox::activated, this,
+            [this, which](int index) { requestMesh(which, degreeCombo(which)->itemData(index).toInt()); });
+  connect(micro_, &QComboBox::activated, this, [this](int index) {
+    const int m = micro_->itemData(index).toInt();
+    if (m == state_.plan.microbatches) return;
+    Q_EMIT editRequested({state_.batch, pedit::withMicrobatches(state_.plan, m)}, tr("Micro-batches %1").arg(m));
+  });
+  connect(schedule_, &QComboBox::activated, this, [this](int index) {
+    const auto s = static_cast<PipeSchedule>(schedule_->itemData(index).toInt());
+    if (s == state_.plan.schedule) return;
+    Q_EMIT editRequested({state_.batch, pedit::withSchedule(state_.plan, s)},
+                         tr("Schedule %1").arg(schedule_->itemText(index)));
+  });
+  connect(zero_, &QComboBox::activated, this, [this](int index) {
+    const int z = zero_->itemData(index).toInt();
+    if (z == state_.plan.zero) return;
+    Q_EMIT editRequested({state_.batch, pedit::withZero(state_.plan, z)}, tr("ZeRO-%1").arg(z));
+  });
+}
+
+QComboBox* ParallelControls::degreeCombo(int which) const { return which == 0 ? dp_ : which == 1 ? tp_ : pp_; }
+
+void ParallelControls::setContext(int devices, int layers) {
+  devices_ = std::max(1, devices);
+  layers_ = std::max(1, layers);
+}
+
+void ParallelControls::requestMesh(int which, int value) {
+  int d[3] = {state_.plan.dp, state_.plan.tp, state_.plan.pp};
+  if (d[which] == value) return;
+  d[which] = value;
+  static const char* names[] = {"dp", "tp", "pp"};
+  Q_EMIT editRequested({state_.batch, pedit::withMesh(state_.plan, layers_, state_.batch, d[0], d[1], d[2])},
+                       QStringLiteral("%1 %2").arg(QString::fromLatin1(names[which])).arg(value));
+}
+
+void ParallelControls::setState(const pedit::PlanState& state) {
+  state_ = state;
+  {
+    const QSignalBlocker block(batch_);
+    batch_->setValue(static_cast<int>(std::min<int64_t>(state.batch, batch_->maximum())));
+  }
+  fillDegrees();
+  fillMicrobatches();
+  selectData(schedule_, static_cast<int>(state.plan.schedule));
+  selectData(zero_, state.plan.zero);
+  fillStages();
+}
+
+void ParallelControls::fillDegrees() {
+  const ParallelPlan& p = state_.plan;
+  const int values[3] = {p.dp, p.tp, p.pp};
+  for (int which = 0; which < 3; ++which) {
+    QComboBox* c = degreeCombo(which);
+    const QSignalBlocker block(c);
+    c->clear();
+    int others = 1;
+    for (int k = 0; k < 3; ++k)
+      if (k != which) others *= values[k];
+    for (int v : pedit::degreeChoices(devices_, others, which == 2 ? layers_ : devices_))
+      c->addItem(QString::number(v), v);
+    c->setCurrentIndex(c->findData(values[which]));
+  }
+}
+
+void ParallelControls::fillMicrobatches() {
+  const QSignalBlocker block(micro_);
+  micro_->clear();
+  const QLocale loc;
+  for (int m : pedit::microbatchChoices(state_.batch, state_.plan.dp))
+    micro_->addItem(
+        tr("%1 × %2 samples")
+            .arg(loc.toString(m), loc.toString(static_cast<qlonglong>(state_.batch / (int64_t{state_.plan.dp} * m)))),
+        m);
+  micro_->setCurrentIndex(micro_->findData(state_.plan.microbatches));
+}
+
+void ParallelControls::fillStages() {
+  const ParallelPlan& p = state_.plan;
+  const int n = static_cast<int>(p.stages.size());
+  stages_->setRowCount(n);
+  for (int s = 0; s < n; ++s) {
+    const PipeStage& st = p.stages[static_cast<size_t>(s)];
+    auto* name = new QTableWidgetItem(QString::number(s));
+    name->setBackground(deviceColor(s));
+    name->setForeground(textColorOn(deviceColor(s)));
+    name->setTextAlignment(Qt::AlignCenter);
+    stages_->setItem(s, 0, name);
+    if (s == 0) {
+      stages_->removeCellWidget(s, 1);
+      stages_->setItem(s, 1, new QTableWidgetItem(QStringLiteral("0")));
+    } else {
+      auto* spin = new QSpinBox(stages_);
+      spin->setObjectName(QStringLiteral("boundary_%1").arg(s));
+      const auto [lo, hi] = pedit::boundaryRange(p, s);
+      spin->setRange(lo, hi);
+      spin->setValue(st.first);
+      spin->setKeyboardTracking(false);
+      spin->setFrame(false);
+      connect(spin, &QSpinBox::valueChanged, this, [this, s](int first) {
+        if (s >= static_cast<int>(state_.plan.stages.size()) ||
+            first == state_.plan.stages[static_cast<size_t>(s)].first)
+          return;
+        Q_EMIT editRequested({state_.batch, pedit::withBoundary(state_.plan, s, first)},
+                             tr("Stage %1 starts at layer %2").arg(s).arg(first));
+      });
+      stages_->setCellWidget(s, 1, spin);
+    }
+    stages_->setItem(s, 2, new QTableWidgetItem(QString::number(st.last - st.first)));
+    auto* box = new QCheckBox(stages_);
+    box->setObjectName(QStringLiteral("recompute_%1").arg(s));
+    box->setChecked(st.recompute);
+    connect(box, &QCheckBox::toggled, this, [this, s](bool on) {
+      if (s >= static_cast<int>(state_.plan.stages.size())) return;
+      Q_EMIT editRequested({state_.batch, pedit::withRecompute(state_.plan, s, on)},
+                           on ? tr("Recompute stage %1").arg(s) : tr("Keep activations of stage %1").arg(s));
+    });
+    stages_->setCellWidget(s, 3, box);
+  }
+}
+
+// The cell widgets, not findChild: a replaced cell widget lives on until deleteLater runs.
+QSpinBox* ParallelControls::boundarySpin(int boundary) const {
+  return qobject_cast<QSpinBox*>(stages_->cellWidget(boundary, 1));
+}
+
+QWidget* ParallelControls::recomputeBox(int stage) const { return stages_->cellWidget(stage, 3); }
+
+void ParallelControls::setEditable(bool editable, const QString& whyNot) {
+  for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
+                     static_cast<QWidget*>(pp_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
+                     static_cast<QWidget*>(zero_), static_cast<QWidget*>(stages_)}) {
+    w->setEnabled(editable);
+  }
+  setToolTip(editable ? QString() : whyNot);
+}
+
+void ParallelControls::setNotice(const QString& text) {
+  notice_->setText(text);
+  notice_->setVisible(!text.isEmpty());
+}
+
+QString ParallelControls::notice() const { return notice_->text(); }
+
+}  // namespace gp

@@ -1,0 +1,131 @@
+#include "parallel/parallel_edits.h"
+
+#include <algorithm>
+
+namespace gp::pedit {
+
+namespace {
+
+bool sameStages(const std::vector<PipeStage>& a, const std::vector<PipeStage>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const PipeStage& x, const PipeStage& y) {
+    return x.first == y.first && x.last == y.last && x.recompute == y.recompute;
+  });
+}
+
+// The micro-batch count for `batch` over dp replicas keeping the micro-batch size `mbs` when
+// it divides, else `fallback`.
+int countKeepingSize(int64_t batch, int dp, int64_t mbs, int fallback) {
+  const int64_t per = int64_t{dp} * mbs;
+  if (mbs > 0 && per > 0 && batch % per == 0 && batch / per >= 1) return static_cast<int>(batch / per);
+  return fallback;
+}
+
+}  // namespace
+
+bool samePlan(const ParallelPlan& a, const ParallelPlan& b) {
+  return a.dp == b.dp && a.tp == b.tp && a.pp == b.pp && a.microbatches == b.microbatches && a.schedule == b.schedule &&
+         a.zero == b.zero && sameStages(a.stages, b.stages) && a.devices == b.devices;
+}
+
+bool sameState(const PlanState& a, const PlanState& b) { return a.batch == b.batch && samePlan(a.plan, b.plan); }
+
+ParallelPlan startPlan(int devices, int layers, int64_t batch) {
+  ParallelPlan p;
+  p.dp = 1;
+  for (int d = std::max(1, devices); d >= 1; --d)
+    if (batch % d == 0) {
+      p.dp = d;
+      break;
+    }
+  p.stages = evenStages(layers, 1);
+  return p;
+}
+
+ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, int tp, int pp) {
+  ParallelPlan out = p;
+  const int64_t mbs = p.dp > 0 && p.microbatches > 0 ? batch / (int64_t{p.dp} * p.microbatches) : 0;
+  out.dp = dp;
+  out.tp = tp;
+  out.pp = pp;
+  if (pp != p.pp || static_cast<int>(p.stages.size()) != pp) {
+    const bool allRecompute = !p.stages.empty() && std::all_of(p.stages.begin(), p.stages.end(),
+                                                               [](const PipeStage& s) { return s.recompute; });
+    out.stages = evenStages(layers, pp, allRecompute);
+  }
+  if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);
+  if (pp == 1 && out.schedule == PipeSchedule::GPipe) out.schedule = PipeSchedule::OneFOneB;
+  out.devices.clear();  // a custom device order is for its own degrees only
+  return out;
+}
+
+PlanState withBatch(const PlanState& s, int64_t batch) {
+  PlanState out = s;
+  out.batch = batch;
+  const int64_t mbs = s.plan.microbatchSize(s.batch);
+  out.plan.microbatches = countKeepingSize(batch, s.plan.dp, mbs, s.plan.microbatches);
+  return out;
+}
+
+ParallelPlan withMicrobatches(const ParallelPlan& p, int microbatches) {
+  ParallelPlan out = p;
+  out.microbatches = microbatches;
+  return out;
+}
+
+ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule) {
+  ParallelPlan out = p;
+  out.schedule = schedule;
+  return out;
+}
+
+ParallelPlan withZero(const ParallelPlan& p, int zero) {
+  ParallelPlan out = p;
+  out.zero = zero;
+  return out;
+}
+
+ParallelPlan withRecompute(const ParallelPlan& p, int stage, bool on) {
+  ParallelPlan out = p;
+  if (stage >= 0 && stage < static_cast<int>(out.stages.size())) out.stages[static_cast<size_t>(stage)].recompute = on;
+  return out;
+}
+
+std::pair<int, int> boundaryRange(const ParallelPlan& p, int boundary) {
+  if (boundary < 1 || boundary >= static_cast<int>(p.stages.size())) return {0, -1};
+  const PipeStage& before = p.stages[static_cast<size_t>(boundary - 1)];
+  const PipeStage& after = p.stages[static_cast<size_t>(boundary)];
+  return {before.first + 1, after.last - 1};
+}
+
+ParallelPlan withBoundary(const ParallelPlan& p, int boundary, int first) {
+  const auto [lo, hi] = boundaryRange(p, boundary);
+  if (hi < lo) return p;
+  ParallelPlan out = p;
+  const int at = std::clamp(first, lo, hi);
+  out.stages[static_cast<size_t>(boundary - 1)].last = at;
+  out.stages[static_cast<size_t>(boundary)].first = at;
+  return out;
+}
+
+std::vector<int> microbatchChoices(int64_t batch, int dp) {
+  std::vector<int> out;
+  if (dp < 1 || batch < 1 || batch % dp != 0) return out;
+  const int64_t per = batch / dp;
+  std::vector<int> large;
+  for (int64_t m = 1; m * m <= per; ++m)
+    if (per % m == 0) {
+      out.push_back(static_cast<int>(m));
+      if (m * m != per && per / m <= (int64_t{1} << 30)) large.push_back(static_cast<int>(per / m));
+    }
+  out.insert(out.end(), large.rbegin(), large.rend());
+  return out;
+}
+
+std::vector<int> degreeChoices(int devices, int others, int limit) {
+  std::vector<int> out;
+  const int most = std::min(limit, devices / std::max(1, others));
+  for (int d = 1; d <= most; ++d) out.push_back(d);
+  return out;
+}
+
+}  // namespace gp::pedit

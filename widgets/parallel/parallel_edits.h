@@ -1,0 +1,53 @@
+// Hand edits of a parallel plan as plan arithmetic (Qt-free, namespace gp::pedit): each takes the
+// current state and returns the edited one; the caller checks it with parallelPlanProblem
+// (parallel/parallel_plan.h) before applying it, so an edit here never has to be valid.
+//
+//   PlanState s{512, startPlan(16, 40, 512)};
+//   s.plan = withMesh(s.plan, 40, s.batch, 4, 4, 1);   // dp 4 x tp 4, one stage
+//   s.plan = withBoundary(s.plan, 1, 22);              // (pp 2) stage 1 starts at layer 22
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "parallel/parallel_plan.h"
+
+namespace gp::pedit {
+
+// What one undo step changes: the global batch and the plan.
+struct PlanState {
+  int64_t batch = 0;
+  ParallelPlan plan;
+};
+
+bool samePlan(const ParallelPlan& a, const ParallelPlan& b);
+bool sameState(const PlanState& a, const PlanState& b);
+
+// The first plan a view shows: data parallelism over the most devices (at most `devices`) that
+// divide the batch, one stage, one micro-batch, 1F1B, no ZeRO.
+ParallelPlan startPlan(int devices, int layers, int64_t batch);
+
+// Other degrees. A changed pp gets even stages (recomputation kept if every stage had it); the
+// micro-batch size stays when the batch allows it, else the micro-batch count stays.
+ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, int tp, int pp);
+// Another global batch: the micro-batch size stays when it allows, else the count.
+PlanState withBatch(const PlanState& s, int64_t batch);
+ParallelPlan withMicrobatches(const ParallelPlan& p, int microbatches);
+ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule);
+ParallelPlan withZero(const ParallelPlan& p, int zero);
+ParallelPlan withRecompute(const ParallelPlan& p, int stage, bool on);
+
+// Boundary b (1 .. pp-1) is where stage b starts. The layers it may start at, keeping a layer in
+// each of the two stages it separates: [first, last]; {0, -1} for a boundary that does not exist.
+std::pair<int, int> boundaryRange(const ParallelPlan& p, int boundary);
+// Stage `boundary` starts at `first` (clamped to boundaryRange); unchanged if there is no such
+// boundary.
+ParallelPlan withBoundary(const ParallelPlan& p, int boundary, int first);
+
+// Micro-batch counts that divide the per-replica batch, ascending; empty when dp does not divide
+// the batch.
+std::vector<int> microbatchChoices(int64_t batch, int dp);
+// The degrees d = 1 .. min(limit, devices / others) (others: the product of the other two degrees).
+std::vector<int> degreeChoices(int devices, int others, int limit);
+
+}  // namespace gp::pedit

@@ -1,0 +1,48 @@
+#include "parallel/parallel_format.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QStringList>
+
+namespace gp::pformat {
+
+QString samplesText(double samplesPerSecond) { return QLocale().toString(samplesPerSecond, 'f', 1); }
+
+QString stepMsText(double seconds) { return QLocale().toString(seconds * 1e3, 'f', 1); }
+
+QString percentText(double share) { return QLocale().toString(share * 100, 'f', 1); }
+
+QString scheduleName(PipeSchedule s) {
+  return s == PipeSchedule::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B");
+}
+
+QString shapeText(const ParallelPlan& p, int64_t batch) {
+  const QLocale loc;
+  return QCoreApplication::translate("gp::ParallelFormat", "dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7")
+      .arg(p.dp)
+      .arg(p.tp)
+      .arg(p.pp)
+      .arg(loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
+           scheduleName(p.schedule))
+      .arg(p.zero);
+}
+
+QString stagesText(const ParallelPlan& p) {
+  QStringList parts;
+  for (const PipeStage& s : p.stages) {
+    QString t = s.last - s.first > 1 ? QStringLiteral("%1–%2").arg(s.first).arg(s.last - 1) : QString::number(s.first);
+    if (s.recompute) t += QStringLiteral(" r");
+    parts << t;
+  }
+  return parts.join(QStringLiteral(", "));
+}
+
+QString summaryText(const ParallelMeasurement& m) {
+  if (!m.feasible) return QString::fromStdString(m.problem);
+  return QCoreApplication::translate("gp::ParallelFormat",
+                                     "%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %")
+      .arg(samplesText(m.samplesPerSecond), stepMsText(m.stepTime), percentText(m.mfu), percentText(m.bubbleShare),
+           percentText(m.commShare));
+}
+
+}  // namespace gp::pformat
