@@ -53,12 +53,22 @@ class ParallelViewsTest : public QObject {
   void planEdits() {
     using namespace pedit;
     const ParallelPlan start = startPlan(16, 4, 100);
-    QCOMPARE(start.dp, 10);  // the most devices that divide the batch
+    QCOMPARE(start.dp, 16);  // every device (100 samples do not divide: the plan rule says so)
     QCOMPARE(start.stages.size(), size_t{1});
     QCOMPARE(microbatchChoices(256, 16), (std::vector<int>{1, 2, 4, 8, 16}));
     QVERIFY(microbatchChoices(100, 16).empty());
-    QCOMPARE(degreeChoices(16, 4, 16), (std::vector<int>{1, 2, 3, 4}));
-    QCOMPARE(degreeChoices(16, 1, 4), (std::vector<int>{1, 2, 3, 4}));
+    QCOMPARE(degreeChoices(16, 16), (std::vector<int>{1, 2, 4, 8, 16}));
+    QCOMPARE(degreeChoices(16, 4), (std::vector<int>{1, 2, 4}));
+    QCOMPARE(degreeChoices(12, 12), (std::vector<int>{1, 2, 3, 4, 6, 12}));
+    // Every device stays in use: a new tp or pp is taken from dp, a new dp from pp (else tp).
+    ParallelPlan m = startPlan(16, 4, 256);
+    QCOMPARE(meshWith(m, 16, 1, 4), (std::array<int, 3>{4, 4, 1}));
+    m.dp = 4, m.tp = 2, m.pp = 2;
+    QCOMPARE(meshWith(m, 16, 2, 4), (std::array<int, 3>{2, 2, 4}));
+    QCOMPARE(meshWith(m, 16, 0, 8), (std::array<int, 3>{8, 2, 1}));
+    QCOMPARE(meshWith(m, 16, 0, 2), (std::array<int, 3>{2, 2, 4}));
+    m.tp = 1, m.pp = 3;  // on 12 devices: neither pp = 12 / 8 nor tp = 12 / 24: the plan rule refuses
+    QCOMPARE(meshWith(m, 12, 0, 8), (std::array<int, 3>{8, 1, 3}));
 
     // dp 16 x 4 micro-batches of 4 -> dp 8 keeps 4 samples per micro-batch: 8 of them.
     const ParallelPlan a = withMicrobatches(startPlan(16, 4, 256), 4);
@@ -178,20 +188,26 @@ class ParallelViewsTest : public QObject {
     DeviceMemoryPanel panel;
     panel.setCluster(task->c);
     QCOMPARE(panel.barCount(), 16);
-    const ParallelPlan p = pipelinePlan(2, 2, 2, 4);
+    const ParallelPlan p = pipelinePlan(4, 2, 2, 4);
     const ParallelMeasurement m = simulateParallel(task->model, 64, p);
+    QVERIFY2(m.feasible, m.problem.c_str());
     panel.setMeasurement(m, p.dp * p.tp);
     QCOMPARE(panel.bar(0)->peakBytes(), m.peakMemory[0]);
     QCOMPARE(panel.bar(m.rankDevice[7])->peakBytes(), m.peakMemory[7]);
-    QCOMPARE(panel.bar(8)->peakBytes(), int64_t{-1});  // unused by an 8-rank plan
+    QCOMPARE(panel.bar(m.rankDevice[8])->peakBytes(), m.peakMemory[8]);  // stage 1
+    // A plan that does not run (it leaves devices idle) leaves the bars empty, without a crash.
+    DeviceMemoryPanel empty;
+    empty.setCluster(task->c);
+    empty.setMeasurement(simulateParallel(task->model, 64, pipelinePlan(2, 2, 2, 4)), 4);
+    QCOMPARE(empty.bar(0)->peakBytes(), int64_t{-1});
   }
 
   void controlsOfferOnlyFittingChoices() {
     ParallelControls c;
     c.setContext(16, 4);
     c.setState({256, pipelinePlan(4, 2, 2, 4)});
-    QCOMPARE(c.degreeCombo(0)->count(), 4);     // dp 1..4 with tp 2 x pp 2
-    QCOMPARE(c.degreeCombo(2)->count(), 2);     // pp up to 16 / 8, at most the layers
+    QCOMPARE(c.degreeCombo(0)->count(), 5);     // dp: the divisors of 16 (tp or pp absorbs the rest)
+    QCOMPARE(c.degreeCombo(2)->count(), 3);     // pp: 1, 2, 4 (at most the 4 layers)
     QCOMPARE(c.microbatchCombo()->count(), 7);  // divisors of 64
     QCOMPARE(c.microbatchCombo()->currentData().toInt(), 4);
     QVERIFY(c.boundarySpin(1));

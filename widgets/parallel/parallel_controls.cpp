@@ -132,9 +132,9 @@ void ParallelControls::setContext(int devices, int layers) {
 }
 
 void ParallelControls::requestMesh(int which, int value) {
-  int d[3] = {state_.plan.dp, state_.plan.tp, state_.plan.pp};
-  if (d[which] == value) return;
-  d[which] = value;
+  const int current[3] = {state_.plan.dp, state_.plan.tp, state_.plan.pp};
+  if (current[which] == value) return;
+  const std::array<int, 3> d = pedit::meshWith(state_.plan, devices_, which, value);
   static const char* names[] = {"dp", "tp", "pp"};
   Q_EMIT editRequested({state_.batch, pedit::withMesh(state_.plan, layers_, state_.batch, d[0], d[1], d[2])},
                        QStringLiteral("%1 %2").arg(QString::fromLatin1(names[which])).arg(value));
@@ -160,10 +160,7 @@ void ParallelControls::fillDegrees() {
     QComboBox* c = degreeCombo(which);
     const QSignalBlocker block(c);
     c->clear();
-    int others = 1;
-    for (int k = 0; k < 3; ++k)
-      if (k != which) others *= values[k];
-    for (int v : pedit::degreeChoices(devices_, others, which == 2 ? layers_ : devices_))
+    for (int v : pedit::degreeChoices(devices_, which == 2 ? layers_ : devices_))
       c->addItem(QString::number(v), v);
     c->setCurrentIndex(c->findData(values[which]));
   }

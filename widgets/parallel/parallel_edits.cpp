@@ -29,16 +29,25 @@ bool samePlan(const ParallelPlan& a, const ParallelPlan& b) {
 
 bool sameState(const PlanState& a, const PlanState& b) { return a.batch == b.batch && samePlan(a.plan, b.plan); }
 
-ParallelPlan startPlan(int devices, int layers, int64_t batch) {
+ParallelPlan startPlan(int devices, int layers, int64_t /*batch*/) {
   ParallelPlan p;
-  p.dp = 1;
-  for (int d = std::max(1, devices); d >= 1; --d)
-    if (batch % d == 0) {
-      p.dp = d;
-      break;
-    }
+  p.dp = std::max(1, devices);
   p.stages = evenStages(layers, 1);
   return p;
+}
+
+std::array<int, 3> meshWith(const ParallelPlan& p, int devices, int which, int value) {
+  std::array<int, 3> d{p.dp, p.tp, p.pp};
+  d[static_cast<size_t>(which)] = value;
+  auto absorb = [&](size_t k) {  // degree k takes what the other two leave, if it divides
+    const int64_t others = int64_t{d[(k + 1) % 3]} * d[(k + 2) % 3];
+    if (others < 1 || devices % others != 0) return false;
+    d[k] = static_cast<int>(devices / others);
+    return true;
+  };
+  if (which != 0) absorb(0);
+  else if (!absorb(2)) absorb(1);
+  return d;
 }
 
 ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, int tp, int pp) {
@@ -121,10 +130,10 @@ std::vector<int> microbatchChoices(int64_t batch, int dp) {
   return out;
 }
 
-std::vector<int> degreeChoices(int devices, int others, int limit) {
+std::vector<int> degreeChoices(int devices, int limit) {
   std::vector<int> out;
-  const int most = std::min(limit, devices / std::max(1, others));
-  for (int d = 1; d <= most; ++d) out.push_back(d);
+  for (int d = 1; d <= std::min(devices, limit); ++d)
+    if (devices % d == 0) out.push_back(d);
   return out;
 }
 

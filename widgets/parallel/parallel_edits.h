@@ -6,6 +6,7 @@
 //   s.plan = withMesh(s.plan, 40, s.batch, 4, 4, 1);   // dp 4 x tp 4, one stage
 //   s.plan = withBoundary(s.plan, 1, 22);              // (pp 2) stage 1 starts at layer 22
 #pragma once
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -23,9 +24,16 @@ struct PlanState {
 bool samePlan(const ParallelPlan& a, const ParallelPlan& b);
 bool sameState(const PlanState& a, const PlanState& b);
 
-// The first plan a view shows: data parallelism over the most devices (at most `devices`) that
-// divide the batch, one stage, one micro-batch, 1F1B, no ZeRO.
+// The first plan a view shows: data parallelism over every device, one stage, one micro-batch,
+// 1F1B, no ZeRO (a batch the devices do not divide gets the plan rule's reason).
 ParallelPlan startPlan(int devices, int layers, int64_t batch);
+
+// The degrees {dp, tp, pp} after setting degree `which` (0 dp, 1 tp, 2 pp) to `value` on
+// `devices` devices, keeping dp x tp x pp = devices (a plan uses every device): a new tp or pp
+// takes dp = devices / (tp x pp); a new dp takes pp = devices / (dp x tp), else
+// tp = devices / (dp x pp). When no degree can absorb it the product differs and the plan rule
+// refuses the edit with its reason.
+std::array<int, 3> meshWith(const ParallelPlan& p, int devices, int which, int value);
 
 // Other degrees. A changed pp gets even stages (recomputation kept if every stage had it); the
 // micro-batch size stays when the batch allows it, else the micro-batch count stays.
@@ -47,7 +55,7 @@ ParallelPlan withBoundary(const ParallelPlan& p, int boundary, int first);
 // Micro-batch counts that divide the per-replica batch, ascending; empty when dp does not divide
 // the batch.
 std::vector<int> microbatchChoices(int64_t batch, int dp);
-// The degrees d = 1 .. min(limit, devices / others) (others: the product of the other two degrees).
-std::vector<int> degreeChoices(int devices, int others, int limit);
+// The degrees a mesh dimension may take: the divisors of `devices` up to `limit`.
+std::vector<int> degreeChoices(int devices, int limit);
 
 }  // namespace gp::pedit
