@@ -8,6 +8,15 @@
 
 namespace gp {
 
+std::unique_ptr<ParallelTask> zooParallelTask(const std::string& zoo, ZooParams params, const std::string& cluster,
+                                              int64_t globalBatch, const std::string& name) {
+  if (params.batch == 0) params.batch = 1;
+  Cluster c = loadCluster(cluster);
+  Graph g = withPrecision(makeZooModel(zoo, params), defaultTrainingPrecision(c));
+  return std::make_unique<ParallelTask>(std::move(g), std::move(c), globalBatch, name.empty() ? "zoo:" + zoo : name,
+                                        static_cast<double>(params.batch));
+}
+
 std::vector<std::unique_ptr<ParallelTask>> syntheticParallelTasks(uint64_t seed, int count) {
   static constexpr std::array<int, 10> kHidden = {1024, 1536, 2048, 2560, 3072, 4096, 5120, 6144, 8192, 12288};
   static constexpr std::array<int, 8> kLayers = {12, 16, 24, 32, 40, 48, 64, 96};
@@ -25,11 +34,10 @@ std::vector<std::unique_ptr<ParallelTask>> syntheticParallelTasks(uint64_t seed,
     zp.layers = kLayers[pick(kLayers.size())];
     zp.seqLen = kSeq[pick(kSeq.size())];
     const int64_t batch = kBatch[pick(kBatch.size())];
-    Cluster c = loadCluster(kClusters[pick(kClusters.size())]);
-    Graph g = withPrecision(makeZooModel("gpt_1_3b", zp), defaultTrainingPrecision(c));
+    const std::string cluster = kClusters[pick(kClusters.size())];
     const std::string name = "gpt " + std::to_string(zp.layers) + "x" + std::to_string(zp.hidden) + " seq " +
-                             std::to_string(zp.seqLen) + " on " + c.name() + ", batch " + std::to_string(batch);
-    tasks.push_back(std::make_unique<ParallelTask>(std::move(g), std::move(c), batch, name));
+                             std::to_string(zp.seqLen) + " on " + cluster + ", batch " + std::to_string(batch);
+    tasks.push_back(zooParallelTask("gpt_1_3b", zp, cluster, batch, name));
   }
   return tasks;
 }

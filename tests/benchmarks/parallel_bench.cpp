@@ -5,39 +5,22 @@
 
 #include <string>
 
-#include "cluster/cluster.h"
-#include "cost/cost_model.h"
-#include "graph/precision.h"
+#include "optimize/parallel_corpus.h"
 #include "parallel/parallel_search.h"
-#include "zoo/zoo.h"
 
 namespace {
-
-struct Setup {
-  gp::Graph g;
-  gp::Cluster c;
-  gp::LayerStack st;
-  gp::CostModel cost;
-  gp::StageCostModel model;
-  Setup(const std::string& zoo, const std::string& cluster)
-      : g(gp::withPrecision(gp::makeZooModel(zoo, {1, 0, 0, 0, 0}), gp::Precision::BF16)),
-        c(gp::loadCluster(cluster)),
-        st(gp::detectLayerStack(g, zoo)),
-        cost(g, c),
-        model(st, cost) {}
-};
 
 // Megatron-LM's GPT-175B layout on 64 GPUs: tp 8 inside a server, 8 stages, 384 micro-batches
 // of 4. Arg 1: recomputation on every stage.
 void BM_EvaluatePlanGpt175bOn64Gpus(benchmark::State& state) {
-  static const Setup s("gpt_175b", "8x8xH100-IB");
+  static const auto s = gp::zooParallelTask("gpt_175b", {}, "8x8xH100-IB", 1536);
   gp::ParallelPlan plan;
   plan.tp = 8, plan.pp = 8, plan.microbatches = 384;
-  plan.stages = gp::evenStages(s.st.numLayers(), 8, state.range(0) == 1);
+  plan.stages = gp::evenStages(s->stack.numLayers(), 8, state.range(0) == 1);
   gp::ParallelMeasurement m;
   for (auto _ : state) {
     // A fresh cost model per plan: the stage costs are computed, not cached.
-    const gp::StageCostModel model(s.st, s.cost);
+    const gp::StageCostModel model(s->stack, s->cost);
     m = gp::simulateParallel(model, 1536, plan);
     benchmark::DoNotOptimize(&m);
   }
@@ -46,10 +29,10 @@ void BM_EvaluatePlanGpt175bOn64Gpus(benchmark::State& state) {
 BENCHMARK(BM_EvaluatePlanGpt175bOn64Gpus)->Arg(0)->Arg(1)->ArgNames({"recompute"})->Unit(benchmark::kMillisecond);
 
 void BM_ExactSearchGpt13bOn16Gpus(benchmark::State& state) {
-  static const Setup s("gpt_13b", "2x8xH100-IB");
+  static const auto s = gp::zooParallelTask("gpt_13b", {}, "2x8xH100-IB", 512);
   gp::ParallelResult r;
   for (auto _ : state) {
-    const gp::StageCostModel model(s.st, s.cost);
+    const gp::StageCostModel model(s->stack, s->cost);
     r = gp::exactSearch(model, 512);
     benchmark::DoNotOptimize(&r);
   }

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "cost/cost_model.h"
 #include "graph/precision.h"
+#include "optimize/parallel_corpus.h"
 #include "parallel/parallel_search.h"
 #include "test_clusters.h"
 #include "test_graphs.h"
@@ -221,11 +222,10 @@ TEST(ParallelPlanRules, BadPlansAreNamed) {
 }
 
 TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
-  const Cluster c = loadCluster("2x8xH100-IB");
-  const Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
-  const LayerStack st = detectLayerStack(g, "zoo:bert_base");
-  const CostModel cost(g, c);
-  const StageCostModel model(st, cost);
+  const auto task = zooParallelTask("bert_base", {1, 128, 0, 0, 0}, "2x8xH100-IB", 64);
+  const Cluster& c = task->c;
+  const LayerStack& st = task->stack;
+  const StageCostModel& model = task->model;
   ParallelPlan p;
   p.dp = 4, p.tp = 2, p.pp = 2, p.microbatches = 8, p.zero = 1, p.schedule = PipeSchedule::GPipe;
   p.stages = {{0, 5, true}, {5, 12, false}};
@@ -264,11 +264,8 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
 }
 
 TEST(ParallelSearch, ExactIsNeverBelowMegatronOrDataParallelism) {
-  const Cluster c = loadCluster("2x8xH100-IB");
-  const Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
-  const LayerStack st = detectLayerStack(g, "zoo:bert_base");
-  const CostModel cost(g, c);
-  const StageCostModel model(st, cost);
+  const auto task = zooParallelTask("bert_base", {1, 128, 0, 0, 0}, "2x8xH100-IB", 256);
+  const StageCostModel& model = task->model;
   const ParallelResult exact = exactSearch(model, 256);
   const ParallelResult mega = megatronPlan(model, 256);
   const ParallelResult dp = dataParallelPlan(model, 256);
@@ -283,11 +280,8 @@ TEST(ParallelSearch, ExactIsNeverBelowMegatronOrDataParallelism) {
 TEST(ParallelSearch, MegatronsRuleGrowsTensorParallelismUntilTheModelFits) {
   // GPT-13B: 16 bytes per parameter (mixed-precision Adam) = 206 GB; an 80 GB H100 holds it
   // from tp 4 on (51 GB of state + activations), so the rule stops there, dp = 16 / 4.
-  const Cluster c = loadCluster("2x8xH100-IB");
-  const Graph g = withPrecision(makeZooModel("gpt_13b", {1, 0, 0, 0, 0}), Precision::BF16);
-  const LayerStack st = detectLayerStack(g, "zoo:gpt_13b");
-  const CostModel cost(g, c);
-  const StageCostModel model(st, cost);
+  const auto task = zooParallelTask("gpt_13b", {1, 0, 0, 0, 0}, "2x8xH100-IB", 512);
+  const StageCostModel& model = task->model;
   const ParallelResult mega = megatronPlan(model, 512);
   ASSERT_TRUE(mega.found && mega.measurement.feasible) << mega.note;
   EXPECT_EQ(mega.plan.tp, 4);
@@ -298,12 +292,10 @@ TEST(ParallelSearch, MegatronsRuleGrowsTensorParallelismUntilTheModelFits) {
 }
 
 TEST(ParallelPlanRules, ExpertParallelismSplitsTheExpertsOverTheReplicas) {
-  const Cluster c = loadCluster("2x8xH100-IB");
-  const Graph g = withPrecision(makeZooModel("moe_1_3b_64e", {1, 512, 0, 0, 0}), Precision::BF16);
-  const LayerStack st = detectLayerStack(g, "zoo:moe_1_3b_64e");
+  const auto task = zooParallelTask("moe_1_3b_64e", {1, 512, 0, 0, 0}, "2x8xH100-IB", 16);
+  const LayerStack& st = task->stack;
+  const StageCostModel& model = task->model;
   EXPECT_EQ(st.experts, 64);
-  const CostModel cost(g, c);
-  const StageCostModel model(st, cost);
   ParallelPlan p;
   p.dp = 16, p.microbatches = 1, p.stages = evenStages(st.numLayers(), 1);
   const ParallelMeasurement replicated = simulateParallel(model, 16, p);

@@ -1,19 +1,15 @@
 // The DQN's decision steps and their task-specific pruning (parallel/plan_decisions.h).
 #include <gtest/gtest.h>
 
-#include "graph/precision.h"
+#include "optimize/parallel_corpus.h"
 #include "parallel/plan_decisions.h"
-#include "parallel/parallel_task.h"
-#include "zoo/zoo.h"
 
 using namespace gp;
 
 namespace {
 
 std::unique_ptr<ParallelTask> gptTask(const char* zoo, const char* cluster, int64_t batch) {
-  Cluster c = loadCluster(cluster);
-  Graph g = withPrecision(makeZooModel(zoo, {1, 0, 0, 0, 0}), Precision::BF16);
-  return std::make_unique<ParallelTask>(std::move(g), std::move(c), batch, zoo);
+  return zooParallelTask(zoo, {}, cluster, batch);
 }
 
 std::vector<int> validValues(const std::array<bool, kNumActions>& m) {

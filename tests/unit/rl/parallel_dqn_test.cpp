@@ -8,19 +8,14 @@
 #include <fstream>
 
 #include "base/error.h"
-#include "graph/precision.h"
+#include "optimize/parallel_corpus.h"
 #include "rl/parallel_dqn.h"
-#include "zoo/zoo.h"
 
 using namespace gp;
 
 namespace {
 
-std::unique_ptr<ParallelTask> bertOn16() {
-  Cluster c = loadCluster("2x8xH100-IB");
-  Graph g = withPrecision(makeZooModel("bert_base", {1, 128, 0, 0, 0}), Precision::BF16);
-  return std::make_unique<ParallelTask>(std::move(g), std::move(c), 256, "zoo:bert_base");
-}
+std::unique_ptr<ParallelTask> bertOn16() { return zooParallelTask("bert_base", {1, 128, 0, 0, 0}, "2x8xH100-IB", 256); }
 
 }  // namespace
 
