@@ -19,6 +19,8 @@ PACKAGES=(
   # graph layout and import libraries
   libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
   nlohmann-json3-dev libssl-dev
+  # TpuGraphs' .npz collections (zip archives) for the learned cost model
+  libzip-dev
   # LibTorch (TorchScript import, RL)
   libtorch-dev libopenblas0-pthread   # OpenBLAS: ~4x faster policy passes than the reference BLAS
   # installing: man pages from --help, the desktop entry's check, the .deb (cpack: file, dpkg-shlibdeps)

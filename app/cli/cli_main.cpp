@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cli/cli_commands.h"
+#include "cli/cli_costmodel.h"
 #include "cli/cli_fidelity.h"
 #include "cli/cli_measure.h"
 #include "cli/cli_parallelize.h"
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);
     if (cmd == "parallelize") return gp::cli::runParallelize(args, std::cout);
     if (cmd == "pretrain-parallel") return gp::cli::runPretrainParallel(args, std::cout);
+    if (cmd == "dataset") return gp::cli::runDataset(args, std::cout);
+    if (cmd == "costmodel") return gp::cli::runCostModel(args, std::cout);
     if (cmd == "fidelity") return gp::cli::runFidelityCommand(args, std::cout);
     if (cmd == "--version") {
       std::cout << "graphplace-cli " GP_VERSION "\n";

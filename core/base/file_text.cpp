@@ -20,4 +20,26 @@ std::string readFileText(const std::string& path, const std::string& kind) {
   return text.str();
 }
 
+void writeTextFileAtomically(const std::string& path, const std::string& text) {
+  if (path.empty()) throw Error("output", "empty output path");
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(path, "cannot open file for writing");
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw Error(path, "write error");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw Error(path, "cannot write file (" + ec.message() + ")");
+  }
+}
+
 }  // namespace gp

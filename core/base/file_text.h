@@ -1,4 +1,5 @@
-// Reading a whole input file, with the one-line errors every importer gives.
+// Reading a whole input file, with the one-line errors every importer gives, and writing one
+// atomically.
 #pragma once
 #include <string>
 
@@ -7,5 +8,9 @@ namespace gp {
 // The file's bytes. Throws gp::Error(path, ...) when it is missing, a directory, or unreadable;
 // `kind` names what the file should be ("a DOT file") in the directory message.
 std::string readFileText(const std::string& path, const std::string& kind);
+
+// Writes text to path through a temporary file (path + ".tmp") and a rename, so a reader never
+// sees half a file. Throws gp::Error(path, ...).
+void writeTextFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace gp

@@ -27,4 +27,12 @@ std::string findResourceDir(const std::string& name, const std::string& sourcePa
   return {};
 }
 
+std::string findResourceFile(const std::string& name, const std::string& file) {
+  const std::string dir = findResourceDir(name, "resources/" + name);
+  if (dir.empty()) return {};
+  const fs::path path = fs::path(dir) / file;
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) ? path.string() : std::string();
+}
+
 }  // namespace gp

@@ -13,5 +13,7 @@
 namespace gp {
 
 std::string findResourceDir(const std::string& name, const std::string& sourcePath);
+// A file of the data folder `name` (found as above, source path resources/NAME); "" if absent.
+std::string findResourceFile(const std::string& name, const std::string& file);
 
 }  // namespace gp

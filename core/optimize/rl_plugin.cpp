@@ -23,6 +23,10 @@ struct Loaded {
   RlPretrainFn pretrain = nullptr;
   RlParallelDqnFn parallelDqn = nullptr;
   RlParallelPretrainFn parallelPretrain = nullptr;
+  RlCpuInfoFn cpuInfo = nullptr;
+  RlCpuTimeFn cpuTime = nullptr;
+  RlCostTrainFn costTrain = nullptr;
+  RlCostPredictFn costPredict = nullptr;
   std::string error;
 };
 
@@ -38,7 +42,8 @@ Loaded loadFile(const std::string& file) {
   // speed). Threads that exist keep their arenas; new ones share.
   ::mallopt(M_ARENA_MAX, 1);
   const OpenedPlugin o =
-      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol, kRlParallelDqnSymbol, kRlParallelPretrainSymbol});
+      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol, kRlParallelDqnSymbol, kRlParallelPretrainSymbol, kRlCpuInfoSymbol,
+                  kRlCpuTimeSymbol, kRlCostTrainSymbol, kRlCostPredictSymbol});
   Loaded p;
   p.error = o.error;
   if (o.error.empty()) {
@@ -46,6 +51,10 @@ Loaded loadFile(const std::string& file) {
     p.pretrain = reinterpret_cast<RlPretrainFn>(o.symbols[1]);
     p.parallelDqn = reinterpret_cast<RlParallelDqnFn>(o.symbols[2]);
     p.parallelPretrain = reinterpret_cast<RlParallelPretrainFn>(o.symbols[3]);
+    p.cpuInfo = reinterpret_cast<RlCpuInfoFn>(o.symbols[4]);
+    p.cpuTime = reinterpret_cast<RlCpuTimeFn>(o.symbols[5]);
+    p.costTrain = reinterpret_cast<RlCostTrainFn>(o.symbols[6]);
+    p.costPredict = reinterpret_cast<RlCostPredictFn>(o.symbols[7]);
   }
   return p;
 }
@@ -71,5 +80,9 @@ RlOptimizeFn rlOptimizeEntry() { return loadPlugin().optimize; }
 RlPretrainFn rlPretrainEntry() { return loadPlugin().pretrain; }
 RlParallelDqnFn rlParallelDqnEntry() { return loadPlugin().parallelDqn; }
 RlParallelPretrainFn rlParallelPretrainEntry() { return loadPlugin().parallelPretrain; }
+RlCpuInfoFn rlCpuInfoEntry() { return loadPlugin().cpuInfo; }
+RlCpuTimeFn rlCpuTimeEntry() { return loadPlugin().cpuTime; }
+RlCostTrainFn rlCostTrainEntry() { return loadPlugin().costTrain; }
+RlCostPredictFn rlCostPredictEntry() { return loadPlugin().costPredict; }
 
 }  // namespace gp

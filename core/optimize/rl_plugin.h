@@ -5,6 +5,9 @@
 #include <atomic>
 #include <cstdint>
 
+#include "costmodel/cost_dataset.h"
+#include "costmodel/kernel_run.h"
+#include "costmodel/learned_cost.h"
 #include "optimize/optimize.h"
 #include "optimize/parallel_dqn.h"
 
@@ -25,13 +28,24 @@ inline constexpr const char* kRlParallelDqnSymbol = "gp_rl_parallel_dqn";
 using RlParallelPretrainFn = void (*)(const std::vector<std::unique_ptr<ParallelTask>>& tasks, const DqnPretrainOptions& options,
                                       const DqnEpisodeFn& onEpisode, const std::atomic<bool>* cancel, DqnPretrainResult& out);
 inline constexpr const char* kRlParallelPretrainSymbol = "gp_rl_parallel_pretrain";
+// The learned cost model: this CPU as a measurement source, training, prediction.
+using RlCpuInfoFn = void (*)(std::string& deviceKind, std::vector<int32_t>& threadChoices);
+inline constexpr const char* kRlCpuInfoSymbol = "gp_rl_cpu_info";
+using RlCpuTimeFn = void (*)(const std::vector<KernelRun>& runs, int repeats, const std::atomic<bool>* cancel,
+                             std::vector<RunTiming>& out);
+inline constexpr const char* kRlCpuTimeSymbol = "gp_rl_cpu_time";
+using RlCostTrainFn = void (*)(const CostDataset& train, const CostTrainOptions& options, const std::string& outPath,
+                               const CostTrainFn& onEpoch, const std::atomic<bool>* cancel, CostTrainResult& out);
+inline constexpr const char* kRlCostTrainSymbol = "gp_rl_cost_train";
+using RlCostPredictFn = void (*)(const std::string& modelPath, const CostDataset& data, std::vector<std::vector<double>>& out);
+inline constexpr const char* kRlCostPredictSymbol = "gp_rl_cost_predict";
 inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 // A plugin built from other headers must not be called: both sides compute this from the
 // headers they were built with, and the loader refuses a mismatch.
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 6;
+  constexpr uint64_t kVersion = 7;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
@@ -39,7 +53,9 @@ inline constexpr uint64_t rlPluginAbi() {
          (uint64_t{sizeof(DqnOptions)} << 4) ^ (uint64_t{sizeof(ParallelResult)} << 28) ^
          (uint64_t{sizeof(StageCostModel)} << 36) ^ (uint64_t{sizeof(ParallelTask)} << 44) ^
          (uint64_t{sizeof(DqnEpisodeReport)} << 52) ^ (uint64_t{sizeof(DqnPretrainOptions)} << 2) ^
-         (uint64_t{sizeof(DqnPretrainResult)} << 58);
+         (uint64_t{sizeof(DqnPretrainResult)} << 58) ^ (uint64_t{sizeof(KernelSpec)} << 6) ^
+         (uint64_t{sizeof(CostTrainOptions)} << 14) ^ (uint64_t{sizeof(CostDataset)} << 22) ^
+         (uint64_t{sizeof(CostGraph)} << 30) ^ (uint64_t{sizeof(CostTrainResult)} << 38);
 }
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,
@@ -49,5 +65,9 @@ RlOptimizeFn rlOptimizeEntry();
 RlPretrainFn rlPretrainEntry();
 RlParallelDqnFn rlParallelDqnEntry();
 RlParallelPretrainFn rlParallelPretrainEntry();
+RlCpuInfoFn rlCpuInfoEntry();
+RlCpuTimeFn rlCpuTimeEntry();
+RlCostTrainFn rlCostTrainEntry();
+RlCostPredictFn rlCostPredictEntry();
 
 }  // namespace gp

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -399,26 +397,5 @@ std::string profileSummaryText(const ProfileResult& r, const ProfileSummary& s) 
   return out;
 }
 
-void writeTextFileAtomically(const std::string& path, const std::string& text) {
-  if (path.empty()) throw Error("profile", "empty output path");
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(path, "cannot open file for writing");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error(path, "write error");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(path, "cannot write file (" + ec.message() + ")");
-  }
-}
 
 }  // namespace gp

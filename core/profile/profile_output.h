@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/file_text.h"  // writeTextFileAtomically, for the writers of these texts
 #include "cost/calibration.h"
 #include "profile/profile_result.h"
 
@@ -70,8 +71,5 @@ std::string profileCalibrationJson(const ProfileResult& r, const CalibrationTabl
 std::string profileReportJson(const ProfileResult& r, const ProfileSummary& s);
 // Key figures for the terminal: GEMM TFLOP/s per dtype, bandwidth, launch overhead, links.
 std::string profileSummaryText(const ProfileResult& r, const ProfileSummary& s);
-
-// Writes text to path through a temporary file and a rename. Throws gp::Error(path, ...).
-void writeTextFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace gp

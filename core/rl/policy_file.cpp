@@ -107,13 +107,7 @@ GdpPolicy loadCheckpoint(const std::string& path) {
   }
 }
 
-std::string shippedPolicyFile(const std::string& name) {
-  const std::string dir = findResourceDir("policies", "resources/policies");
-  if (dir.empty()) return {};
-  const auto file = std::filesystem::path(dir) / name;
-  std::error_code ec;
-  return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
-}
+std::string shippedPolicyFile(const std::string& name) { return findResourceFile("policies", name); }
 
 std::string defaultPolicyPath() { return shippedPolicyFile("gdp_default.pt"); }
 

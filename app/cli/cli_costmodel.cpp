@@ -1,0 +1,300 @@
+#include "cli/cli_costmodel.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "base/error.h"
+#include "base/file_text.h"
+#include "cli/cli_args.h"
+#include "cli/cli_model_options.h"
+#include "cli/cli_optimize_options.h"
+#include "costmodel/analytic_baseline.h"
+#include "costmodel/cost_eval.h"
+#include "costmodel/dataset_maker.h"
+#include "io/model_loader.h"
+#include "optimize/cost_plugin.h"
+
+namespace gp::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The shipped models (resources/costmodels): trained on this project's CPU measurements of the
+// zoo's training families (docs/performance.md, "Learned cost model").
+constexpr const char* kShippedKernelModel = "cpu_kernel.pt";
+constexpr const char* kShippedPlanModel = "cpu_plan.pt";
+constexpr const char* kShippedRoofline = "cpu_roofline.json";
+
+struct LoadedModels {
+  std::vector<std::unique_ptr<Graph>> graphs;
+  std::vector<DatasetModel> models;
+};
+
+LoadedModels loadModels(const std::vector<std::string>& specs, const Args& a) {
+  LoadOptions lo = loadOptionsFrom(a);
+  if (!a.value("--mode")) lo.mode = GraphMode::Inference;
+  LoadedModels out;
+  for (const std::string& spec : specs) {
+    out.graphs.push_back(std::make_unique<Graph>(loadModel(spec, lo)));
+    std::string name = spec.rfind("zoo:", 0) == 0 ? spec.substr(4) : spec;
+    if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+    out.models.push_back({name, modelFamily(spec), out.graphs.back().get()});
+  }
+  return out;
+}
+
+DatasetMakeOptions makeOptions(const Args& a) {
+  DatasetMakeOptions o;
+  o.repeats = a.intValue("--repeats", o.repeats);
+  o.planConfigs = a.countValue("--plan-configs", o.planConfigs);
+  o.maxKernelsPerModel = a.countValue("--max-kernels", o.maxKernelsPerModel);
+  o.seed = static_cast<uint64_t>(a.countValue("--seed", 1));
+  return o;
+}
+
+void progressLine(const DatasetMakeReport& r) {
+  std::fprintf(stderr, "\r%-40s %-7s %lld/%lld   ", r.model.c_str(), r.stage.c_str(), static_cast<long long>(r.done),
+               static_cast<long long>(r.total));
+  if (r.done == r.total) std::fprintf(stderr, "\n");
+}
+
+int datasetMake(const Args& a, std::ostream& out) {
+  if (a.positional.size() < 2) throw std::invalid_argument("dataset make needs at least one MODEL");
+  const auto kernelsOut = a.value("--kernels"), plansOut = a.value("--plans");
+  if (!kernelsOut && !plansOut) throw std::invalid_argument("dataset make needs --kernels FILE and/or --plans FILE");
+  const LoadedModels lm = loadModels({a.positional.begin() + 1, a.positional.end()}, a);
+  DatasetMakeOptions o = makeOptions(a);
+  o.kernels = kernelsOut.has_value();
+  o.plans = plansOut.has_value();
+  auto source = cpuMeasurementSource();
+  const MadeDatasets d = makeCostDatasets(lm.models, *source, o, a.has("--quiet") ? DatasetProgressFn{} : progressLine);
+  if (kernelsOut) d.kernels.save(*kernelsOut);
+  if (plansOut) d.plans.save(*plansOut);
+  out << "device " << source->deviceKind() << ": " << d.kernels.graphs.size() << " kernels, " << d.plans.graphs.size()
+      << " plan graphs\n";
+  return 0;
+}
+
+CostTrainOptions trainOptions(const Args& a) {
+  CostTrainOptions o;
+  o.epochs = a.intValue("--epochs", o.epochs);
+  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
+  o.hidden = a.intValue("--hidden", o.hidden);
+  o.layers = a.countValue("--layers", o.layers);
+  o.segmentNodes = a.countValue("--segment-nodes", 0);
+  o.segmentsPerStep = a.intValue("--segments-per-step", o.segmentsPerStep);
+  o.keep = nonNegative(a, "--keep", o.keep);
+  if (o.keep <= 0 || o.keep > 1) throw std::invalid_argument("--keep must be in (0, 1]");
+  o.seed = static_cast<uint64_t>(a.countValue("--seed", 1));
+  if (auto l = a.value("--loss")) {
+    if (*l == "listmle") o.loss = RankingLoss::ListMle;
+    else if (*l == "hinge") o.loss = RankingLoss::Hinge;
+    else if (*l == "mse") o.loss = RankingLoss::None;
+    else throw std::invalid_argument("--loss must be listmle, hinge or mse; got '" + *l + "'");
+  }
+  return o;
+}
+
+// The dataset's graphs to train and to test on: --hold-out FAMILIES goes to test.
+void splitArgs(const CostDataset& all, const Args& a, CostDataset& train, CostDataset& test) {
+  const auto held = a.value("--hold-out") ? splitList(*a.value("--hold-out")) : std::vector<std::string>{};
+  splitByFamily(all, held, train, test);
+  if (!held.empty() && test.graphs.empty()) throw std::invalid_argument("--hold-out names no family of the dataset");
+}
+
+int costTrain(const Args& a, std::ostream& out) {
+  if (a.positional.size() != 2) throw std::invalid_argument("costmodel train needs one DATASET");
+  const auto outPath = a.value("--out");
+  if (!outPath) throw std::invalid_argument("costmodel train needs --out MODEL.pt");
+  CostDataset train, test;
+  splitArgs(CostDataset::load(a.positional[1]), a, train, test);
+  if (train.graphs.empty()) throw Error(a.positional[1], "no graph left to train on");
+  const CostTrainResult r = trainCostModelFile(train, trainOptions(a), *outPath, [&](const CostTrainReport& e) {
+    if (!a.has("--quiet")) std::fprintf(stderr, "epoch %d loss %.4f (%.0f s)\n", e.epoch, e.loss, e.seconds);
+  });
+  if (a.has("--roofline-out")) {
+    if (train.task != CostTask::Kernel) throw std::invalid_argument("--roofline-out fits on kernel-task data");
+    writeTextFileAtomically(*a.value("--roofline-out"), AnalyticCostModel::fit(train).toJson());
+  }
+  if (a.has("--json")) {
+    out << ordered_json{{"graphs", train.graphs.size()}, {"epochs", r.epochs}, {"steps", r.steps},
+                        {"seconds", r.seconds}, {"seconds_per_step", r.secondsPerStep}, {"final_loss", r.finalLoss}}
+               .dump(2)
+        << "\n";
+  } else {
+    out << "trained on " << train.graphs.size() << " graphs: " << r.epochs << " epochs, " << r.steps << " steps in "
+        << r.seconds << " s, loss " << r.finalLoss << " -> " << *outPath << "\n";
+  }
+  return 0;
+}
+
+ordered_json scoresJson(const RankingScores& s) {
+  return {{"kendall_tau", s.kendallTau}, {"opa", s.opa},   {"top1_slowdown", s.top1},
+          {"top5_slowdown", s.top5},     {"top10_slowdown", s.top10}, {"global_kendall_tau", s.globalTau}};
+}
+
+std::vector<std::vector<double>> analyticPredictions(const AnalyticCostModel& m, const CostDataset& d) {
+  std::vector<std::vector<double>> p;
+  for (const CostGraph& g : d.graphs) p.push_back(m.predict(g, d.task, d.configWidth));
+  return p;
+}
+
+// Scores of the learned model and (where the data has analytic fields) the roofline +
+// calibration model on `test`.
+ordered_json compare(const std::string& modelPath, const AnalyticCostModel* roofline, const CostDataset& test) {
+  const RankingScores learned = scoreRanking(test, predictCostsWith(modelPath, test));
+  ordered_json j{{"task", costTaskName(test.task)}, {"n", learned.graphs}, {"samples", learned.samples},
+                 {"learned", scoresJson(learned)}};
+  if (roofline) j["roofline"] = scoresJson(scoreRanking(test, analyticPredictions(*roofline, test)));
+  return j;
+}
+
+void printComparison(const ordered_json& j, std::ostream& out) {
+  out << j["task"].get<std::string>() << " task, " << j["n"] << " graphs, " << j["samples"] << " samples\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-10s %8s %8s %8s %8s %8s %8s\n", "model", "tau", "opa", "top1", "top5", "top10",
+                "glob.tau");
+  out << line;
+  for (const char* name : {"learned", "roofline"}) {
+    if (!j.contains(name)) continue;
+    const auto& s = j[name];
+    std::snprintf(line, sizeof line, "  %-10s %8.3f %8.3f %7.1f%% %7.1f%% %7.1f%% %8.3f\n", name,
+                  s["kendall_tau"].get<double>(), s["opa"].get<double>(), 100 * s["top1_slowdown"].get<double>(),
+                  100 * s["top5_slowdown"].get<double>(), 100 * s["top10_slowdown"].get<double>(),
+                  s["global_kendall_tau"].get<double>());
+    out << line;
+  }
+}
+
+int costEvalDataset(const Args& a, std::ostream& out) {
+  const auto model = a.value("--model");
+  if (!model) throw std::invalid_argument("costmodel eval DATASET needs --model MODEL.pt");
+  const CostDataset all = CostDataset::load(a.positional[1]);
+  CostDataset train, test;
+  splitArgs(all, a, train, test);
+  if (!a.value("--hold-out")) test = all;
+  test = subsampleConfigs(test, a.countValue("--configs-per-graph", 0));
+  // the roofline + calibration model, fitted on kernel-task training data
+  std::unique_ptr<AnalyticCostModel> roofline;
+  if (auto fit = a.value("--fit")) {
+    CostDataset fitTrain, fitTest;
+    splitArgs(CostDataset::load(*fit), a, fitTrain, fitTest);
+    roofline = std::make_unique<AnalyticCostModel>(AnalyticCostModel::fit(fitTrain));
+  } else if (all.task == CostTask::Kernel && !train.graphs.empty() && !train.graphs[0].nodeFlops.empty()) {
+    roofline = std::make_unique<AnalyticCostModel>(AnalyticCostModel::fit(train));
+  }
+  const ordered_json j = compare(*model, roofline.get(), test);
+  if (a.has("--json")) out << j.dump(2) << "\n";
+  else printComparison(j, out);
+  return 0;
+}
+
+std::string shipped(const char* name) {
+  const std::string path = shippedCostModel(name);
+  if (path.empty()) throw Error("costmodel", std::string("the shipped ") + name + " is missing (resources/costmodels)");
+  return path;
+}
+
+// costmodel eval MODEL --device cpu: measure the model's kernels and some of its plans here,
+// predict them with the shipped models and the shipped fitted roofline.
+int costEvalModel(const Args& a, std::ostream& out) {
+  if (*a.value("--device") != "cpu") throw std::invalid_argument("--device must be cpu (the one measurement source here)");
+  const LoadedModels lm = loadModels({a.positional[1]}, a);
+  DatasetMakeOptions o = makeOptions(a);
+  if (!a.value("--max-kernels")) o.maxKernelsPerModel = 40;
+  if (!a.value("--plan-configs")) o.planConfigs = 16;
+  if (!a.value("--repeats")) o.repeats = 3;
+  auto source = cpuMeasurementSource();
+  const MadeDatasets d = makeCostDatasets(lm.models, *source, o, a.has("--quiet") ? DatasetProgressFn{} : progressLine);
+  const std::string kernelModel = a.value("--kernel-model").value_or(shipped(kShippedKernelModel));
+  const std::string planModel = a.value("--plan-model").value_or(shipped(kShippedPlanModel));
+  const std::string rooflinePath = a.value("--roofline").value_or(shipped(kShippedRoofline));
+  const AnalyticCostModel roofline = AnalyticCostModel::parse(readFileText(rooflinePath, "a fitted roofline"), rooflinePath);
+  ordered_json j;
+  const ordered_json k = compare(kernelModel, &roofline, d.kernels);
+  j["kernel"] = {{"n", k["n"]},
+                 {"samples", k["samples"]},
+                 {"kendall_tau", {{"learned", k["learned"]["kendall_tau"]}, {"roofline", k["roofline"]["kendall_tau"]}}},
+                 {"opa", {{"learned", k["learned"]["opa"]}, {"roofline", k["roofline"]["opa"]}}},
+                 {"global_kendall_tau",
+                  {{"learned", k["learned"]["global_kendall_tau"]}, {"roofline", k["roofline"]["global_kendall_tau"]}}}};
+  if (d.plans.graphs.empty()) {
+    j["plan"] = {{"n", 0}, {"note", "the model has no layout-configurable op"}};
+  } else {
+    const ordered_json p = compare(planModel, &roofline, d.plans);
+    j["plan"] = {{"n", p["samples"]},
+                 {"kendall_tau", {{"learned", p["learned"]["kendall_tau"]}, {"roofline", p["roofline"]["kendall_tau"]}}},
+                 {"top1_slowdown",
+                  {{"learned", p["learned"]["top1_slowdown"]}, {"roofline", p["roofline"]["top1_slowdown"]}}}};
+  }
+  j["device_kind"] = source->deviceKind();
+  if (a.has("--json")) {
+    out << j.dump(2) << "\n";
+  } else {
+    out << "kernels (" << j["kernel"]["n"] << "): tau learned " << j["kernel"]["kendall_tau"]["learned"] << ", roofline "
+        << j["kernel"]["kendall_tau"]["roofline"] << "\n";
+    if (j["plan"]["n"] != 0)
+      out << "plans (" << j["plan"]["n"] << "): tau learned " << j["plan"]["kendall_tau"]["learned"] << ", roofline "
+          << j["plan"]["kendall_tau"]["roofline"] << "; top-1 slowdown learned " << j["plan"]["top1_slowdown"]["learned"]
+          << ", roofline " << j["plan"]["top1_slowdown"]["roofline"] << "\n";
+  }
+  return 0;
+}
+
+int costPredict(const Args& a, std::ostream& out) {
+  const auto model = a.value("--model");
+  if (!model || a.positional.size() != 2) throw std::invalid_argument("costmodel predict needs DATASET and --model MODEL.pt");
+  const CostDataset d = CostDataset::load(a.positional[1]);
+  const auto p = predictCostsWith(*model, d);
+  ordered_json j = ordered_json::array();
+  for (size_t i = 0; i < d.graphs.size(); ++i)
+    j.push_back({{"graph", d.graphs[i].name}, {"predicted_seconds", p[i]}, {"measured_seconds", d.graphs[i].runtime}});
+  out << j.dump(a.has("--json") ? 2 : -1) << "\n";
+  return 0;
+}
+
+int datasetMerge(const Args& a, std::ostream& out) {
+  const auto outPath = a.value("--out");
+  if (!outPath || a.positional.size() < 3) throw std::invalid_argument("usage: dataset merge FILE FILE... --out FILE");
+  std::vector<CostDataset> parts;
+  const std::vector<std::string> sources(a.positional.begin() + 1, a.positional.end());
+  for (const std::string& f : sources) parts.push_back(CostDataset::load(f));
+  const CostDataset merged = mergeDatasets(parts, sources);
+  merged.save(*outPath);
+  out << merged.graphs.size() << " graphs, " << merged.opcodes.size() << " opcodes -> " << *outPath << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int runDataset(const std::vector<std::string>& args, std::ostream& out) {
+  std::set<std::string> values{"--kernels", "--plans", "--repeats", "--plan-configs", "--max-kernels", "--seed", "--out"};
+  values.insert(modelOptions().begin(), modelOptions().end());
+  const Args a = parseArgs(args, values, {"--quiet"});
+  if (!a.positional.empty() && a.positional[0] == "make") return datasetMake(a, out);
+  if (!a.positional.empty() && a.positional[0] == "merge") return datasetMerge(a, out);
+  throw std::invalid_argument("usage: dataset make MODEL... --kernels FILE --plans FILE | dataset merge FILE... --out FILE");
+}
+
+int runCostModel(const std::vector<std::string>& args, std::ostream& out) {
+  std::set<std::string> values{"--out",        "--hold-out", "--epochs",        "--budget-seconds", "--hidden",
+                               "--layers",     "--loss",     "--segment-nodes", "--segments-per-step", "--keep",
+                               "--seed",       "--model",    "--fit",           "--configs-per-graph", "--device",
+                               "--repeats",    "--plan-configs", "--max-kernels", "--kernel-model", "--plan-model",
+                               "--roofline",   "--roofline-out"};
+  values.insert(modelOptions().begin(), modelOptions().end());
+  const Args a = parseArgs(args, values, {"--json", "--quiet"});
+  const std::string verb = a.positional.empty() ? "" : a.positional[0];
+  if (verb == "train") return costTrain(a, out);
+  if (verb == "predict") return costPredict(a, out);
+  if (verb == "eval") {
+    if (a.positional.size() != 2) throw std::invalid_argument("costmodel eval needs one DATASET or MODEL");
+    return a.value("--device") ? costEvalModel(a, out) : costEvalDataset(a, out);
+  }
+  throw std::invalid_argument("usage: costmodel train|eval|predict ... (try --help)");
+}
+
+}  // namespace gp::cli

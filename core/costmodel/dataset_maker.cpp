@@ -1,0 +1,288 @@
+#include "costmodel/dataset_maker.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <random>
+#include <set>
+
+#include "base/error.h"
+#include "cost/calibration.h"
+#include "cost/cost_model.h"
+#include "cluster/cluster.h"
+#include "fusion/fuser.h"
+
+namespace gp {
+namespace {
+
+// The cost model only decides op classes and representative kernels here; any device does.
+const Cluster& anyCluster() {
+  static const Cluster c = parseClusterJson(R"({"format": "graphplace-cluster", "version": 1, "name": "cpu",
+    "device_kinds": {"cpu": {"peak_TFLOPS": {"f32": 1}, "memory_bandwidth_GBps": 100, "memory_GiB": 16, "launch_overhead_us": 1}},
+    "devices": [{"name": "cpu0", "kind": "cpu"}], "switches": [], "links": []})",
+                                            "built-in cpu cluster");
+  return c;
+}
+
+class Vocabulary {
+ public:
+  int32_t operator()(std::string_view name) {
+    auto [it, added] = index_.try_emplace(std::string(name), static_cast<int32_t>(names_.size()));
+    if (added) names_.emplace_back(name);
+    return it->second;
+  }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::map<std::string, int32_t, std::less<>> index_;
+  std::vector<std::string> names_;
+};
+
+void appendAnalytic(const CostModel& cost, OpId op, CostGraph& g) {
+  const Graph& graph = cost.graph();
+  g.nodeFlops.push_back(graph.flops(op));
+  g.nodeBytes.push_back(static_cast<double>(graph.bytesRead(op) + graph.bytesWritten(op)));
+  g.nodeClass.push_back(static_cast<int8_t>(cost.opClass(op)));
+  g.nodeSignature.push_back(CalibrationTable::signature(graph, op, cost.opDType(op), ""));
+}
+
+void keep(const std::vector<RunTiming>& t, CostGraph& g) {
+  for (const RunTiming& r : t) {
+    g.runtime.push_back(std::max(r.seconds, 1e-9));
+    g.spread.push_back(r.spread);
+  }
+}
+
+// One kernel graph: `ops` (one op, or a fused group's ops in topological order) run back to
+// back under every configuration.
+void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector<OpId>& ops, MeasurementSource& source,
+                 const DatasetMakeOptions& o, Vocabulary& vocab, CostDataset& out) {
+  const Graph& g = *m.graph;
+  const bool fused = ops.size() > 1;
+  CostGraph cg;
+  // op names of zoo models start with the model's name already
+  const std::string& first = g.opName(ops.front());
+  cg.name = (first.rfind(m.name + "/", 0) == 0 ? first : m.name + "/" + first) + (fused ? " (fused)" : "");
+  cg.family = m.family;
+  std::vector<KernelSpec> specs;
+  std::map<OpId, int32_t> nodeOf;
+  for (OpId op : ops) {
+    nodeOf[op] = static_cast<int32_t>(cg.opcode.size());
+    specs.push_back(kernelSpecOf(cost, op));
+    cg.opcode.push_back(vocab(g.opType(op)));
+    appendNodeFeatures(specs.back(), fused, cg.nodeFeatures);
+    appendAnalytic(cost, op, cg);
+  }
+  for (OpId op : ops)
+    for (OpId p : g.fanIn(op))
+      if (auto it = nodeOf.find(p); it != nodeOf.end()) cg.edges.push_back({it->second, nodeOf[op]});
+  std::vector<KernelRun> runs;
+  for (const KernelConfig& c : kernelConfigs(source.threadChoices())) {
+    KernelRun run;
+    run.threads = c.threads;
+    for (const KernelSpec& k : specs)
+      if (k.kind != KernelSpec::Kind::None) run.calls.push_back({k, c.layout, c.tiles});
+    runs.push_back(std::move(run));
+    appendConfigFeatures(c, false, cg.configFeatures);
+    cg.threads.push_back(c.threads);
+  }
+  keep(source.time(runs, o.repeats), cg);
+  out.graphs.push_back(std::move(cg));
+}
+
+// The distinct kernels of a model: single ops (the first of each signature) and the groups the
+// compilers' default fusion forms (the first of each sequence of signatures).
+std::vector<std::vector<OpId>> distinctKernels(const CostModel& cost) {
+  const Graph& g = cost.graph();
+  auto runs = [&](OpId op) { return !cost.isMetadata(op) && kernelSpecOf(cost, op).kind != KernelSpec::Kind::None; };
+  auto sig = [&](OpId op) { return CalibrationTable::signature(g, op, cost.opDType(op), ""); };
+  std::vector<std::vector<OpId>> out;
+  std::set<std::string> seen;
+  for (OpId op : g.topoOrder())
+    if (runs(op) && seen.insert(sig(op)).second) out.push_back({op});
+  const auto groups = defaultFusion(g, std::vector<int32_t>(static_cast<size_t>(g.numOps()), 0));
+  std::map<int32_t, std::vector<OpId>> members;
+  for (OpId op : g.topoOrder())
+    if (groups[static_cast<size_t>(op)] >= 0) members[groups[static_cast<size_t>(op)]].push_back(op);
+  for (const auto& [id, ops] : members) {
+    int kernels = 0;
+    std::string key;
+    for (OpId op : ops) {
+      kernels += runs(op) ? 1 : 0;
+      key += sig(op) + ";";
+    }
+    if (kernels >= 2 && seen.insert(key).second) out.push_back(ops);
+  }
+  return out;
+}
+
+void kernelGraphs(const DatasetModel& m, const CostModel& cost, MeasurementSource& source, const DatasetMakeOptions& o,
+                  Vocabulary& vocab, CostDataset& out, const DatasetProgressFn& progress) {
+  std::vector<std::vector<OpId>> chosen = distinctKernels(cost);
+  if (o.maxKernelsPerModel > 0 && static_cast<int>(chosen.size()) > o.maxKernelsPerModel) {
+    std::vector<std::vector<OpId>> spaced;  // evenly spaced, first and last included
+    const auto n = static_cast<double>(chosen.size() - 1);
+    size_t last = chosen.size();
+    for (int i = 0; i < o.maxKernelsPerModel; ++i) {
+      const auto at = static_cast<size_t>(std::llround(n * i / std::max(1, o.maxKernelsPerModel - 1)));
+      if (at != last) spaced.push_back(chosen[at]);
+      last = at;
+    }
+    chosen = std::move(spaced);
+  }
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    kernelGraph(m, cost, chosen[i], source, o, vocab, out);
+    if (progress) progress({m.name, "kernels", static_cast<int64_t>(i + 1), static_cast<int64_t>(chosen.size())});
+  }
+}
+
+void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& source, const DatasetMakeOptions& o,
+               Vocabulary& vocab, CostDataset& out, const DatasetProgressFn& progress) {
+  const Graph& g = *m.graph;
+  const PlanLayout layout = planLayoutOf(cost);
+  if (layout.configurable.empty()) return;
+  CostGraph cg;
+  cg.name = m.name;
+  cg.family = m.family;
+  std::vector<int32_t> nodeOf(static_cast<size_t>(g.numOps()), -1);
+  for (size_t i = 0; i < layout.nodes.size(); ++i) nodeOf[layout.nodes[i]] = static_cast<int32_t>(i);
+  for (size_t i = 0; i < layout.nodes.size(); ++i) {
+    const OpId op = layout.nodes[i];
+    cg.opcode.push_back(vocab(g.opType(op)));
+    appendNodeFeatures(layout.kernels[i], false, cg.nodeFeatures);
+    appendAnalytic(cost, op, cg);
+    for (OpId p : g.fanIn(op))
+      if (nodeOf[p] >= 0) cg.edges.push_back({nodeOf[p], static_cast<int32_t>(i)});
+  }
+  cg.configNodes = layout.configurable;
+  const auto threadChoices = source.threadChoices();
+  const int32_t threads = *std::max_element(threadChoices.begin(), threadChoices.end());
+  std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(m.name));
+  std::vector<std::vector<KernelConfig>> plans;
+  const size_t nc = layout.configurable.size();
+  plans.emplace_back(nc, KernelConfig{threads, 0, 1});
+  plans.emplace_back(nc, KernelConfig{threads, 1, 1});
+  for (int p = 0; p < o.planConfigs; ++p) {
+    std::vector<KernelConfig> c(nc);
+    // each plan has its own mix: a share q of the nodes in the other layout
+    const double q = std::uniform_real_distribution<double>(0, 1)(rng);
+    for (auto& k : c) {
+      k.threads = threads;
+      k.layout = std::uniform_real_distribution<double>(0, 1)(rng) < q ? 1 : 0;
+      k.tiles = std::uniform_real_distribution<double>(0, 1)(rng) < 0.25 ? 4 : 1;
+    }
+    plans.push_back(std::move(c));
+  }
+  std::vector<KernelRun> runs;
+  for (const auto& plan : plans) {
+    double bytes = 0;
+    runs.push_back(planRun(cost, layout, plan, threads, &bytes));
+    cg.conversionBytes.push_back(bytes);
+    cg.threads.push_back(threads);
+    for (const KernelConfig& c : plan) appendConfigFeatures(c, true, cg.configFeatures);
+  }
+  if (progress) progress({m.name, "plans", 0, static_cast<int64_t>(runs.size())});
+  keep(source.time(runs, o.repeats), cg);
+  if (progress) progress({m.name, "plans", static_cast<int64_t>(runs.size()), static_cast<int64_t>(runs.size())});
+  out.graphs.push_back(std::move(cg));
+}
+
+CostDataset header(CostTask task, const MeasurementSource& source, const DatasetMakeOptions& o) {
+  CostDataset d;
+  d.task = task;
+  d.collection = "graphplace";
+  d.deviceKind = source.deviceKind();
+  d.nodeWidth = kNodeWidth;
+  d.configWidth = kConfigWidth;
+  d.repeats = o.repeats;
+  d.noise = "median of " + std::to_string(o.repeats) +
+            " timed runs after one warm-up, runs interleaved round-robin over the configurations of a kernel "
+            "(plan task: of a model); spread = (max - min) / median";
+  return d;
+}
+
+}  // namespace
+
+std::string modelFamily(const std::string& spec) {
+  std::string name = spec.rfind("zoo:", 0) == 0 ? spec.substr(4) : spec;
+  if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  if (const auto cut = name.find_first_of("_."); cut != std::string::npos && cut > 0) name = name.substr(0, cut);
+  size_t end = name.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
+  if (end >= 3) name.resize(end);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+PlanLayout planLayoutOf(const CostModel& cost) {
+  const Graph& g = cost.graph();
+  PlanLayout l;
+  for (OpId op : g.topoOrder()) {
+    l.nodes.push_back(op);
+    l.kernels.push_back(kernelSpecOf(cost, op));
+    if (layoutConfigurable(l.kernels.back().kind)) l.configurable.push_back(static_cast<int32_t>(l.nodes.size() - 1));
+  }
+  return l;
+}
+
+KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::vector<KernelConfig>& configs,
+                  int32_t threads, double* conversionBytes) {
+  const Graph& g = cost.graph();
+  if (configs.size() != layout.configurable.size())
+    throw Error("dataset", "a plan configures " + std::to_string(configs.size()) + " nodes, the model has " +
+                               std::to_string(layout.configurable.size()));
+  std::vector<int8_t> lay(static_cast<size_t>(g.numOps()), -1);
+  std::vector<uint8_t> tiles(static_cast<size_t>(g.numOps()), 1);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    const OpId op = layout.nodes[static_cast<size_t>(layout.configurable[i])];
+    lay[op] = static_cast<int8_t>(configs[i].layout);
+    tiles[op] = configs[i].tiles;
+  }
+  KernelRun run;
+  run.threads = threads;
+  double bytes = 0;
+  std::set<std::pair<TensorId, int>> converted;
+  for (size_t i = 0; i < layout.nodes.size(); ++i) {
+    const OpId op = layout.nodes[i];
+    if (lay[op] < 0) {  // no choice: the first producer's layout
+      lay[op] = 0;
+      for (TensorId t : g.inputs(op))
+        if (const OpId p = g.producer(t); p != kNone && lay[p] >= 0) {
+          lay[op] = lay[p];
+          break;
+        }
+    }
+    const KernelSpec& k = layout.kernels[i];
+    if (k.kind == KernelSpec::Kind::None) continue;
+    for (TensorId t : g.inputs(op)) {
+      const OpId p = g.producer(t);
+      if (p == kNone || lay[p] == lay[op] || !converted.insert({t, lay[op]}).second) continue;
+      const int64_t elements = g.tensorBytes(t) / std::max(1, dtypeSize(g.dtype(t)));
+      if (elements <= 1) continue;
+      const KernelSpec conv = layoutConversion(elements);
+      run.calls.push_back({conv, 1, 1});
+      bytes += static_cast<double>(conv.bytes);
+    }
+    run.calls.push_back({k, static_cast<uint8_t>(lay[op]), tiles[op]});
+  }
+  if (conversionBytes) *conversionBytes = bytes;
+  return run;
+}
+
+MadeDatasets makeCostDatasets(const std::vector<DatasetModel>& models, MeasurementSource& source,
+                              const DatasetMakeOptions& options, const DatasetProgressFn& progress) {
+  if (options.repeats < 1) throw Error("dataset", "repeats must be at least 1");
+  MadeDatasets out;
+  out.kernels = header(CostTask::Kernel, source, options);
+  out.plans = header(CostTask::Plan, source, options);
+  Vocabulary vocab;
+  for (const DatasetModel& m : models) {
+    const CostModel cost(*m.graph, anyCluster());
+    if (options.kernels) kernelGraphs(m, cost, source, options, vocab, out.kernels, progress);
+    if (options.plans) planGraph(m, cost, source, options, vocab, out.plans, progress);
+  }
+  out.kernels.opcodes = out.plans.opcodes = vocab.names();
+  return out;
+}
+
+}  // namespace gp
