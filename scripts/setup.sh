@@ -27,6 +27,7 @@ PACKAGES=(
   help2man desktop-file-utils file
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
+  time   # /usr/bin/time: peak memory in scripts/gst-bench.sh
   # fixture generation (tests/data/make_fixtures.py)
   python3 python3-torch python3-torchvision python3-onnx python3-numpy
 )

@@ -1,6 +1,7 @@
 #include "cli/cli_costmodel.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "costmodel/analytic_baseline.h"
 #include "costmodel/cost_eval.h"
 #include "costmodel/dataset_maker.h"
+#include "costmodel/tpugraphs.h"
 #include "io/model_loader.h"
 #include "optimize/cost_plugin.h"
 
@@ -105,13 +107,42 @@ void splitArgs(const CostDataset& all, const Args& a, CostDataset& train, CostDa
   if (!held.empty() && test.graphs.empty()) throw std::invalid_argument("--hold-out names no family of the dataset");
 }
 
+// TpuGraphs mode: --tpugraphs DIR (a collection folder such as npz/layout/xla/random, holding
+// train/ and valid/) with --task tile|layout; its collection name from the path after "npz".
+CostDataset tpuGraphsSplit(const Args& a, const char* split, int64_t maxConfigs) {
+  namespace fs = std::filesystem;
+  const std::string dir = *a.value("--tpugraphs");
+  const std::string task = a.value("--task").value_or("");
+  if (task != "tile" && task != "layout") throw std::invalid_argument("--tpugraphs needs --task tile or --task layout");
+  std::string collection = "tpugraphs";
+  bool after = false;
+  for (const auto& part : fs::path(dir).lexically_normal()) {
+    if (after && !part.empty()) collection += ":" + part.string();
+    after = after || part == "npz";
+  }
+  if (collection == "tpugraphs") collection += ":" + task;
+  std::error_code ec;
+  const fs::path folder = fs::is_directory(fs::path(dir) / split, ec) ? fs::path(dir) / split : fs::path(dir);
+  return loadTpuGraphsSplit(folder.string(), task == "tile" ? CostTask::Kernel : CostTask::Plan, collection, maxConfigs);
+}
+
+// The DATASET argument, or TpuGraphs' `split` in TpuGraphs mode.
+CostDataset dataArg(const Args& a, const char* split, int64_t maxConfigs = 0) {
+  if (a.value("--tpugraphs")) {
+    if (a.positional.size() != 1) throw std::invalid_argument("give either a DATASET or --tpugraphs DIR");
+    return tpuGraphsSplit(a, split, maxConfigs);
+  }
+  if (a.positional.size() != 2) throw std::invalid_argument("costmodel " + a.positional[0] + " needs one DATASET");
+  return CostDataset::load(a.positional[1]);
+}
+
 int costTrain(const Args& a, std::ostream& out) {
-  if (a.positional.size() != 2) throw std::invalid_argument("costmodel train needs one DATASET");
   const auto outPath = a.value("--out");
   if (!outPath) throw std::invalid_argument("costmodel train needs --out MODEL.pt");
   CostDataset train, test;
-  splitArgs(CostDataset::load(a.positional[1]), a, train, test);
-  if (train.graphs.empty()) throw Error(a.positional[1], "no graph left to train on");
+  // TpuGraphs' layout training keeps 1,000 configurations per graph too
+  splitArgs(dataArg(a, "train", a.value("--tpugraphs") ? a.countValue("--configs-per-graph", 1000) : 0), a, train, test);
+  if (train.graphs.empty()) throw Error("costmodel", "no graph left to train on");
   const CostTrainResult r = trainCostModelFile(train, trainOptions(a), *outPath, [&](const CostTrainReport& e) {
     if (!a.has("--quiet")) std::fprintf(stderr, "epoch %d loss %.4f (%.0f s)\n", e.epoch, e.loss, e.seconds);
   });
@@ -153,7 +184,8 @@ ordered_json compare(const std::string& modelPath, const AnalyticCostModel* roof
 }
 
 void printComparison(const ordered_json& j, std::ostream& out) {
-  out << j["task"].get<std::string>() << " task, " << j["n"] << " graphs, " << j["samples"] << " samples\n";
+  out << j["collection"].get<std::string>() << ", " << j["task"].get<std::string>() << " task, " << j["n"] << " graphs, "
+      << j["samples"] << " samples\n";
   char line[200];
   std::snprintf(line, sizeof line, "  %-10s %8s %8s %8s %8s %8s %8s\n", "model", "tau", "opa", "top1", "top5", "top10",
                 "glob.tau");
@@ -172,11 +204,14 @@ void printComparison(const ordered_json& j, std::ostream& out) {
 int costEvalDataset(const Args& a, std::ostream& out) {
   const auto model = a.value("--model");
   if (!model) throw std::invalid_argument("costmodel eval DATASET needs --model MODEL.pt");
-  const CostDataset all = CostDataset::load(a.positional[1]);
+  // TpuGraphs' protocol: its validation split, 1,000 configurations per graph
+  const bool tpu = a.value("--tpugraphs").has_value();
+  const int64_t keep = a.countValue("--configs-per-graph", tpu ? 1000 : 0);
+  const CostDataset all = dataArg(a, "valid", keep);
   CostDataset train, test;
   splitArgs(all, a, train, test);
   if (!a.value("--hold-out")) test = all;
-  test = subsampleConfigs(test, a.countValue("--configs-per-graph", 0));
+  test = subsampleConfigs(test, keep);
   // the roofline + calibration model, fitted on kernel-task training data
   std::unique_ptr<AnalyticCostModel> roofline;
   if (auto fit = a.value("--fit")) {
@@ -186,7 +221,8 @@ int costEvalDataset(const Args& a, std::ostream& out) {
   } else if (all.task == CostTask::Kernel && !train.graphs.empty() && !train.graphs[0].nodeFlops.empty()) {
     roofline = std::make_unique<AnalyticCostModel>(AnalyticCostModel::fit(train));
   }
-  const ordered_json j = compare(*model, roofline.get(), test);
+  ordered_json j = compare(*model, roofline.get(), test);
+  j["collection"] = test.collection;
   if (a.has("--json")) out << j.dump(2) << "\n";
   else printComparison(j, out);
   return 0;
@@ -246,8 +282,8 @@ int costEvalModel(const Args& a, std::ostream& out) {
 
 int costPredict(const Args& a, std::ostream& out) {
   const auto model = a.value("--model");
-  if (!model || a.positional.size() != 2) throw std::invalid_argument("costmodel predict needs DATASET and --model MODEL.pt");
-  const CostDataset d = CostDataset::load(a.positional[1]);
+  if (!model) throw std::invalid_argument("costmodel predict needs --model MODEL.pt");
+  const CostDataset d = dataArg(a, "valid");
   const auto p = predictCostsWith(*model, d);
   ordered_json j = ordered_json::array();
   for (size_t i = 0; i < d.graphs.size(); ++i)
@@ -284,15 +320,18 @@ int runCostModel(const std::vector<std::string>& args, std::ostream& out) {
                                "--layers",     "--loss",     "--segment-nodes", "--segments-per-step", "--keep",
                                "--seed",       "--model",    "--fit",           "--configs-per-graph", "--device",
                                "--repeats",    "--plan-configs", "--max-kernels", "--kernel-model", "--plan-model",
-                               "--roofline",   "--roofline-out"};
+                               "--roofline",   "--roofline-out", "--tpugraphs", "--task"};
   values.insert(modelOptions().begin(), modelOptions().end());
   const Args a = parseArgs(args, values, {"--json", "--quiet"});
   const std::string verb = a.positional.empty() ? "" : a.positional[0];
   if (verb == "train") return costTrain(a, out);
   if (verb == "predict") return costPredict(a, out);
   if (verb == "eval") {
-    if (a.positional.size() != 2) throw std::invalid_argument("costmodel eval needs one DATASET or MODEL");
-    return a.value("--device") ? costEvalModel(a, out) : costEvalDataset(a, out);
+    if (a.value("--device")) {
+      if (a.positional.size() != 2) throw std::invalid_argument("costmodel eval --device needs one MODEL");
+      return costEvalModel(a, out);
+    }
+    return costEvalDataset(a, out);
   }
   throw std::invalid_argument("usage: costmodel train|eval|predict ... (try --help)");
 }

@@ -29,6 +29,7 @@ namespace gp {
 class ImportBanner;
 
 class ClusterPanel;
+class CostModelWindow;
 class GpuAvailability;
 class ProfileDialog;
 class TimelineCompare;
@@ -69,6 +70,9 @@ class MainWindow : public QMainWindow {
   // with no model open.
   ParallelWindow* openParallelPlan();
   ParallelWindow* parallelWindow() const;  // null until opened
+  // Run ▸ Cost Model…: opens (or raises) the window for the open model; null with no model open.
+  CostModelWindow* openCostModel();
+  CostModelWindow* costModelWindow() const;  // null until opened
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
@@ -95,6 +99,9 @@ class MainWindow : public QMainWindow {
   void createGpuActions();    // main_window_gpu.cpp
   void createParallelAction();  // main_window_parallel.cpp
   void followWorkspaceInParallelPlan();
+  void createCostModelAction();  // main_window_costmodel.cpp
+  void followWorkspaceInCostModel();
+  void showCostModelErrors();  // the cost model window's per-op errors to the graph view
   void addClusterMenu();      // main_window_gpu.cpp
   void updateGpuActions();    // enabled state and tooltips of the GPU actions
   void onGpuMeasurementChanged();
@@ -135,6 +142,7 @@ class MainWindow : public QMainWindow {
   GpuAvailability* gpu_ = nullptr;
   QPointer<ProfileDialog> profileDialog_;
   QPointer<ParallelWindow> parallelWindow_;
+  QPointer<CostModelWindow> costModelWindow_;
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;
@@ -159,6 +167,7 @@ class MainWindow : public QMainWindow {
   QAction *loadClusterAct_ = nullptr, *profileAct_ = nullptr, *measureGpuAct_ = nullptr;
   QAction *loadCalibrationAct_ = nullptr, *clearCalibrationAct_ = nullptr;
   QAction* parallelAct_ = nullptr;
+  QAction* costModelAct_ = nullptr;
   QList<QAction*> modelActions_;  // enabled only with a model open
   QList<QAction*> baselineActions_;  // Run All Baselines and one per method
   QString lastError_;

@@ -97,6 +97,7 @@ void MainWindow::createActions() {
   modelActions_ = {measureAct_, allBaselinesAct_, fitAct_};
   createGpuActions();
   createParallelAction();
+  createCostModelAction();
 }
 
 void MainWindow::createMenus() {
@@ -212,6 +213,7 @@ void MainWindow::createMenus() {
   run->addAction(optimizeAct_);
   run->addAction(stopOptimizeAct_);
   run->addAction(parallelAct_);
+  run->addAction(costModelAct_);
   run->addSeparator();
   run->addAction(cancelAct_);
 
@@ -268,6 +270,10 @@ void MainWindow::createToolBar() {
   colorMode_->addItem(tr("Colour: fusion group"), static_cast<int>(GraphView::ColorMode::FusionGroup));
   colorMode_->addItem(tr("Colour: start time"), static_cast<int>(GraphView::ColorMode::StartTime));
   colorMode_->addItem(tr("Colour: op cost"), static_cast<int>(GraphView::ColorMode::OpCost));
+  colorMode_->addItem(tr("Colour: prediction error"), static_cast<int>(GraphView::ColorMode::PredictionError));
+  colorMode_->setItemData(colorMode_->count() - 1,
+                          tr("The learned cost model's error per op's kernel, from Run ▸ Cost Model… (grey: not measured)"),
+                          Qt::ToolTipRole);
   connect(colorMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
     graphView_->setColorMode(static_cast<GraphView::ColorMode>(colorMode_->itemData(i).toInt()));
   });

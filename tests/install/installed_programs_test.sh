@@ -16,7 +16,8 @@ P=$TMP/prefix
 "$CMAKE" --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "cmake --install failed"; }
 
 expected=(bin/graphplace bin/graphplace-cli share/graphplace/clusters/4xP100-PCIe.json
-          share/graphplace/policies/gdp_default.pt share/applications/graphplace.desktop
+          share/graphplace/policies/gdp_default.pt share/graphplace/costmodels/cpu_kernel.pt
+          share/graphplace/costmodels/cpu_roofline.json share/applications/graphplace.desktop
           share/icons/hicolor/scalable/apps/graphplace.svg share/mime/packages/graphplace.xml)
 command -v help2man >/dev/null && expected+=(share/man/man1/graphplace.1.gz share/man/man1/graphplace-cli.1.gz)
 for so in "$BUILD"/lib/*.so; do [ -e "$so" ] && expected+=("lib/graphplace/$(basename "$so")"); done

@@ -53,6 +53,7 @@ void GraphView::setGraph(std::shared_ptr<const Graph> g) {
   labels_.clear();
   subLabels_.clear();
   selected_.clear();
+  opError_.clear();  // measured for another graph
   matches_.clear();
   matchIndex_ = -1;
   const int n = graph_ ? graph_->numOps() : 0;

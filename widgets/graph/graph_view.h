@@ -1,6 +1,7 @@
 // GraphView: the computation graph drawn as boxes and edges, collapsed by scope (hierarchy from op
 // names, plus display groups for what exporters flatten: scope_groups.h) and coloured by device,
-// fusion group, start time or op cost; where the user selects ops and assigns them to devices.
+// fusion group, start time, op cost or a learned cost model's prediction error; where the user
+// selects ops and assigns them to devices.
 //
 // Mouse and keys:
 //   click an op or group          select it (a group selects all its ops)
@@ -42,7 +43,7 @@ class ScopeTree;
 class GraphView : public QWidget {
   Q_OBJECT
  public:
-  enum class ColorMode { Device, FusionGroup, StartTime, OpCost };
+  enum class ColorMode { Device, FusionGroup, StartTime, OpCost, PredictionError };
   enum class SearchKind { Name, Regex, OpType };
 
   explicit GraphView(QWidget* parent = nullptr);
@@ -59,8 +60,14 @@ class GraphView : public QWidget {
   void setPlan(const Plan& plan);                      // colours (device, fusion group); repaint only
   void setOpCosts(std::vector<double> secondsPerOp);   // OpCost colour mode (op time on its device)
   void setMeasurement(const Measurement& m);           // StartTime colour mode (op events of m.timeline)
+  // PredictionError colour mode: per op |ln(predicted / measured)| of its kernel, NaN where it
+  // was not measured (grey); empty: nothing measured yet. A new graph clears it.
+  void setPredictionErrors(std::vector<double> errorPerOp);
+  bool hasPredictionErrors() const { return !opError_.empty(); }
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return mode_; }
+  // The fill of `op`'s own box in the current mode (kNoValueColor where it has no value).
+  QRgb opColor(OpId op) const;
   // Actions the context menu lists for the selection, after "Assign to" (the owner keeps them
   // and their enabled state, e.g. Fuse / Unfuse / Set Priority).
   void setSelectionActions(const QList<QAction*>& actions) { selectionActions_ = actions; }
@@ -197,7 +204,7 @@ class GraphView : public QWidget {
   QStringList devices_;
   QList<QAction*> selectionActions_;
   Plan plan_;
-  std::vector<double> opCost_, opStart_;
+  std::vector<double> opCost_, opStart_, opError_;
   double gradientLo_ = 0, gradientHi_ = 1;
   std::vector<QRgb> opColor_;      // per op, for the mode
   std::vector<QRgb> itemColor_;    // per item of layout_

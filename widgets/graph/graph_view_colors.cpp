@@ -1,4 +1,5 @@
-// GraphView: data that colours the boxes (plan, costs, measurement), selection and highlight flags.
+// GraphView: data that colours the boxes (plan, costs, measurement, prediction errors), selection and
+// highlight flags.
 #include <algorithm>
 #include <cmath>
 
@@ -46,6 +47,20 @@ void GraphView::setMeasurement(const Measurement& m) {
     startOverview();
     update();
   }
+}
+
+void GraphView::setPredictionErrors(std::vector<double> errorPerOp) {
+  opError_ = std::move(errorPerOp);
+  if (graph_ && opError_.size() != static_cast<size_t>(graph_->numOps())) opError_.clear();
+  if (mode_ == ColorMode::PredictionError) {
+    recomputeColors();
+    startOverview();
+    update();
+  }
+}
+
+QRgb GraphView::opColor(OpId op) const {
+  return op >= 0 && op < static_cast<OpId>(opColor_.size()) ? opColor_[static_cast<size_t>(op)] : kNoValueColor;
 }
 
 void GraphView::setColorMode(ColorMode mode) {
@@ -121,6 +136,17 @@ void GraphView::recomputeColors() {
         opColor_[op] = opCost_[op] > 0 ? gradientColor((std::log10(opCost_[op]) - l0) / span) : gradientColor(0);
       break;
     }
+    case ColorMode::PredictionError: {
+      if (opError_.size() != static_cast<size_t>(n)) break;
+      double hi = 0;
+      for (double v : opError_)
+        if (std::isfinite(v)) hi = std::max(hi, v);
+      // a factor of 2 at least spans the scale, so small errors do not look large
+      gradientLo_ = 0, gradientHi_ = std::max(hi, std::log(2.0));
+      for (OpId op = 0; op < n; ++op)
+        if (std::isfinite(opError_[op])) opColor_[op] = gradientColor(std::min(1.0, opError_[op] / gradientHi_));
+      break;
+    }
   }
   legendTitle_.clear();
   if (mode_ == ColorMode::StartTime && gradientHi_ > gradientLo_) {
@@ -131,6 +157,16 @@ void GraphView::recomputeColors() {
     legendTitle_ = tr("Op time (log scale)");
     legendLo_ = tr("%1 µs").arg(gradientLo_ * 1e6, 0, 'g', 3);
     legendHi_ = tr("%1 µs").arg(gradientHi_ * 1e6, 0, 'g', 3);
+  } else if (mode_ == ColorMode::PredictionError) {
+    if (opError_.empty()) {  // the hint only: no scale yet
+      legendTitle_ = tr("Prediction error: measure in Run ▸ Cost Model…");
+      legendLo_.clear();
+      legendHi_.clear();
+    } else {
+      legendTitle_ = tr("Learned model's error |ln(predicted / measured)|");
+      legendLo_ = tr("0 (exact)");
+      legendHi_ = tr("%1 (×%2 off)").arg(gradientHi_, 0, 'f', 2).arg(std::exp(gradientHi_), 0, 'f', 1);
+    }
   }
   // items: an op its colour; a group the colour of its hottest / earliest op in the gradient
   // modes, neutral otherwise (its device bar tells the placement)
@@ -153,6 +189,11 @@ void GraphView::recomputeColors() {
       for (OpId op : tree_->subtreeOps(it.id))
         if (best == kNone || opCost_[op] > opCost_[best]) best = op;
       if (best != kNone) itemColor_[i] = opColor_[best];
+    } else if (mode_ == ColorMode::PredictionError && opError_.size() == static_cast<size_t>(n)) {
+      OpId worst = kNone;  // the group shows its worst-predicted op
+      for (OpId op : tree_->subtreeOps(it.id))
+        if (std::isfinite(opError_[op]) && (worst == kNone || opError_[op] > opError_[worst])) worst = op;
+      if (worst != kNone) itemColor_[i] = opColor_[worst];
     }
   }
 }

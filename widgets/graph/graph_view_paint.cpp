@@ -1,6 +1,7 @@
 // GraphView painting: level of detail (far: cached overview image; middle: plain filled boxes;
 // close: boxes with names, types, device bars and arrowheads), culling through the layout's
 // spatial grid, scratch buffers reused between frames.
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPaintEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -369,8 +370,11 @@ void GraphView::paintOverlays(QPainter& p) {
 }
 
 void GraphView::paintLegend(QPainter& p) {
-  if ((mode_ != ColorMode::StartTime && mode_ != ColorMode::OpCost) || legendTitle_.isEmpty()) return;
-  const QRectF box(12, height() - 62, 220, 50);
+  if (mode_ == ColorMode::Device || mode_ == ColorMode::FusionGroup || legendTitle_.isEmpty()) return;
+  const bool scale = !legendLo_.isEmpty() || !legendHi_.isEmpty();  // else a one-line hint
+  const double titleWidth = QFontMetricsF(uiFont_).horizontalAdvance(legendTitle_) + 16;
+  const QRectF box = scale ? QRectF(12, height() - 62, std::max(220.0, titleWidth), 50)
+                           : QRectF(12, height() - 34, titleWidth, 22);
   p.setRenderHint(QPainter::Antialiasing, true);
   p.setPen(QPen(QColor::fromRgb(0xffb3bccb), 1));
   p.setBrush(QColor(255, 255, 255, 235));
@@ -378,6 +382,7 @@ void GraphView::paintLegend(QPainter& p) {
   p.setFont(uiFont_);
   p.setPen(QColor::fromRgb(kText));
   p.drawText(QRectF(box.left() + 8, box.top() + 3, box.width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, legendTitle_);
+  if (!scale) return;
   constexpr int kSteps = 40;
   const double w = (box.width() - 16) / kSteps;
   for (int k = 0; k < kSteps; ++k)
