@@ -283,6 +283,296 @@
     </message>
 </context>
 <context>
+    <name>gp::CostModelSession</name>
+    <message>
+        <location filename="../app/desktop/cost_model_session.cpp" line="+105"/>
+        <source>A measurement is already running</source>
+        <translation>이미 측정이 실행 중입니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No model is open</source>
+        <translation>열린 모델이 없습니다</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The shipped learned model %1 is missing (resources/costmodels): choose one with Learned Model…</source>
+        <translation>기본 제공 학습 모델 %1이(가) 없습니다(resources/costmodels). 학습 모델…로 선택하세요</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The shipped roofline %1 is missing (resources/costmodels): choose one with Roofline…</source>
+        <translation>기본 제공 루프라인 %1이(가) 없습니다(resources/costmodels). 루프라인…으로 선택하세요</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: no such file</source>
+        <translation>%1: 파일이 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>gp::CostModelWindow</name>
+    <message>
+        <location filename="../app/desktop/cost_model_window.cpp" line="+52"/>
+        <source>threads %1 · layout %2 · tiles %3</source>
+        <translation>스레드 %1 · 레이아웃 %2 · 타일 %3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>missing</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (shipped)</source>
+        <translation>%1 (기본 제공)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location line="+103"/>
+        <source>Cost Model</source>
+        <translation>비용 모델</translation>
+    </message>
+    <message>
+        <location line="-72"/>
+        <source>Kendall&apos;s τ (−1…1) and ordered-pair accuracy (OPA, 0…1) say how well each model orders the configurations of one kernel (threads, layout, tiles), averaged over the kernels; 1 is a perfect order. Points on the dashed line are exact; above it, a model predicts slower than measured.</source>
+        <translation>Kendall τ(−1…1)와 순서쌍 정확도(OPA, 0…1)는 각 모델이 한 커널의 구성(스레드, 레이아웃, 타일)을 얼마나 잘 정렬하는지를 커널 평균으로 나타냅니다. 1은 완벽한 순서입니다. 점선 위의 점은 정확한 예측이고, 점선보다 위쪽은 모델이 측정보다 느리게 예측한 것입니다.</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Measuring kernel %1 of %2 on this CPU…</source>
+        <translation>이 CPU에서 커널 %2개 중 %1번째 측정 중…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predicting %1 kernels with both models…</source>
+        <translation>두 모델로 커널 %1개 예측 중…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stopped; nothing was predicted.</source>
+        <translation>중지됨. 예측한 것이 없습니다.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: kernels on this CPU</source>
+        <translation>%1: 이 CPU의 커널</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure times up to %1 kernels of the model on this CPU and predicts them with both models.</source>
+        <translation>측정은 이 CPU에서 모델의 커널을 최대 %1개까지 시간 측정하고 두 모델로 예측합니다.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measure</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time the model&apos;s kernels on this CPU in the background and predict them with both models</source>
+        <translation>백그라운드에서 이 CPU로 모델의 커널 시간을 측정하고 두 모델로 예측합니다</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>중지</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stop measuring</source>
+        <translation>측정 중지</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learned Model…</source>
+        <translation>학습 모델…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predict with another learned kernel model (graphplace-cli costmodel train --out)</source>
+        <translation>다른 학습된 커널 모델로 예측합니다(graphplace-cli costmodel train --out)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roofline…</source>
+        <translation>루프라인…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare with another fitted roofline (graphplace-cli costmodel train --roofline-out)</source>
+        <translation>다른 적합된 루프라인과 비교합니다(graphplace-cli costmodel train --roofline-out)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shipped Models</source>
+        <translation>기본 제공 모델</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the models shipped in resources/costmodels again</source>
+        <translation>resources/costmodels의 기본 제공 모델을 다시 사용합니다</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Kernels </source>
+        <translation>커널 수 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most distinct kernels measured, evenly spaced over the model</source>
+        <translation>측정할 서로 다른 커널의 최대 개수(모델 전체에서 고르게 선택)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  Repeats </source>
+        <translation>  반복 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timed runs per configuration; the median is kept</source>
+        <translation>구성마다 시간을 재는 실행 횟수. 중앙값을 사용합니다</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Cost Model</source>
+        <translation>비용 모델(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Close</source>
+        <translation>닫기(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cost Model — %1</source>
+        <translation>비용 모델 — %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Learned model: %1 · Fitted roofline: %2</source>
+        <translation>학습 모델: %1 · 적합된 루프라인: %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Learned Kernel Model</source>
+        <translation>학습된 커널 모델</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Learned cost models (*.pt)</source>
+        <translation>학습된 비용 모델 (*.pt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fitted Roofline</source>
+        <translation>적합된 루프라인</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fitted rooflines (*.json)</source>
+        <translation>적합된 루프라인 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measuring the model&apos;s kernels on this CPU…</source>
+        <translation>이 CPU에서 모델의 커널 측정 중…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: kernels on %2</source>
+        <translation>%1: %2의 커널</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kendall&apos;s τ</source>
+        <translation>Kendall τ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>OPA</source>
+        <translation>OPA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>learned model</source>
+        <translation>학습 모델</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fitted roofline</source>
+        <translation>적합된 루프라인</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 kernels, %2 samples (kernel × configuration) measured and predicted in %3 s; hover a point for its kernel.</source>
+        <translation>커널 %1개, 샘플 %2개(커널 × 구성)를 %3초 만에 측정하고 예측했습니다. 점 위에 마우스를 올리면 커널이 표시됩니다.</translation>
+    </message>
+</context>
+<context>
+    <name>gp::CostScatterPlot</name>
+    <message>
+        <location filename="../widgets/costmodel/cost_scatter_plot.cpp" line="+50"/>
+        <source>y = x (exact)</source>
+        <translation>y = x (정확)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>learned model</source>
+        <translation>학습 모델</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fitted roofline</source>
+        <translation>적합된 루프라인</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>measured time on this CPU</source>
+        <translation>이 CPU에서 측정한 시간</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>predicted time</source>
+        <translation>예측 시간</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>measured: %1</source>
+        <translation>측정: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>learned model: %1 (%2)</source>
+        <translation>학습 모델: %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fitted roofline: %1 (%2)</source>
+        <translation>적합된 루프라인: %1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
         <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
@@ -660,7 +950,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+137"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+138"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
@@ -690,7 +980,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>레이아웃 다듬는 중(Graphviz)…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+153"/>
         <source>Start time</source>
         <translation>시작 시간</translation>
     </message>
@@ -710,6 +1000,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+1"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Prediction error: measure in Run ▸ Cost Model…</source>
+        <translation>예측 오차: 실행 ▸ 비용 모델…에서 측정하세요</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learned model&apos;s error |ln(predicted / measured)|</source>
+        <translation>학습 모델의 오차 |ln(예측 / 측정)|</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>0 (exact)</source>
+        <translation>0 (정확)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (×%2 off)</source>
+        <translation>%1 (×%2 차이)</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_input.cpp" line="+217"/>
@@ -794,7 +1104,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+318"/>
         <source>1 op</source>
         <translation>연산 1개</translation>
     </message>
@@ -1269,7 +1579,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>선택한 연산을 퓨전 그룹에서 빼기</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
@@ -1415,7 +1725,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>&amp;Baselines</source>
         <translation>베이스라인(&amp;B)</translation>
     </message>
@@ -1470,7 +1780,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>색상: 연산 비용</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+1"/>
+        <source>Colour: prediction error</source>
+        <translation>색상: 예측 오차</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The learned cost model&apos;s error per op&apos;s kernel, from Run ▸ Cost Model… (grey: not measured)</source>
+        <translation>각 연산 커널에 대한 학습된 비용 모델의 오차, 실행 ▸ 비용 모델…에서 가져옴(회색: 측정 안 됨)</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
     </message>
@@ -1636,6 +1956,16 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+3"/>
         <source>Plan data, tensor and pipeline parallel training of the model on the cluster</source>
         <translation>클러스터에서 모델의 데이터·텐서·파이프라인 병렬 학습을 계획합니다</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_costmodel.cpp" line="+13"/>
+        <source>&amp;Cost Model…</source>
+        <translation>비용 모델(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Time the model&apos;s kernels on this CPU and compare them with the learned cost model and the fitted roofline</source>
+        <translation>이 CPU에서 모델의 커널 시간을 측정하고 학습된 비용 모델 및 적합된 루프라인과 비교합니다</translation>
     </message>
 </context>
 <context>
@@ -2273,7 +2603,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+52"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × 샘플 %2개</translation>
     </message>

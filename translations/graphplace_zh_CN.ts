@@ -283,6 +283,296 @@
     </message>
 </context>
 <context>
+    <name>gp::CostModelSession</name>
+    <message>
+        <location filename="../app/desktop/cost_model_session.cpp" line="+105"/>
+        <source>A measurement is already running</source>
+        <translation>已有测量正在运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No model is open</source>
+        <translation>没有打开的模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The shipped learned model %1 is missing (resources/costmodels): choose one with Learned Model…</source>
+        <translation>缺少随附的学习模型 %1（resources/costmodels）：请用“学习模型…”选择一个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The shipped roofline %1 is missing (resources/costmodels): choose one with Roofline…</source>
+        <translation>缺少随附的 Roofline %1（resources/costmodels）：请用“Roofline…”选择一个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+</context>
+<context>
+    <name>gp::CostModelWindow</name>
+    <message>
+        <location filename="../app/desktop/cost_model_window.cpp" line="+52"/>
+        <source>threads %1 · layout %2 · tiles %3</source>
+        <translation>线程 %1 · 布局 %2 · 分块 %3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (shipped)</source>
+        <translation>%1（随附）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location line="+103"/>
+        <source>Cost Model</source>
+        <translation>成本模型</translation>
+    </message>
+    <message>
+        <location line="-72"/>
+        <source>Kendall&apos;s τ (−1…1) and ordered-pair accuracy (OPA, 0…1) say how well each model orders the configurations of one kernel (threads, layout, tiles), averaged over the kernels; 1 is a perfect order. Points on the dashed line are exact; above it, a model predicts slower than measured.</source>
+        <translation>Kendall τ（−1…1）和有序对准确率（OPA，0…1）衡量每个模型对同一内核各配置（线程、布局、分块）的排序好坏，按内核取平均；1 表示顺序完全正确。虚线上的点预测精确；虚线上方的点表示模型预测得比实测慢。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Measuring kernel %1 of %2 on this CPU…</source>
+        <translation>正在本机 CPU 上测量第 %1 个内核（共 %2 个）…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predicting %1 kernels with both models…</source>
+        <translation>正在用两个模型预测 %1 个内核…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stopped; nothing was predicted.</source>
+        <translation>已停止；未做任何预测。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: kernels on this CPU</source>
+        <translation>%1：本机 CPU 上的内核</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure times up to %1 kernels of the model on this CPU and predicts them with both models.</source>
+        <translation>“测量”会在本机 CPU 上为模型的至多 %1 个内核计时，并用两个模型预测它们。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time the model&apos;s kernels on this CPU in the background and predict them with both models</source>
+        <translation>在后台于本机 CPU 上为模型的内核计时，并用两个模型预测</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stop measuring</source>
+        <translation>停止测量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learned Model…</source>
+        <translation>学习模型…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predict with another learned kernel model (graphplace-cli costmodel train --out)</source>
+        <translation>用另一个学习得到的内核模型预测（graphplace-cli costmodel train --out）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roofline…</source>
+        <translation>Roofline…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare with another fitted roofline (graphplace-cli costmodel train --roofline-out)</source>
+        <translation>与另一个拟合的 Roofline 比较（graphplace-cli costmodel train --roofline-out）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shipped Models</source>
+        <translation>随附模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the models shipped in resources/costmodels again</source>
+        <translation>重新使用 resources/costmodels 中随附的模型</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Kernels </source>
+        <translation>内核数 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most distinct kernels measured, evenly spaced over the model</source>
+        <translation>最多测量的不同内核数，在模型中均匀选取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  Repeats </source>
+        <translation>  重复次数 </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timed runs per configuration; the median is kept</source>
+        <translation>每个配置的计时运行次数；取中位数</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Cost Model</source>
+        <translation>成本模型(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cost Model — %1</source>
+        <translation>成本模型 — %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Learned model: %1 · Fitted roofline: %2</source>
+        <translation>学习模型：%1 · 拟合的 Roofline：%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Learned Kernel Model</source>
+        <translation>学习的内核模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Learned cost models (*.pt)</source>
+        <translation>学习的成本模型 (*.pt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fitted Roofline</source>
+        <translation>拟合的 Roofline</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Fitted rooflines (*.json)</source>
+        <translation>拟合的 Roofline (*.json)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Measuring the model&apos;s kernels on this CPU…</source>
+        <translation>正在本机 CPU 上测量模型的内核…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: kernels on %2</source>
+        <translation>%1：%2 上的内核</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Kendall&apos;s τ</source>
+        <translation>Kendall τ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>OPA</source>
+        <translation>OPA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>learned model</source>
+        <translation>学习模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fitted roofline</source>
+        <translation>拟合的 Roofline</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 kernels, %2 samples (kernel × configuration) measured and predicted in %3 s; hover a point for its kernel.</source>
+        <translation>已在 %3 秒内测量并预测 %1 个内核、%2 个样本（内核 × 配置）；将鼠标悬停在点上可查看其内核。</translation>
+    </message>
+</context>
+<context>
+    <name>gp::CostScatterPlot</name>
+    <message>
+        <location filename="../widgets/costmodel/cost_scatter_plot.cpp" line="+50"/>
+        <source>y = x (exact)</source>
+        <translation>y = x（精确）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>learned model</source>
+        <translation>学习模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fitted roofline</source>
+        <translation>拟合的 Roofline</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>measured time on this CPU</source>
+        <translation>本机 CPU 上的实测时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>predicted time</source>
+        <translation>预测时间</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>measured: %1</source>
+        <translation>实测：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>learned model: %1 (%2)</source>
+        <translation>学习模型：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fitted roofline: %1 (%2)</source>
+        <translation>拟合的 Roofline：%1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
         <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
@@ -660,7 +950,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+137"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+138"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
@@ -690,7 +980,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在优化布局（Graphviz）…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+127"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+153"/>
         <source>Start time</source>
         <translation>开始时间</translation>
     </message>
@@ -710,6 +1000,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+1"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Prediction error: measure in Run ▸ Cost Model…</source>
+        <translation>预测误差：请在 运行 ▸ 成本模型… 中测量</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learned model&apos;s error |ln(predicted / measured)|</source>
+        <translation>学习模型的误差 |ln(预测 / 实测)|</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>0 (exact)</source>
+        <translation>0（精确）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (×%2 off)</source>
+        <translation>%1（偏差 ×%2）</translation>
     </message>
     <message>
         <location filename="../widgets/graph/graph_view_input.cpp" line="+217"/>
@@ -794,7 +1104,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+318"/>
         <source>1 op</source>
         <translation>1 个算子</translation>
     </message>
@@ -1269,7 +1579,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>将所选算子移出其融合组</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1415,7 +1725,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>&amp;Baselines</source>
         <translation>基线(&amp;B)</translation>
     </message>
@@ -1470,7 +1780,17 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>着色：算子开销</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+1"/>
+        <source>Colour: prediction error</source>
+        <translation>着色：预测误差</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The learned cost model&apos;s error per op&apos;s kernel, from Run ▸ Cost Model… (grey: not measured)</source>
+        <translation>学习的成本模型对每个算子内核的误差，来自 运行 ▸ 成本模型…（灰色：未测量）</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
     </message>
@@ -1636,6 +1956,16 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+3"/>
         <source>Plan data, tensor and pipeline parallel training of the model on the cluster</source>
         <translation>规划模型在集群上的数据、张量和流水线并行训练</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_costmodel.cpp" line="+13"/>
+        <source>&amp;Cost Model…</source>
+        <translation>成本模型(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Time the model&apos;s kernels on this CPU and compare them with the learned cost model and the fitted roofline</source>
+        <translation>在本机 CPU 上为模型的内核计时，并与学习的成本模型和拟合的 Roofline 比较</translation>
     </message>
 </context>
 <context>
@@ -2273,7 +2603,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+52"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × %2 个样本</translation>
     </message>

@@ -1,5 +1,6 @@
 #include "cli/cli_costmodel.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -243,12 +244,19 @@ int costEvalModel(const Args& a, std::ostream& out) {
   if (!a.value("--max-kernels")) o.maxKernelsPerModel = 40;
   if (!a.value("--plan-configs")) o.planConfigs = 16;
   if (!a.value("--repeats")) o.repeats = 3;
+  // the models first: a missing file is reported before minutes of measuring
+  auto given = [&](const char* option, const char* name) {
+    const auto v = a.value(option);
+    return v ? *v : shipped(name);
+  };
+  const std::string kernelModel = given("--kernel-model", kShippedKernelModel);
+  const std::string planModel = given("--plan-model", kShippedPlanModel);
+  const std::string rooflinePath = given("--roofline", kShippedRoofline);
+  const AnalyticCostModel roofline = AnalyticCostModel::parse(readFileText(rooflinePath, "a fitted roofline"), rooflinePath);
+  for (const std::string& f : {kernelModel, planModel})
+    if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) throw Error(f, "no such cost-model file");
   auto source = cpuMeasurementSource();
   const MadeDatasets d = makeCostDatasets(lm.models, *source, o, a.has("--quiet") ? DatasetProgressFn{} : progressLine);
-  const std::string kernelModel = a.value("--kernel-model").value_or(shipped(kShippedKernelModel));
-  const std::string planModel = a.value("--plan-model").value_or(shipped(kShippedPlanModel));
-  const std::string rooflinePath = a.value("--roofline").value_or(shipped(kShippedRoofline));
-  const AnalyticCostModel roofline = AnalyticCostModel::parse(readFileText(rooflinePath, "a fitted roofline"), rooflinePath);
   ordered_json j;
   const ordered_json k = compare(kernelModel, &roofline, d.kernels);
   j["kernel"] = {{"n", k["n"]},
@@ -276,6 +284,67 @@ int costEvalModel(const Args& a, std::ostream& out) {
       out << "plans (" << j["plan"]["n"] << "): tau learned " << j["plan"]["kendall_tau"]["learned"] << ", roofline "
           << j["plan"]["kendall_tau"]["roofline"] << "; top-1 slowdown learned " << j["plan"]["top1_slowdown"]["learned"]
           << ", roofline " << j["plan"]["top1_slowdown"]["roofline"] << "\n";
+  }
+  return 0;
+}
+
+// How far down an order of candidates a search must measure: the best measured runtime among
+// the first k, and the first k that comes within 1 % of the best of all.
+struct Screened {
+  double bestOfK = 0;
+  int64_t toWithin1Percent = 0;
+};
+Screened screen(const std::vector<double>& predicted, const std::vector<double>& measured, int64_t k) {
+  std::vector<size_t> order(predicted.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return predicted[x] < predicted[y]; });
+  const double best = *std::min_element(measured.begin(), measured.end());
+  Screened s{measured[order[0]], 0};
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (static_cast<int64_t>(i) < k) s.bestOfK = std::min(s.bestOfK, measured[order[i]]);
+    if (s.toWithin1Percent == 0 && measured[order[i]] <= 1.01 * best) s.toWithin1Percent = static_cast<int64_t>(i) + 1;
+  }
+  return s;
+}
+
+// costmodel screen MODEL --device cpu: a search over the model's plans that measures only the
+// K the cost model predicts fastest, against measuring every candidate.
+int costScreen(const Args& a, std::ostream& out) {
+  if (a.value("--device").value_or("cpu") != "cpu") throw std::invalid_argument("--device must be cpu (the one measurement source here)");
+  if (a.positional.size() != 2) throw std::invalid_argument("costmodel screen needs one MODEL");
+  const int candidates = a.intValue("--candidates", 64);
+  const int k = a.intValue("--screen", 8);
+  if (candidates < 3) throw std::invalid_argument("--candidates must be at least 3");
+  const std::string planModel = a.value("--plan-model") ? *a.value("--plan-model") : shipped(kShippedPlanModel);
+  const std::string rooflinePath = a.value("--roofline") ? *a.value("--roofline") : shipped(kShippedRoofline);
+  const AnalyticCostModel roofline = AnalyticCostModel::parse(readFileText(rooflinePath, "a fitted roofline"), rooflinePath);
+  if (std::error_code ec; !std::filesystem::is_regular_file(planModel, ec)) throw Error(planModel, "no such cost-model file");
+  const LoadedModels lm = loadModels({a.positional[1]}, a);
+  auto source = cpuMeasurementSource();
+  PlanCandidates pc = makePlanCandidates(lm.models[0], *source, candidates - 2, static_cast<uint64_t>(a.countValue("--seed", 1)));
+  const std::vector<double> learned = predictCostsWith(planModel, pc.data)[0];
+  const std::vector<double> analytic = roofline.predict(pc.data.graphs[0], CostTask::Plan, pc.data.configWidth);
+  // every candidate measured: the reference an exhaustive search would find
+  std::vector<double> measured;
+  for (const RunTiming& t : source->time(pc.runs, a.intValue("--repeats", 3))) measured.push_back(t.seconds);
+  const double best = *std::min_element(measured.begin(), measured.end());
+  ordered_json j{{"model", a.positional[1]}, {"candidates", measured.size()}, {"screen", k},
+                 {"best_seconds", best}, {"canonical_seconds", measured[0]}};
+  for (const auto& [name, predicted] : {std::pair{"learned", &learned}, std::pair{"roofline", &analytic}}) {
+    const Screened s = screen(*predicted, measured, k);
+    j[name] = {{"evaluations", std::min<int64_t>(k, static_cast<int64_t>(measured.size()))},
+               {"best_seconds", s.bestOfK},
+               {"slowdown", s.bestOfK / best - 1},
+               {"evaluations_to_within_1pct", s.toWithin1Percent}};
+  }
+  if (a.has("--json")) {
+    out << j.dump(2) << "\n";
+  } else {
+    out << j["candidates"] << " candidate plans, best " << best * 1e3 << " ms (all canonical " << measured[0] * 1e3 << " ms)\n";
+    for (const char* name : {"learned", "roofline"})
+      out << "  " << name << ": top " << k << " measured, best " << j[name]["best_seconds"].get<double>() * 1e3
+          << " ms (" << 100 * j[name]["slowdown"].get<double>() << " % slower); within 1 % of the best after "
+          << j[name]["evaluations_to_within_1pct"] << " evaluations\n";
   }
   return 0;
 }
@@ -320,12 +389,13 @@ int runCostModel(const std::vector<std::string>& args, std::ostream& out) {
                                "--layers",     "--loss",     "--segment-nodes", "--segments-per-step", "--keep",
                                "--seed",       "--model",    "--fit",           "--configs-per-graph", "--device",
                                "--repeats",    "--plan-configs", "--max-kernels", "--kernel-model", "--plan-model",
-                               "--roofline",   "--roofline-out", "--tpugraphs", "--task"};
+                               "--roofline",   "--roofline-out", "--tpugraphs", "--task", "--candidates", "--screen"};
   values.insert(modelOptions().begin(), modelOptions().end());
   const Args a = parseArgs(args, values, {"--json", "--quiet"});
   const std::string verb = a.positional.empty() ? "" : a.positional[0];
   if (verb == "train") return costTrain(a, out);
   if (verb == "predict") return costPredict(a, out);
+  if (verb == "screen") return costScreen(a, out);
   if (verb == "eval") {
     if (a.value("--device")) {
       if (a.positional.size() != 2) throw std::invalid_argument("costmodel eval --device needs one MODEL");
@@ -333,7 +403,7 @@ int runCostModel(const std::vector<std::string>& args, std::ostream& out) {
     }
     return costEvalDataset(a, out);
   }
-  throw std::invalid_argument("usage: costmodel train|eval|predict ... (try --help)");
+  throw std::invalid_argument("usage: costmodel train|eval|predict|screen ... (try --help)");
 }
 
 }  // namespace gp::cli

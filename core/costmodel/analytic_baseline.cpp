@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <span>
 
 #include <nlohmann/json.hpp>
@@ -58,16 +59,29 @@ AnalyticCostModel AnalyticCostModel::fit(const CostDataset& d) {
     }
   }
   if (canonical.empty()) throw Error("costmodel", "no kernel measured in its canonical configuration to fit the roofline on");
+  // Rates of kernels large enough to reach them (10 MFLOP; 4 MiB, beyond the caches), else of
+  // all; the 95th percentile, so that one noisy sample does not set the peak.
+  std::map<int32_t, std::vector<double>> flopRates, byteRates, smallFlopRates, smallByteRates;
   for (const Sample& s : canonical) {
-    double& peak = m.peak_[s.threads];
-    double& bw = m.bandwidth_[s.threads];
-    if (computeClass(s.cls)) peak = std::max(peak, s.flops / s.seconds);
-    else bw = std::max(bw, s.bytes / s.seconds);
+    if (computeClass(s.cls)) (s.flops >= 1e7 ? flopRates : smallFlopRates)[s.threads].push_back(s.flops / s.seconds);
+    else (s.bytes >= 4.0 * (1 << 20) ? byteRates : smallByteRates)[s.threads].push_back(s.bytes / s.seconds);
   }
-  for (auto& [t, p] : m.peak_)
-    if (p <= 0) p = 1e9;
-  for (auto& [t, b] : m.bandwidth_)
-    if (b <= 0) b = 1e9;
+  auto high = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    // nearest rank: ceil(0.95 n)-th smallest
+    const auto rank = static_cast<size_t>(std::ceil(0.95 * static_cast<double>(v.size())));
+    return v[std::max<size_t>(rank, 1) - 1];
+  };
+  std::set<int32_t> threads;
+  for (const Sample& s : canonical) threads.insert(s.threads);
+  for (int32_t t : threads) {
+    auto pick = [&](std::map<int32_t, std::vector<double>>& big, std::map<int32_t, std::vector<double>>& small) {
+      const auto& v = big.count(t) ? big[t] : small[t];
+      return v.empty() ? 1e9 : high(v);
+    };
+    m.peak_[t] = pick(flopRates, smallFlopRates);
+    m.bandwidth_[t] = pick(byteRates, smallByteRates);
+  }
   std::array<std::vector<double>, kNumOpClasses> achieved;
   for (const Sample& s : canonical) {
     const double peak = m.peakFlops(s.threads), bw = m.bandwidth(s.threads);

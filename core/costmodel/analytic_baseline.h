@@ -3,8 +3,10 @@
 // fitted here on the same measured training data a learned model sees, so the two are compared
 // on equal terms.
 //
-// Fit (kernel-task data, its single-op kernels): per thread count, the peak FLOP rate is the best any measured GEMM or
-// convolution reached and the bandwidth the best any other kernel reached; the per-class
+// Fit (kernel-task data, its single-op kernels): per thread count, the peak FLOP rate is the
+// 95th percentile of the rates GEMMs and convolutions of at least 10 MFLOP reached, the
+// bandwidth that of the other kernels moving at least 4 MiB (beyond the caches; all kernels
+// where none is that large); the per-class
 // efficiency is the median fraction of that peak the class's compute-bound kernels reached
 // (canonical layout, one tile); the overhead is the shortest kernel measured. The calibration
 // table holds every measured (signature, configuration).

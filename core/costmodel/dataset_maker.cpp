@@ -38,10 +38,11 @@ class Vocabulary {
   std::vector<std::string> names_;
 };
 
-void appendAnalytic(const CostModel& cost, OpId op, CostGraph& g) {
+// The kernel's own FLOPs and bytes (what ran: a clamped kernel does less than its op).
+void appendAnalytic(const CostModel& cost, OpId op, const KernelSpec& k, CostGraph& g) {
   const Graph& graph = cost.graph();
-  g.nodeFlops.push_back(graph.flops(op));
-  g.nodeBytes.push_back(static_cast<double>(graph.bytesRead(op) + graph.bytesWritten(op)));
+  g.nodeFlops.push_back(k.flops);
+  g.nodeBytes.push_back(static_cast<double>(k.bytes));
   g.nodeClass.push_back(static_cast<int8_t>(cost.opClass(op)));
   g.nodeSignature.push_back(CalibrationTable::signature(graph, op, cost.opDType(op), ""));
 }
@@ -71,7 +72,7 @@ void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector
     specs.push_back(kernelSpecOf(cost, op));
     cg.opcode.push_back(vocab(g.opType(op)));
     appendNodeFeatures(specs.back(), fused, cg.nodeFeatures);
-    appendAnalytic(cost, op, cg);
+    appendAnalytic(cost, op, specs.back(), cg);
   }
   for (OpId op : ops)
     for (OpId p : g.fanIn(op))
@@ -136,12 +137,13 @@ void kernelGraphs(const DatasetModel& m, const CostModel& cost, MeasurementSourc
   }
 }
 
-void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& source, const DatasetMakeOptions& o,
-               Vocabulary& vocab, CostDataset& out, const DatasetProgressFn& progress) {
+// The plan-task graph of a model (nodes, edges, configurable nodes; no runtimes) and the runs
+// of its candidate plans: all canonical, all alternative, then `count` random ones.
+bool planCandidates(const DatasetModel& m, const CostModel& cost, int32_t threads, int count, uint64_t seed,
+                    Vocabulary& vocab, CostGraph& cg, std::vector<KernelRun>& runs) {
   const Graph& g = *m.graph;
   const PlanLayout layout = planLayoutOf(cost);
-  if (layout.configurable.empty()) return;
-  CostGraph cg;
+  if (layout.configurable.empty()) return false;
   cg.name = m.name;
   cg.family = m.family;
   std::vector<int32_t> nodeOf(static_cast<size_t>(g.numOps()), -1);
@@ -150,19 +152,17 @@ void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& 
     const OpId op = layout.nodes[i];
     cg.opcode.push_back(vocab(g.opType(op)));
     appendNodeFeatures(layout.kernels[i], false, cg.nodeFeatures);
-    appendAnalytic(cost, op, cg);
+    appendAnalytic(cost, op, layout.kernels[i], cg);
     for (OpId p : g.fanIn(op))
       if (nodeOf[p] >= 0) cg.edges.push_back({nodeOf[p], static_cast<int32_t>(i)});
   }
   cg.configNodes = layout.configurable;
-  const auto threadChoices = source.threadChoices();
-  const int32_t threads = *std::max_element(threadChoices.begin(), threadChoices.end());
-  std::mt19937_64 rng(o.seed ^ std::hash<std::string>{}(m.name));
+  std::mt19937_64 rng(seed ^ std::hash<std::string>{}(m.name));
   std::vector<std::vector<KernelConfig>> plans;
   const size_t nc = layout.configurable.size();
   plans.emplace_back(nc, KernelConfig{threads, 0, 1});
   plans.emplace_back(nc, KernelConfig{threads, 1, 1});
-  for (int p = 0; p < o.planConfigs; ++p) {
+  for (int p = 0; p < count; ++p) {
     std::vector<KernelConfig> c(nc);
     // each plan has its own mix: a share q of the nodes in the other layout
     const double q = std::uniform_real_distribution<double>(0, 1)(rng);
@@ -173,7 +173,6 @@ void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& 
     }
     plans.push_back(std::move(c));
   }
-  std::vector<KernelRun> runs;
   for (const auto& plan : plans) {
     double bytes = 0;
     runs.push_back(planRun(cost, layout, plan, threads, &bytes));
@@ -181,6 +180,19 @@ void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& 
     cg.threads.push_back(threads);
     for (const KernelConfig& c : plan) appendConfigFeatures(c, true, cg.configFeatures);
   }
+  return true;
+}
+
+int32_t mostThreads(const MeasurementSource& source) {
+  const auto t = source.threadChoices();
+  return t.empty() ? 1 : *std::max_element(t.begin(), t.end());
+}
+
+void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& source, const DatasetMakeOptions& o,
+               Vocabulary& vocab, CostDataset& out, const DatasetProgressFn& progress) {
+  CostGraph cg;
+  std::vector<KernelRun> runs;
+  if (!planCandidates(m, cost, mostThreads(source), o.planConfigs, o.seed, vocab, cg, runs)) return;
   if (progress) progress({m.name, "plans", 0, static_cast<int64_t>(runs.size())});
   keep(source.time(runs, o.repeats), cg);
   if (progress) progress({m.name, "plans", static_cast<int64_t>(runs.size()), static_cast<int64_t>(runs.size())});
@@ -267,6 +279,22 @@ KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::ve
   }
   if (conversionBytes) *conversionBytes = bytes;
   return run;
+}
+
+PlanCandidates makePlanCandidates(const DatasetModel& m, const MeasurementSource& source, int count, uint64_t seed) {
+  const CostModel cost(*m.graph, anyCluster());
+  PlanCandidates pc;
+  pc.data = header(CostTask::Plan, source, DatasetMakeOptions{});
+  pc.data.repeats = 0;
+  pc.data.noise = "not measured: candidate plans";
+  Vocabulary vocab;
+  CostGraph cg;
+  if (!planCandidates(m, cost, mostThreads(source), count, seed, vocab, cg, pc.runs))
+    throw Error(m.name, "the model has no op with a layout choice (GEMM, convolution, pooling, softmax, normalization)");
+  cg.runtime.assign(pc.runs.size(), 1.0);  // placeholders until measured
+  pc.data.graphs.push_back(std::move(cg));
+  pc.data.opcodes = vocab.names();
+  return pc;
 }
 
 MadeDatasets makeCostDatasets(const std::vector<DatasetModel>& models, MeasurementSource& source,

@@ -63,6 +63,16 @@ std::string modelFamily(const std::string& spec);
 MadeDatasets makeCostDatasets(const std::vector<DatasetModel>& models, MeasurementSource& source,
                               const DatasetMakeOptions& options, const DatasetProgressFn& progress = {});
 
+// Candidate plans of a model for a search that measures only some of them: the plan-task
+// dataset of the model (runtimes 1 s each, not measured) and the run of every candidate — all
+// canonical, all alternative, then `count` random ones drawn from `seed`, at the source's most
+// threads. Throws gp::Error when the model has no layout-configurable op.
+struct PlanCandidates {
+  CostDataset data;
+  std::vector<KernelRun> runs;
+};
+PlanCandidates makePlanCandidates(const DatasetModel& m, const MeasurementSource& source, int count, uint64_t seed);
+
 // The plan of one configuration of a model graph: which nodes are configurable, and the calls
 // a run makes (conversions included). Exposed for the tests and for `costmodel eval`.
 struct PlanLayout {

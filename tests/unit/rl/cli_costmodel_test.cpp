@@ -68,6 +68,19 @@ TEST(CliCostModel, MakesTrainsEvaluatesAndPredicts) {
     EXPECT_TRUE(e["plan"][key].contains("learned"));
     EXPECT_TRUE(e["plan"][key].contains("roofline"));
   }
+  // a search measuring the 2 of 5 candidates the plan model predicts fastest, against all 5
+  r = gptest::runCli("costmodel screen " + kModel + " --device cpu --candidates 5 --screen 2 --repeats 1 --plan-model " +
+                     pm + " --roofline " + fit + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  e = nlohmann::json::parse(r.out);
+  EXPECT_EQ(e["candidates"], 5);
+  for (const char* model : {"learned", "roofline"}) {
+    EXPECT_EQ(e[model]["evaluations"], 2);
+    EXPECT_GE(e[model]["best_seconds"].get<double>(), e["best_seconds"].get<double>());
+    EXPECT_GE(e[model]["slowdown"].get<double>(), 0);
+    EXPECT_GE(e[model]["evaluations_to_within_1pct"].get<int>(), 1);
+    EXPECT_LE(e[model]["evaluations_to_within_1pct"].get<int>(), 5);
+  }
   // the shipped models load and predict
   r = gptest::runCli("costmodel eval " + k + " --model " + gptest::dataPath("../../resources/costmodels/cpu_kernel.pt") + " --json");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -84,7 +97,7 @@ TEST(CliCostModel, BadInputGetsOneLine) {
   oneLine(gptest::runCli("costmodel train --tpugraphs /nonexistent --out /tmp/x.pt"), "--tpugraphs needs --task tile or --task layout");
   oneLine(gptest::runCli("costmodel train --tpugraphs /nonexistent --task layout --out /tmp/x.pt"), "/nonexistent");
   oneLine(gptest::runCli("costmodel eval x.json"), "needs --model");
-  oneLine(gptest::runCli("costmodel frobnicate"), "usage: costmodel train|eval|predict");
+  oneLine(gptest::runCli("costmodel frobnicate"), "usage: costmodel train|eval|predict|screen");
   oneLine(gptest::runCli("dataset make zoo:resnet50"), "--kernels FILE and/or --plans FILE");
   const std::string bad = tmp("bad.json");
   std::ofstream(bad) << "{\"format\": \"graphplace-costmodel-dataset\", \"version\": 1, \"task\": \"kernel\", "
@@ -92,6 +105,9 @@ TEST(CliCostModel, BadInputGetsOneLine) {
                         "\"opcode\": [0], \"node_features\": [1], \"config_features\": [1], \"runtime\": [1e-3]}]}";
   oneLine(gptest::runCli("costmodel train " + bad + " --out /tmp/x.pt"), "1 node features, expected 1 nodes x width 2");
   oneLine(gptest::runCli("costmodel eval zoo:resnet50 --device gpu"), "--device must be cpu");
+  // a missing model is reported before anything is measured
+  oneLine(gptest::runCli("costmodel eval zoo:resnet50 --device cpu --kernel-model /nonexistent/k.pt"),
+          "/nonexistent/k.pt: no such cost-model file");
   std::filesystem::remove(bad);
 }
 
