@@ -9,7 +9,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build/gst}
 CLI=${CLI:-$ROOT/build/release/app/graphplace-cli}
-EPOCHS=${EPOCHS:-8}
+EPOCHS=${EPOCHS:-6}
 mkdir -p "$OUT"
 MODEL=(zoo:gnmt --mode training --batch 4 --hidden 64)
 for seed in 1 2; do

@@ -149,8 +149,9 @@ struct History {
 torch::Tensor fullPass(CostGnn& net, const Prepared& p, const torch::Tensor& configs, History* history) {
   torch::NoGradGuard g;
   const auto segs = allSegmentsOf(p);
-  // configurations per chunk: about two million nodes at once
-  const int64_t chunk = std::max<int64_t>(1, (int64_t{1} << 21) / std::max<int64_t>(1, p.n));
+  // configurations per chunk: about 256k nodes at once (64 MiB per [nodes, 64] tensor), so a
+  // pass over a 64k-node graph holds a few configurations' activations, not every one's
+  const int64_t chunk = std::max<int64_t>(1, (int64_t{1} << 18) / std::max<int64_t>(1, p.n));
   std::vector<torch::Tensor> preds;
   for (int64_t start = 0; start < configs.size(0); start += chunk) {
     const torch::Tensor cs = configs.slice(0, start, std::min(configs.size(0), start + chunk));
