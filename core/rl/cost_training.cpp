@@ -13,8 +13,6 @@
 namespace gp::rl {
 namespace {
 
-using torch::indexing::Slice;
-
 // One graph's tensors in the model's vocabulary. Segments: `segment` consecutive nodes each
 // (the whole graph when segmentNodes is 0), edges kept inside a segment only.
 struct Prepared {
