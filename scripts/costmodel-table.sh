@@ -6,9 +6,13 @@
 #      merged;
 #   2. trains the kernel and plan models on the training families and fits the roofline on the
 #      same kernels;
-#   3. scores both on the held-out families.
-# Usage: scripts/costmodel-table.sh [OUT_DIR] [HELD_OUT_FAMILIES]   (about 15-25 minutes on 2 cores)
-#   SHIP=1 also copies the models and the fitted roofline to resources/costmodels.
+#   3. scores both on the held-out families;
+#   4. with LIVE=1, measures held-out models afresh with the models in resources/costmodels
+#      (costmodel eval --device cpu: kernels, plans with the kernel-sum predictor, the simulated
+#      step on the cpu cluster against the measured one; costmodel screen: 8 of 48 plans).
+# Usage: scripts/costmodel-table.sh [OUT_DIR] [HELD_OUT_FAMILIES]   (about 15-25 minutes on 2 cores;
+#   LIVE=1 about 10 more)
+#   SHIP=1 also copies the models and the fitted roofline to resources/costmodels (before step 4).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:-$ROOT/build/costmodel}
@@ -71,4 +75,21 @@ if [ "${SHIP:-0}" = 1 ]; then
   mkdir -p "$ROOT/resources/costmodels"
   cp "$OUT/cpu_kernel.pt" "$OUT/cpu_plan.pt" "$OUT/cpu_roofline.json" "$ROOT/resources/costmodels/"
   echo "shipped to resources/costmodels"
+fi
+
+if [ "${LIVE:-0}" = 1 ]; then
+  # held-out models at the sizes measured above
+  for entry in "zoo:bert_base|--batch 1 --seq-len 128 --layers 2" "zoo:inception_v3|--batch 1" \
+               "zoo:wavenet|--batch 1 --seq-len 4096 --layers 4" "zoo:gnmt|--batch 16 --seq-len 6 --layers 2"; do
+    spec=${entry%%|*}
+    opts=${entry#*|}
+    name=${spec#zoo:}
+    echo "== $spec $opts: eval --device cpu, screen 8 of 48"
+    # shellcheck disable=SC2086
+    "$CLI" costmodel eval "$spec" $opts --device cpu --quiet --json > "$OUT/live_eval_$name.json"
+    # shellcheck disable=SC2086
+    "$CLI" costmodel screen "$spec" $opts --device cpu --candidates 48 --screen 8 --repeats 3 --json \
+      > "$OUT/live_screen_$name.json"
+    cat "$OUT/live_eval_$name.json" "$OUT/live_screen_$name.json"
+  done
 fi

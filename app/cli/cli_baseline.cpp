@@ -55,8 +55,8 @@ std::string dump(const ordered_json& j) { return j.dump(-1, ' ', false, nlohmann
 
 Cluster clusterFrom(const Args& a, const char* fallback) {
   auto spec = a.value("--cluster");
-  if (spec && !spec->empty()) return loadCluster(*spec);
-  if (fallback) return loadCluster(fallback);
+  if (spec && !spec->empty()) return loadClusterSpec(*spec);
+  if (fallback) return loadClusterSpec(fallback);
   throw std::invalid_argument("needs --cluster PRESET|FILE");
 }
 
@@ -69,16 +69,16 @@ std::vector<PlacementResult> runAll(const CostModel& cost, const std::vector<std
 
 int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--method", "--out", "--calibration"});
+  opts.insert({"--cluster", "--method", "--out", "--calibration", "--costs"});
   Args a = parseArgs(argv, opts, {"--json"});
   if (a.positional.size() != 1) throw std::invalid_argument("baseline needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
-  const CalibrationOption calibration = calibrationFrom(a);
+  CalibrationOption calibration = calibrationFrom(a);
   warnIfNoKindMatches(calibration, c, std::cerr);
   Graph g = loadModel(spec, lo);
-  CostModel cost(g, c, {}, calibration.table());
+  CostModel cost(g, c, {}, calibration.tableFor(g, c));
   std::vector<PlacementResult> rs = runAll(cost, methodsFrom(a.value("--method").value_or("all")));
   const int best = bestOf(rs);
   if (auto outPath = a.value("--out")) {

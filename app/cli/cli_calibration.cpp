@@ -1,7 +1,14 @@
 #include "cli/cli_calibration.h"
 
+#include <filesystem>
 #include <set>
 #include <stdexcept>
+
+#include "base/error.h"
+#include "base/file_text.h"
+#include "costmodel/analytic_baseline.h"
+#include "costmodel/cpu_cluster.h"
+#include "optimize/cost_plugin.h"
 
 namespace gp::cli {
 namespace {
@@ -31,26 +38,67 @@ std::string joined(const std::set<std::string>& names, size_t most) {
 
 }  // namespace
 
+const CalibrationTable* CalibrationOption::tableFor(const Graph& g, const Cluster& c) {
+  lastLearned_ = {};
+  if (!learned()) return table();
+  withLearned_ = table_ ? *table_ : CalibrationTable{};
+  lastLearned_ = addLearnedOpTimes(learnedPath_, learnedInfo_, g, c, withLearned_);
+  return &withLearned_;
+}
+
 CalibrationOption calibrationFrom(const Args& a) {
-  auto path = a.value("--calibration");
-  if (!path) return {};
-  if (path->empty()) throw std::invalid_argument("--calibration needs a calibration table file (TABLE.json)");
-  return CalibrationOption(*path, CalibrationTable::load(*path));
+  CalibrationOption cal;
+  if (auto path = a.value("--calibration")) {
+    if (path->empty()) throw std::invalid_argument("--calibration needs a calibration table file (TABLE.json)");
+    cal = CalibrationOption(*path, CalibrationTable::load(*path));
+  }
+  if (auto costs = a.value("--costs"); costs && *costs != "roofline") {
+    constexpr std::string_view kLearned = "learned:";
+    if (costs->rfind(kLearned, 0) != 0 || costs->size() == kLearned.size())
+      throw std::invalid_argument("--costs must be roofline or learned:FILE (a kernel-task model of costmodel train), got '" +
+                                  *costs + "'");
+    const std::string file = costs->substr(kLearned.size());
+    if (std::error_code ec; !std::filesystem::is_regular_file(file, ec)) throw Error(file, "no such cost-model file");
+    cal.setLearned(file, learnedModelInfo(file));
+    if (cal.learnedInfo().task != CostTask::Kernel)
+      throw Error(file, std::string("a ") + costTaskName(cal.learnedInfo().task) +
+                            "-task model; --costs learned needs a kernel-task model (costmodel train on kernel data)");
+  }
+  return cal;
+}
+
+Cluster loadClusterSpec(const std::string& spec) {
+  if (spec != "cpu") return loadCluster(spec);
+  const std::string path = shippedCostModel("cpu_roofline.json");
+  if (path.empty()) return cpuCluster(nullptr, "");
+  const AnalyticCostModel fit = AnalyticCostModel::parse(readFileText(path, "a fitted roofline"), path);
+  return cpuCluster(&fit, path);
 }
 
 bool warnIfNoKindMatches(const CalibrationOption& cal, const Cluster& c, std::ostream& err) {
-  if (!cal.used()) return false;
-  std::set<std::string> tableKinds, clusterKinds;
-  for (const auto& e : cal.table()->entries()) tableKinds.insert(e.deviceKind);
+  std::set<std::string> clusterKinds;
   for (int d = 0; d < c.numDevices(); ++d) clusterKinds.insert(c.device(d).kind);
-  for (const auto& k : tableKinds)
-    if (clusterKinds.count(k)) return false;
-  err << "graphplace-cli: warning: " << cal.path() << ": "
-      << (tableKinds.empty() ? std::string("the table has no entries")
-                             : "its device kinds (" + joined(tableKinds, 4) + ") include none of cluster " + c.name() +
-                                   "'s (" + joined(clusterKinds, 4) + ")")
-      << ", so it calibrates nothing\n";
-  return true;
+  bool warned = false;
+  if (const CalibrationTable* table = cal.table()) {
+    std::set<std::string> tableKinds;
+    for (const auto& e : table->entries()) tableKinds.insert(e.deviceKind);
+    bool matches = false;
+    for (const auto& k : tableKinds) matches = matches || clusterKinds.count(k) > 0;
+    if (!matches) {
+      err << "graphplace-cli: warning: " << cal.path() << ": "
+          << (tableKinds.empty() ? std::string("the table has no entries")
+                                 : "its device kinds (" + joined(tableKinds, 4) + ") include none of cluster " +
+                                       c.name() + "'s (" + joined(clusterKinds, 4) + ")")
+          << ", so it calibrates nothing\n";
+      warned = true;
+    }
+  }
+  if (cal.learned() && !clusterKinds.count(cal.learnedInfo().deviceKind)) {
+    err << "graphplace-cli: warning: " << cal.learnedPath() << ": learned on device kind " << cal.learnedInfo().deviceKind
+        << ", which cluster " << c.name() << " lacks (" << joined(clusterKinds, 4) << "), so it predicts nothing\n";
+    warned = true;
+  }
+  return warned;
 }
 
 long long opTimes(const CostModel& cost) {
@@ -62,11 +110,16 @@ std::string calibrationText(const CalibrationOption& cal, long long calibrated, 
 }
 
 std::string calibrationText(const CalibrationOption& cal, const CostModel& cost) {
-  return calibrationText(cal, cost.numCalibrated(), opTimes(cost));
+  const long long learned = cal.learnedOpTimes(), measured = cost.numCalibrated() - learned;
+  const std::string learnedText = "learned " + cal.learnedPath() + " (" + grouped(learned);
+  if (!cal.learned()) return calibrationText(cal, cost.numCalibrated(), opTimes(cost));
+  if (!cal.table()) return learnedText + " of " + grouped(opTimes(cost)) + " op times predicted)";
+  return calibrationText(cal, measured, opTimes(cost)) + " + " + learnedText + " predicted)";
 }
 
 nlohmann::ordered_json calibrationFileJson(const CalibrationOption& cal) {
   if (!cal.used()) return nullptr;
+  if (!cal.table()) return {{"file", nullptr}, {"entries", 0}};
   return {{"file", cal.path()}, {"entries", cal.table()->size()}};
 }
 
@@ -75,6 +128,10 @@ nlohmann::ordered_json calibrationJson(const CalibrationOption& cal, const CostM
   nlohmann::ordered_json j = calibrationFileJson(cal);
   j["calibrated_op_times"] = cost.numCalibrated();
   j["op_times"] = opTimes(cost);
+  j["learned"] = cal.learned() ? nlohmann::ordered_json{{"file", cal.learnedPath()},
+                                                        {"device_kind", cal.learnedInfo().deviceKind},
+                                                        {"predicted_op_times", cal.learnedOpTimes()}}
+                               : nlohmann::ordered_json(nullptr);
   return j;
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <stdexcept>
 
 #include "base/error.h"
@@ -16,9 +17,11 @@
 #include "costmodel/analytic_baseline.h"
 #include "costmodel/cost_eval.h"
 #include "costmodel/dataset_maker.h"
+#include "costmodel/kernel_sum.h"
 #include "costmodel/tpugraphs.h"
 #include "io/model_loader.h"
 #include "optimize/cost_plugin.h"
+#include "optimize/cpu_step_check.h"
 
 namespace gp::cli {
 namespace {
@@ -174,6 +177,13 @@ std::vector<std::vector<double>> analyticPredictions(const AnalyticCostModel& m,
   return p;
 }
 
+// The kernel-sum predictor's time for each candidate plan: the kernel model's predictions for
+// the plans' calls, summed per plan.
+std::vector<double> kernelSumPredictions(const std::string& kernelModel, const Graph& g, const PlanCandidates& pc) {
+  const CallQueries q = callQueries(g, pc.runs, pc.callOps, pc.data.deviceKind);
+  return sumPerRun(q, predictCostsWith(kernelModel, q.data));
+}
+
 // Scores of the learned model and (where the data has analytic fields) the roofline +
 // calibration model on `test`.
 ordered_json compare(const std::string& modelPath, const AnalyticCostModel* roofline, const CostDataset& test) {
@@ -269,11 +279,29 @@ int costEvalModel(const Args& a, std::ostream& out) {
     j["plan"] = {{"n", 0}, {"note", "the model has no layout-configurable op"}};
   } else {
     const ordered_json p = compare(planModel, &roofline, d.plans);
+    // the same plans again (same seed and count), with their calls, for the kernel-sum predictor
+    const PlanCandidates pc = makePlanCandidates(lm.models[0], *source, o.planConfigs, o.seed);
+    const ordered_json sum = scoresJson(scoreRanking(d.plans, {kernelSumPredictions(kernelModel, *lm.models[0].graph, pc)}));
     j["plan"] = {{"n", p["samples"]},
-                 {"kendall_tau", {{"learned", p["learned"]["kendall_tau"]}, {"roofline", p["roofline"]["kendall_tau"]}}},
+                 {"kendall_tau",
+                  {{"learned", p["learned"]["kendall_tau"]},
+                   {"roofline", p["roofline"]["kendall_tau"]},
+                   {"kernel_sum", sum["kendall_tau"]}}},
                  {"top1_slowdown",
-                  {{"learned", p["learned"]["top1_slowdown"]}, {"roofline", p["roofline"]["top1_slowdown"]}}}};
+                  {{"learned", p["learned"]["top1_slowdown"]},
+                   {"roofline", p["roofline"]["top1_slowdown"]},
+                   {"kernel_sum", sum["top1_slowdown"]}}}};
   }
+  const CpuStepCheck step = checkCpuStep(*lm.models[0].graph, *source, roofline, rooflinePath, kernelModel, o.repeats);
+  auto error = [&](double simulated) { return simulated > 0 ? ordered_json(simulated / step.measured - 1) : ordered_json(nullptr); };
+  j["step"] = {{"measured_ms", step.measured * 1e3},
+               {"simulated_ms",
+                {{"learned", step.simulatedLearned > 0 ? ordered_json(step.simulatedLearned * 1e3) : ordered_json(nullptr)},
+                 {"roofline", step.simulatedRoofline * 1e3}}},
+               {"error", {{"learned", error(step.simulatedLearned)}, {"roofline", error(step.simulatedRoofline)}}},
+               {"learned_op_times", step.learnedOpTimes}};
+  if (step.learnedOpTimes == 0)
+    j["step"]["note"] = "the kernel model was measured on " + step.learnedKind + ", not on this CPU: it predicts nothing here";
   j["device_kind"] = source->deviceKind();
   if (a.has("--json")) {
     out << j.dump(2) << "\n";
@@ -283,7 +311,18 @@ int costEvalModel(const Args& a, std::ostream& out) {
     if (j["plan"]["n"] != 0)
       out << "plans (" << j["plan"]["n"] << "): tau learned " << j["plan"]["kendall_tau"]["learned"] << ", roofline "
           << j["plan"]["kendall_tau"]["roofline"] << "; top-1 slowdown learned " << j["plan"]["top1_slowdown"]["learned"]
-          << ", roofline " << j["plan"]["top1_slowdown"]["roofline"] << "\n";
+          << ", roofline " << j["plan"]["top1_slowdown"]["roofline"] << "; kernel sum: tau "
+          << j["plan"]["kendall_tau"]["kernel_sum"] << ", top-1 slowdown " << j["plan"]["top1_slowdown"]["kernel_sum"]
+          << "\n";
+    char line[200];
+    std::snprintf(line, sizeof line, "step (simulated on the cpu cluster vs run here): measured %.3f ms, roofline %.3f ms",
+                  step.measured * 1e3, step.simulatedRoofline * 1e3);
+    out << line;
+    if (step.simulatedLearned > 0) {
+      std::snprintf(line, sizeof line, ", learned op times %.3f ms", step.simulatedLearned * 1e3);
+      out << line;
+    }
+    out << "\n";
   }
   return 0;
 }
@@ -316,21 +355,32 @@ int costScreen(const Args& a, std::ostream& out) {
   const int k = a.intValue("--screen", 8);
   if (candidates < 3) throw std::invalid_argument("--candidates must be at least 3");
   const std::string planModel = a.value("--plan-model") ? *a.value("--plan-model") : shipped(kShippedPlanModel);
+  const std::string kernelModel = a.value("--kernel-model") ? *a.value("--kernel-model") : shipped(kShippedKernelModel);
   const std::string rooflinePath = a.value("--roofline") ? *a.value("--roofline") : shipped(kShippedRoofline);
   const AnalyticCostModel roofline = AnalyticCostModel::parse(readFileText(rooflinePath, "a fitted roofline"), rooflinePath);
-  if (std::error_code ec; !std::filesystem::is_regular_file(planModel, ec)) throw Error(planModel, "no such cost-model file");
+  for (const std::string& f : {planModel, kernelModel})
+    if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) throw Error(f, "no such cost-model file");
   const LoadedModels lm = loadModels({a.positional[1]}, a);
   auto source = cpuMeasurementSource();
   PlanCandidates pc = makePlanCandidates(lm.models[0], *source, candidates - 2, static_cast<uint64_t>(a.countValue("--seed", 1)));
   const std::vector<double> learned = predictCostsWith(planModel, pc.data)[0];
   const std::vector<double> analytic = roofline.predict(pc.data.graphs[0], CostTask::Plan, pc.data.configWidth);
+  const std::vector<double> kernelSum = kernelSumPredictions(kernelModel, *lm.models[0].graph, pc);
+  // the search without a model: the candidates in an order drawn from the seed
+  const std::vector<double> randomOrder = [&] {
+    std::vector<double> draws(pc.runs.size());
+    std::mt19937_64 rng(static_cast<uint64_t>(a.countValue("--seed", 1)) + 1);
+    for (double& v : draws) v = std::uniform_real_distribution<double>(0, 1)(rng);
+    return draws;
+  }();
   // every candidate measured: the reference an exhaustive search would find
   std::vector<double> measured;
   for (const RunTiming& t : source->time(pc.runs, a.intValue("--repeats", 3))) measured.push_back(t.seconds);
   const double best = *std::min_element(measured.begin(), measured.end());
   ordered_json j{{"model", a.positional[1]}, {"candidates", measured.size()}, {"screen", k},
                  {"best_seconds", best}, {"canonical_seconds", measured[0]}};
-  for (const auto& [name, predicted] : {std::pair{"learned", &learned}, std::pair{"roofline", &analytic}}) {
+  for (const auto& [name, predicted] : {std::pair{"learned", &learned}, std::pair{"kernel_sum", &kernelSum},
+                                        std::pair{"roofline", &analytic}, std::pair{"random", &randomOrder}}) {
     const Screened s = screen(*predicted, measured, k);
     j[name] = {{"evaluations", std::min<int64_t>(k, static_cast<int64_t>(measured.size()))},
                {"best_seconds", s.bestOfK},
@@ -341,7 +391,7 @@ int costScreen(const Args& a, std::ostream& out) {
     out << j.dump(2) << "\n";
   } else {
     out << j["candidates"] << " candidate plans, best " << best * 1e3 << " ms (all canonical " << measured[0] * 1e3 << " ms)\n";
-    for (const char* name : {"learned", "roofline"})
+    for (const char* name : {"learned", "kernel_sum", "roofline", "random"})
       out << "  " << name << ": top " << k << " measured, best " << j[name]["best_seconds"].get<double>() * 1e3
           << " ms (" << 100 * j[name]["slowdown"].get<double>() << " % slower); within 1 % of the best after "
           << j[name]["evaluations_to_within_1pct"] << " evaluations\n";

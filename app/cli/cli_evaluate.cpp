@@ -23,21 +23,21 @@ namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration"});
+  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration", "--costs"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
   auto clusterSpec = a.value("--cluster");
   auto placementPath = a.value("--placement");
   if ((!clusterSpec || clusterSpec->empty()) && !placementPath)
     throw std::invalid_argument("evaluate needs --cluster PRESET|FILE (presets: " + [] {
-      std::string names;
-      for (const auto& n : clusterPresetNames()) names += (names.empty() ? "" : ", ") + n;
+      std::string names = "cpu";
+      for (const auto& n : clusterPresetNames()) names += ", " + n;
       return names;
     }() + ") or a --placement file");
   const int repeat = a.intValue("--repeat", 1);
   const FuseMode fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
   const LoadOptions loadOptions = loadOptionsFrom(a);
-  const CalibrationOption calibration = calibrationFrom(a);
+  CalibrationOption calibration = calibrationFrom(a);
   const std::string& spec = a.positional[0];
   Graph g = loadModel(spec, loadOptions);
   const ModelIdentity identity{spec, modelSha256(spec, loadOptions), g.numOps()};
@@ -52,7 +52,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
     planName = *placementPath;
   }
   if (clusterSpec && !clusterSpec->empty()) {
-    Cluster chosen = loadCluster(*clusterSpec);
+    Cluster chosen = loadClusterSpec(*clusterSpec);
     if (placementPath)  // the plan names devices of the embedded cluster: find them by name here
       mapDevices(plan, *cluster, chosen, *placementPath);
     cluster = std::move(chosen);
@@ -60,7 +60,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   planName += applyFuseOption(g, plan, fuse, planName);
   const Cluster& c = *cluster;
   warnIfNoKindMatches(calibration, c, std::cerr);
-  CostModel cost(g, c, {}, calibration.table());
+  CostModel cost(g, c, {}, calibration.tableFor(g, c));
   Simulator sim(cost);
   Measurement m;
   double total = 0;

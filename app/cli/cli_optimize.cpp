@@ -30,7 +30,7 @@ using nlohmann::ordered_json;
 int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration"});
+  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration", "--costs"});
   Args a = parseArgs(argv, opts, {"--json", "--no-update"});
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
@@ -38,10 +38,10 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
   OptimizeOptions o = optimizeOptionsFrom(a);
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
-  const CalibrationOption calibration = calibrationFrom(a);
+  CalibrationOption calibration = calibrationFrom(a);
   warnIfNoKindMatches(calibration, c, std::cerr);
   Graph g = loadModel(spec, lo);
-  CostModel cost(g, c, {}, calibration.table());
+  CostModel cost(g, c, {}, calibration.tableFor(g, c));
   const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
   const int bestBaseline = bestOf(baselines);
   // --start baseline (the default): refine the best baseline's plan (never worse than it);

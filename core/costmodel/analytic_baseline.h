@@ -44,6 +44,7 @@ class AnalyticCostModel {
   double peakFlops(int32_t threads) const;
   double bandwidth(int32_t threads) const;
   double efficiency(int cls) const { return efficiency_[static_cast<size_t>(cls)]; }
+  double overhead() const { return overhead_; }  // the shortest kernel measured (seconds)
   size_t tableSize() const { return table_.size(); }
 
  private:

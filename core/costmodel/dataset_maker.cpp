@@ -55,9 +55,9 @@ void keep(const std::vector<RunTiming>& t, CostGraph& g) {
 }
 
 // One kernel graph: `ops` (one op, or a fused group's ops in topological order) run back to
-// back under every configuration.
-void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector<OpId>& ops, MeasurementSource& source,
-                 const DatasetMakeOptions& o, Vocabulary& vocab, CostDataset& out) {
+// back under each of `configs`; `runs` gets what each configuration runs.
+CostGraph kernelCostGraph(const DatasetModel& m, const CostModel& cost, const std::vector<OpId>& ops,
+                          const std::vector<KernelConfig>& configs, Vocabulary& vocab, std::vector<KernelRun>& runs) {
   const Graph& g = *m.graph;
   const bool fused = ops.size() > 1;
   CostGraph cg;
@@ -77,8 +77,7 @@ void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector
   for (OpId op : ops)
     for (OpId p : g.fanIn(op))
       if (auto it = nodeOf.find(p); it != nodeOf.end()) cg.edges.push_back({it->second, nodeOf[op]});
-  std::vector<KernelRun> runs;
-  for (const KernelConfig& c : kernelConfigs(source.threadChoices())) {
+  for (const KernelConfig& c : configs) {
     KernelRun run;
     run.threads = c.threads;
     for (const KernelSpec& k : specs)
@@ -87,6 +86,14 @@ void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector
     appendConfigFeatures(c, false, cg.configFeatures);
     cg.threads.push_back(c.threads);
   }
+  return cg;
+}
+
+// The kernel graph of `ops` measured under every kernelConfigs() configuration.
+void kernelGraph(const DatasetModel& m, const CostModel& cost, const std::vector<OpId>& ops, MeasurementSource& source,
+                 const DatasetMakeOptions& o, Vocabulary& vocab, CostDataset& out) {
+  std::vector<KernelRun> runs;
+  CostGraph cg = kernelCostGraph(m, cost, ops, kernelConfigs(source.threadChoices()), vocab, runs);
   keep(source.time(runs, o.repeats), cg);
   out.graphs.push_back(std::move(cg));
 }
@@ -140,7 +147,8 @@ void kernelGraphs(const DatasetModel& m, const CostModel& cost, MeasurementSourc
 // The plan-task graph of a model (nodes, edges, configurable nodes; no runtimes) and the runs
 // of its candidate plans: all canonical, all alternative, then `count` random ones.
 bool planCandidates(const DatasetModel& m, const CostModel& cost, int32_t threads, int count, uint64_t seed,
-                    Vocabulary& vocab, CostGraph& cg, std::vector<KernelRun>& runs) {
+                    Vocabulary& vocab, CostGraph& cg, std::vector<KernelRun>& runs,
+                    std::vector<std::vector<OpId>>* callOps = nullptr) {
   const Graph& g = *m.graph;
   const PlanLayout layout = planLayoutOf(cost);
   if (layout.configurable.empty()) return false;
@@ -175,7 +183,9 @@ bool planCandidates(const DatasetModel& m, const CostModel& cost, int32_t thread
   }
   for (const auto& plan : plans) {
     double bytes = 0;
-    runs.push_back(planRun(cost, layout, plan, threads, &bytes));
+    std::vector<OpId> ops;
+    runs.push_back(planRun(cost, layout, plan, threads, &bytes, callOps ? &ops : nullptr));
+    if (callOps) callOps->push_back(std::move(ops));
     cg.conversionBytes.push_back(bytes);
     cg.threads.push_back(threads);
     for (const KernelConfig& c : plan) appendConfigFeatures(c, true, cg.configFeatures);
@@ -199,11 +209,11 @@ void planGraph(const DatasetModel& m, const CostModel& cost, MeasurementSource& 
   out.graphs.push_back(std::move(cg));
 }
 
-CostDataset header(CostTask task, const MeasurementSource& source, const DatasetMakeOptions& o) {
+CostDataset header(CostTask task, const std::string& deviceKind, const DatasetMakeOptions& o) {
   CostDataset d;
   d.task = task;
   d.collection = "graphplace";
-  d.deviceKind = source.deviceKind();
+  d.deviceKind = deviceKind;
   d.nodeWidth = kNodeWidth;
   d.configWidth = kConfigWidth;
   d.repeats = o.repeats;
@@ -238,7 +248,7 @@ PlanLayout planLayoutOf(const CostModel& cost) {
 }
 
 KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::vector<KernelConfig>& configs,
-                  int32_t threads, double* conversionBytes) {
+                  int32_t threads, double* conversionBytes, std::vector<OpId>* callOps) {
   const Graph& g = cost.graph();
   if (configs.size() != layout.configurable.size())
     throw Error("dataset", "a plan configures " + std::to_string(configs.size()) + " nodes, the model has " +
@@ -273,9 +283,11 @@ KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::ve
       if (elements <= 1) continue;
       const KernelSpec conv = layoutConversion(elements);
       run.calls.push_back({conv, 1, 1});
+      if (callOps) callOps->push_back(kNone);
       bytes += static_cast<double>(conv.bytes);
     }
     run.calls.push_back({k, static_cast<uint8_t>(lay[op]), tiles[op]});
+    if (callOps) callOps->push_back(op);
   }
   if (conversionBytes) *conversionBytes = bytes;
   return run;
@@ -284,12 +296,12 @@ KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::ve
 PlanCandidates makePlanCandidates(const DatasetModel& m, const MeasurementSource& source, int count, uint64_t seed) {
   const CostModel cost(*m.graph, anyCluster());
   PlanCandidates pc;
-  pc.data = header(CostTask::Plan, source, DatasetMakeOptions{});
+  pc.data = header(CostTask::Plan, source.deviceKind(), DatasetMakeOptions{});
   pc.data.repeats = 0;
   pc.data.noise = "not measured: candidate plans";
   Vocabulary vocab;
   CostGraph cg;
-  if (!planCandidates(m, cost, mostThreads(source), count, seed, vocab, cg, pc.runs))
+  if (!planCandidates(m, cost, mostThreads(source), count, seed, vocab, cg, pc.runs, &pc.callOps))
     throw Error(m.name, "the model has no op with a layout choice (GEMM, convolution, pooling, softmax, normalization)");
   cg.runtime.assign(pc.runs.size(), 1.0);  // placeholders until measured
   pc.data.graphs.push_back(std::move(cg));
@@ -297,12 +309,40 @@ PlanCandidates makePlanCandidates(const DatasetModel& m, const MeasurementSource
   return pc;
 }
 
+KernelQueries kernelQueries(const CostModel& cost, const std::vector<OpId>& ops, int32_t threads,
+                           const std::string& deviceKind) {
+  const Graph& g = cost.graph();
+  KernelQueries q;
+  q.data = header(CostTask::Kernel, deviceKind, DatasetMakeOptions{});
+  q.data.repeats = 0;
+  q.data.noise = "not measured: kernels to predict";
+  const DatasetModel m{"model", "", &g};
+  Vocabulary vocab;
+  std::map<std::string, size_t> graphOf;
+  for (OpId op : ops) {
+    if (cost.isMetadata(op) || kernelSpecOf(cost, op).kind == KernelSpec::Kind::None) continue;
+    const auto [it, added] =
+        graphOf.try_emplace(CalibrationTable::signature(g, op, cost.opDType(op), ""), q.ops.size());
+    if (!added) {
+      q.ops[it->second].push_back(op);
+      continue;
+    }
+    std::vector<KernelRun> runs;
+    CostGraph cg = kernelCostGraph(m, cost, {op}, {KernelConfig{threads, 0, 1}}, vocab, runs);
+    cg.runtime.assign(1, 1.0);  // placeholder
+    q.data.graphs.push_back(std::move(cg));
+    q.ops.push_back({op});
+  }
+  q.data.opcodes = vocab.names();
+  return q;
+}
+
 MadeDatasets makeCostDatasets(const std::vector<DatasetModel>& models, MeasurementSource& source,
                               const DatasetMakeOptions& options, const DatasetProgressFn& progress) {
   if (options.repeats < 1) throw Error("dataset", "repeats must be at least 1");
   MadeDatasets out;
-  out.kernels = header(CostTask::Kernel, source, options);
-  out.plans = header(CostTask::Plan, source, options);
+  out.kernels = header(CostTask::Kernel, source.deviceKind(), options);
+  out.plans = header(CostTask::Plan, source.deviceKind(), options);
   Vocabulary vocab;
   for (const DatasetModel& m : models) {
     const CostModel cost(*m.graph, anyCluster());

@@ -70,8 +70,20 @@ MadeDatasets makeCostDatasets(const std::vector<DatasetModel>& models, Measureme
 struct PlanCandidates {
   CostDataset data;
   std::vector<KernelRun> runs;
+  std::vector<std::vector<OpId>> callOps;  // [run][call]: the op a call runs, kNone for a conversion
 };
 PlanCandidates makePlanCandidates(const DatasetModel& m, const MeasurementSource& source, int count, uint64_t seed);
+
+// What a learned kernel model is asked to predict for `ops` of a model: one single-op kernel
+// graph per distinct signature (ops that run no kernel are left out) at one configuration
+// (`threads`, canonical layout, one tile), runtimes 1 s (placeholders). ops[i]: the ops graph i
+// stands for, the first of them the one it was built from.
+struct KernelQueries {
+  CostDataset data;
+  std::vector<std::vector<OpId>> ops;
+};
+KernelQueries kernelQueries(const CostModel& cost, const std::vector<OpId>& ops, int32_t threads,
+                            const std::string& deviceKind);
 
 // The plan of one configuration of a model graph: which nodes are configurable, and the calls
 // a run makes (conversions included). Exposed for the tests and for `costmodel eval`.
@@ -81,9 +93,9 @@ struct PlanLayout {
   std::vector<int32_t> configurable;  // dataset node indices with a layout choice
 };
 PlanLayout planLayoutOf(const CostModel& cost);
-// The run of `configs` (one per configurable node) with `threads`, and the bytes its layout
-// conversions move.
+// The run of `configs` (one per configurable node) with `threads`, the bytes its layout
+// conversions move, and per call the op it runs (kNone for a conversion).
 KernelRun planRun(const CostModel& cost, const PlanLayout& layout, const std::vector<KernelConfig>& configs,
-                  int32_t threads, double* conversionBytes = nullptr);
+                  int32_t threads, double* conversionBytes = nullptr, std::vector<OpId>* callOps = nullptr);
 
 }  // namespace gp

@@ -45,6 +45,12 @@ std::vector<std::vector<double>> predictCostsWith(const std::string& modelPath, 
   return out;
 }
 
+LearnedModelInfo learnedModelInfo(const std::string& modelPath) {
+  LearnedModelInfo info;
+  rlCostInfoEntry()(modelPath, info.task, info.deviceKind);
+  return info;
+}
+
 std::string shippedCostModel(const std::string& name) { return findResourceFile("costmodels", name); }
 
 }  // namespace gp

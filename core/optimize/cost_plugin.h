@@ -22,6 +22,14 @@ CostTrainResult trainCostModelFile(const CostDataset& train, const CostTrainOpti
 // Predicted seconds of every configuration of every graph of `data`.
 std::vector<std::vector<double>> predictCostsWith(const std::string& modelPath, const CostDataset& data);
 
+// The task a model file was trained on and the device kind its data was measured on. Throws
+// gp::Error(path, ...) on a file that is not a learned cost model.
+struct LearnedModelInfo {
+  CostTask task = CostTask::Kernel;
+  std::string deviceKind;
+};
+LearnedModelInfo learnedModelInfo(const std::string& modelPath);
+
 // resources/costmodels/<name> as installed or in the source tree.
 std::string shippedCostModel(const std::string& name);
 

@@ -27,6 +27,7 @@ struct Loaded {
   RlCpuTimeFn cpuTime = nullptr;
   RlCostTrainFn costTrain = nullptr;
   RlCostPredictFn costPredict = nullptr;
+  RlCostInfoFn costInfo = nullptr;
   std::string error;
 };
 
@@ -43,7 +44,7 @@ Loaded loadFile(const std::string& file) {
   ::mallopt(M_ARENA_MAX, 1);
   const OpenedPlugin o =
       openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol, kRlParallelDqnSymbol, kRlParallelPretrainSymbol, kRlCpuInfoSymbol,
-                  kRlCpuTimeSymbol, kRlCostTrainSymbol, kRlCostPredictSymbol});
+                  kRlCpuTimeSymbol, kRlCostTrainSymbol, kRlCostPredictSymbol, kRlCostInfoSymbol});
   Loaded p;
   p.error = o.error;
   if (o.error.empty()) {
@@ -55,6 +56,7 @@ Loaded loadFile(const std::string& file) {
     p.cpuTime = reinterpret_cast<RlCpuTimeFn>(o.symbols[5]);
     p.costTrain = reinterpret_cast<RlCostTrainFn>(o.symbols[6]);
     p.costPredict = reinterpret_cast<RlCostPredictFn>(o.symbols[7]);
+    p.costInfo = reinterpret_cast<RlCostInfoFn>(o.symbols[8]);
   }
   return p;
 }
@@ -84,5 +86,6 @@ RlCpuInfoFn rlCpuInfoEntry() { return loadPlugin().cpuInfo; }
 RlCpuTimeFn rlCpuTimeEntry() { return loadPlugin().cpuTime; }
 RlCostTrainFn rlCostTrainEntry() { return loadPlugin().costTrain; }
 RlCostPredictFn rlCostPredictEntry() { return loadPlugin().costPredict; }
+RlCostInfoFn rlCostInfoEntry() { return loadPlugin().costInfo; }
 
 }  // namespace gp

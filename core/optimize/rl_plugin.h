@@ -39,13 +39,15 @@ using RlCostTrainFn = void (*)(const CostDataset& train, const CostTrainOptions&
 inline constexpr const char* kRlCostTrainSymbol = "gp_rl_cost_train";
 using RlCostPredictFn = void (*)(const std::string& modelPath, const CostDataset& data, std::vector<std::vector<double>>& out);
 inline constexpr const char* kRlCostPredictSymbol = "gp_rl_cost_predict";
+using RlCostInfoFn = void (*)(const std::string& modelPath, CostTask& task, std::string& deviceKind);
+inline constexpr const char* kRlCostInfoSymbol = "gp_rl_cost_info";
 inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 // A plugin built from other headers must not be called: both sides compute this from the
 // headers they were built with, and the loader refuses a mismatch.
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 7;
+  constexpr uint64_t kVersion = 8;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
@@ -69,5 +71,6 @@ RlCpuInfoFn rlCpuInfoEntry();
 RlCpuTimeFn rlCpuTimeEntry();
 RlCostTrainFn rlCostTrainEntry();
 RlCostPredictFn rlCostPredictEntry();
+RlCostInfoFn rlCostInfoEntry();
 
 }  // namespace gp

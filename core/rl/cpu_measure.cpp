@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <thread>
 
 #include "base/error.h"
+#include "costmodel/cpu_cluster.h"
 
 namespace gp::rl {
 namespace {
@@ -190,16 +190,8 @@ class ThreadCount {
 
 }  // namespace
 
-std::string CpuMeasurementSource::deviceKind() const {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      if (auto p = line.find(':'); p != std::string::npos) model = line.substr(std::min(line.size(), p + 2));
-      break;
-    }
-  return "cpu:" + model + " (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads)";
-}
+std::string CpuMeasurementSource::deviceKind() const { return thisCpuKind(); }
+
 
 std::vector<int32_t> CpuMeasurementSource::threadChoices() const {
   const int32_t hw = static_cast<int32_t>(std::max(1u, std::thread::hardware_concurrency()));

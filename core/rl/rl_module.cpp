@@ -56,4 +56,10 @@ extern "C" void gp_rl_cost_predict(const std::string& modelPath, const gp::CostD
   out = gp::rl::predictCosts(gp::rl::loadLearnedCostModel(modelPath), data);
 }
 
+extern "C" void gp_rl_cost_info(const std::string& modelPath, gp::CostTask& task, std::string& deviceKind) {
+  const gp::rl::LearnedCostModel m = gp::rl::loadLearnedCostModel(modelPath);
+  task = m.task;
+  deviceKind = m.deviceKind;
+}
+
 extern "C" uint64_t gp_rl_abi() { return gp::rlPluginAbi(); }

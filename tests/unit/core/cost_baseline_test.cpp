@@ -12,6 +12,7 @@
 #include "costmodel/analytic_baseline.h"
 #include "costmodel/cost_eval.h"
 #include "costmodel/dataset_maker.h"
+#include "costmodel/kernel_sum.h"
 #include "graph/graph_builder.h"
 
 using namespace gp;
@@ -158,6 +159,62 @@ TEST(DatasetMaker, MeasuresRoundRobinWithMedians) {
   EXPECT_EQ(p.edges.size(), 4u);
   EXPECT_EQ(p.conversionBytes[0], 0);
   EXPECT_EQ(d.kernels.opcodes, d.plans.opcodes);
+}
+
+TEST(KernelQueries, OneGraphPerSignatureAtOneConfiguration) {
+  const Graph g = convNet();
+  const CostModel cost(g, cluster());
+  std::vector<OpId> all;
+  for (OpId op = 0; op < g.numOps(); ++op) all.push_back(op);
+  const KernelQueries q = kernelQueries(cost, all, 3, "cpu:test (3 threads)");
+  q.data.validate("queries");
+  EXPECT_EQ(q.data.task, CostTask::Kernel);
+  EXPECT_EQ(q.data.deviceKind, "cpu:test (3 threads)");
+  // conv1 and conv2 share a signature; the reshape runs no kernel
+  ASSERT_EQ(q.ops.size(), 3u);
+  ASSERT_EQ(q.data.graphs.size(), 3u);
+  EXPECT_EQ(q.ops[0], (std::vector<OpId>{g.findOp("conv1"), g.findOp("conv2")}));
+  EXPECT_EQ(q.ops[1], (std::vector<OpId>{g.findOp("relu")}));
+  EXPECT_EQ(q.ops[2], (std::vector<OpId>{g.findOp("fc")}));
+  for (const CostGraph& cg : q.data.graphs) {
+    EXPECT_EQ(cg.numNodes(), 1);
+    ASSERT_EQ(cg.numConfigs(), 1);
+    EXPECT_EQ(cg.threads[0], 3);
+    const KernelConfig c = configOfRow(std::span<const float>(cg.configFeatures.data(), kConfigWidth));
+    EXPECT_EQ(c, (KernelConfig{3, 0, 1}));
+  }
+  EXPECT_EQ(q.data.opcodes[static_cast<size_t>(q.data.graphs[2].opcode[0])], "MatMul");
+  // only the ops asked for
+  EXPECT_EQ(kernelQueries(cost, {g.findOp("fc"), g.findOp("reshape")}, 1, "k").ops.size(), 1u);
+}
+
+TEST(KernelSum, SumsThePredictionsOfEachPlansCalls) {
+  const Graph g = convNet();
+  const CostModel cost(g, cluster());
+  const PlanLayout l = planLayoutOf(cost);
+  std::vector<KernelRun> runs;
+  std::vector<std::vector<OpId>> callOps(2);
+  runs.push_back(planRun(cost, l, std::vector<KernelConfig>(3, {2, 0, 1}), 2, nullptr, &callOps[0]));
+  runs.push_back(planRun(cost, l, {{2, 1, 1}, {2, 0, 1}, {2, 0, 4}}, 2, nullptr, &callOps[1]));
+  ASSERT_EQ(callOps[1].size(), 5u);
+  EXPECT_EQ(callOps[1][2], kNone);  // the conversion
+  EXPECT_EQ(callOps[1][0], g.findOp("conv1"));
+  const CallQueries q = callQueries(g, runs, callOps, "cpu:test (2 threads)");
+  q.data.validate("calls");
+  // canonical: conv (conv1 = conv2), relu, fc; mixed adds conv1 and relu in layout 1, the
+  // conversion and fc in 4 tiles; conv2 in layout 0 is the canonical conv again
+  ASSERT_EQ(q.data.graphs.size(), 7u);
+  EXPECT_EQ(q.graphOfCall[0], (std::vector<int32_t>{0, 1, 0, 2}));
+  EXPECT_EQ(q.graphOfCall[1], (std::vector<int32_t>{3, 4, 5, 0, 6}));
+  EXPECT_EQ(q.data.opcodes[static_cast<size_t>(q.data.graphs[5].opcode[0])], "Transpose");
+  EXPECT_EQ(configOfRow(std::span<const float>(q.data.graphs[6].configFeatures.data(), kConfigWidth)),
+            (KernelConfig{2, 0, 4}));
+  std::vector<std::vector<double>> predicted;
+  for (size_t i = 0; i < q.data.graphs.size(); ++i) predicted.push_back({static_cast<double>(i + 1)});
+  EXPECT_EQ(sumPerRun(q, predicted), (std::vector<double>{1 + 2 + 1 + 3, 4 + 5 + 6 + 1 + 7}));
+  predicted.pop_back();
+  EXPECT_THROW(sumPerRun(q, predicted), Error);
+  EXPECT_THROW(callQueries(g, runs, {callOps[0]}, "k"), Error);
 }
 
 TEST(AnalyticCostModel, FitsPeaksEfficienciesAndTable) {

@@ -64,17 +64,52 @@ TEST(CliCostModel, MakesTrainsEvaluatesAndPredicts) {
     EXPECT_TRUE(e["kernel"][key].contains("roofline"));
   }
   EXPECT_EQ(e["plan"]["n"], 4);  // all canonical, all alternative, 2 random
-  for (const char* key : {"kendall_tau", "top1_slowdown"}) {
-    EXPECT_TRUE(e["plan"][key].contains("learned"));
-    EXPECT_TRUE(e["plan"][key].contains("roofline"));
-  }
+  for (const char* key : {"kendall_tau", "top1_slowdown"})
+    for (const char* model : {"learned", "roofline", "kernel_sum"}) EXPECT_TRUE(e["plan"][key][model].is_number()) << key << model;
+  // the simulator on the cpu cluster against the step run here; the kernel model was measured
+  // on this CPU, so it gives op times
+  const auto& step = e["step"];
+  EXPECT_GT(step["measured_ms"].get<double>(), 0);
+  EXPECT_GT(step["simulated_ms"]["roofline"].get<double>(), 0);
+  EXPECT_GT(step["simulated_ms"]["learned"].get<double>(), 0);
+  EXPECT_GT(step["learned_op_times"].get<int>(), 0);
+  EXPECT_NEAR(step["error"]["learned"].get<double>(),
+              step["simulated_ms"]["learned"].get<double>() / step["measured_ms"].get<double>() - 1, 1e-9);
+
+  // --costs learned:FILE: the kernel model gives every op time on this CPU's cluster
+  r = gptest::runCli("evaluate " + kModel + " --mode inference --cluster cpu --costs learned:" + km + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto ev = nlohmann::json::parse(r.out);
+  EXPECT_EQ(ev["cluster"], "cpu");
+  EXPECT_TRUE(ev["calibration"]["file"].is_null());
+  EXPECT_EQ(ev["calibration"]["learned"]["file"], km);
+  const int predicted = ev["calibration"]["learned"]["predicted_op_times"].get<int>();
+  EXPECT_GT(predicted, 0);
+  EXPECT_EQ(ev["calibration"]["calibrated_op_times"].get<int>(), predicted);
+  const double learnedStep = ev["step_time_ms"].get<double>();
+  r = gptest::runCli("evaluate " + kModel + " --mode inference --cluster cpu --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(nlohmann::json::parse(r.out)["step_time_ms"].get<double>(), learnedStep);
+  r = gptest::runCli("evaluate " + kModel + " --mode inference --cluster cpu --costs learned:" + km);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("calibration: learned " + km + " ("), std::string::npos) << r.out;
+  // on a GPU cluster it predicts nothing, and says so
+  r = gptest::runCli("baseline " + kModel + " --cluster 2xK80 --method m_topo --costs learned:" + km + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("so it predicts nothing"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["calibration"]["learned"]["predicted_op_times"], 0);
+  // a plan-task model cannot give op times
+  r = gptest::runCli("evaluate " + kModel + " --cluster cpu --costs learned:" + pm);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(pm + ": a plan-task model"), std::string::npos) << r.err;
+
   // a search measuring the 2 of 5 candidates the plan model predicts fastest, against all 5
   r = gptest::runCli("costmodel screen " + kModel + " --device cpu --candidates 5 --screen 2 --repeats 1 --plan-model " +
-                     pm + " --roofline " + fit + " --json");
+                     pm + " --kernel-model " + km + " --roofline " + fit + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   e = nlohmann::json::parse(r.out);
   EXPECT_EQ(e["candidates"], 5);
-  for (const char* model : {"learned", "roofline"}) {
+  for (const char* model : {"learned", "kernel_sum", "roofline", "random"}) {
     EXPECT_EQ(e[model]["evaluations"], 2);
     EXPECT_GE(e[model]["best_seconds"].get<double>(), e["best_seconds"].get<double>());
     EXPECT_GE(e[model]["slowdown"].get<double>(), 0);
@@ -108,6 +143,10 @@ TEST(CliCostModel, BadInputGetsOneLine) {
   // a missing model is reported before anything is measured
   oneLine(gptest::runCli("costmodel eval zoo:resnet50 --device cpu --kernel-model /nonexistent/k.pt"),
           "/nonexistent/k.pt: no such cost-model file");
+  oneLine(gptest::runCli("evaluate zoo:resnet50 --cluster cpu --costs learned"), "--costs must be roofline or learned:FILE");
+  oneLine(gptest::runCli("evaluate zoo:resnet50 --cluster cpu --costs learned:/nonexistent/k.pt"),
+          "/nonexistent/k.pt: no such cost-model file");
+  oneLine(gptest::runCli("evaluate zoo:resnet50 --cluster cpu --costs learned:" + bad), bad + ":");
   std::filesystem::remove(bad);
 }
 
