@@ -23,6 +23,7 @@ PACKAGES=(
   libzip-dev
   # LibTorch (TorchScript import, RL)
   libtorch-dev libopenblas0-pthread   # OpenBLAS: ~4x faster policy passes than the reference BLAS
+  libgloo-dev libgoogle-glog-dev   # torch.distributed's ProcessGroupGloo (core/rl/dist_group): Gloo's headers, glog
   # installing: man pages from --help, the desktop entry's check, the .deb (cpack: file, dpkg-shlibdeps)
   help2man desktop-file-utils file
   # tests and benchmarks
