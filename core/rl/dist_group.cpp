@@ -4,9 +4,13 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <string>
+#include <thread>
 
 #include "base/error.h"
 
@@ -45,8 +49,13 @@ struct DistGroup::Impl {
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
 };
 
-DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout)
+DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout, std::chrono::milliseconds rendezvous)
     : impl_(std::make_unique<Impl>()), rank_(env.rank), worldSize_(env.worldSize), timeout_(timeout) {
+  // Gloo writes to its peers' sockets: a peer that exited would kill this process with SIGPIPE
+  // before the write's error could be reported (Python, torch.distributed's usual host, ignores
+  // SIGPIPE from the start).
+  struct sigaction current {};
+  if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
   const std::string where = "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_);
   const std::string master = env.masterAddr + ":" + std::to_string(env.masterPort);
   try {
@@ -55,16 +64,33 @@ DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout)
     o.isServer = rank_ == 0;
     o.numWorkers = static_cast<size_t>(worldSize_);
     o.waitWorkers = true;
-    o.timeout = timeout;
+    o.timeout = rendezvous;
     impl_->store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, o);
   } catch (const std::exception& e) {
     const std::string what = e.what();
     if (rank_ == 0 && what.find("in use") != std::string::npos)
       throw Error("distributed", where + ": MASTER_PORT " + std::to_string(env.masterPort) +
                                      " is in use (rank 0 serves the rendezvous there): choose another MASTER_PORT");
-    throw Error("distributed", where + ": the rendezvous at " + master + " did not complete within " + seconds(timeout) +
+    throw Error("distributed", where + ": the rendezvous at " + master + " did not complete within " + seconds(rendezvous) +
                                    (rank_ == 0 ? " (not every rank joined)" : " (the master is unreachable)") + ": " +
                                    firstLine(what));
+  }
+  // Every rank checks in at the store before the Gloo group forms: the group's connections then
+  // only wait the collective timeout, which may be far shorter than a slow start needs.
+  try {
+    impl_->store->add("graphplace/joined", 1);
+    const auto deadline = std::chrono::steady_clock::now() + rendezvous;
+    while (impl_->store->add("graphplace/joined", 0) < worldSize_) {
+      if (std::chrono::steady_clock::now() > deadline)
+        throw Error("distributed", where + ": only " + std::to_string(impl_->store->add("graphplace/joined", 0)) + " of " +
+                                       std::to_string(worldSize_) + " ranks joined at " + master + " within " +
+                                       seconds(rendezvous));
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error("distributed", where + ": the rendezvous at " + master + " broke off: " + firstLine(e.what()));
   }
   try {
     auto options = c10d::ProcessGroupGloo::Options::create(timeout);
@@ -73,7 +99,8 @@ DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout)
     options->threads = 1;
     impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, rank_, worldSize_, options);
   } catch (const std::exception& e) {
-    throw Error("distributed", where + ": the Gloo group did not form within " + seconds(timeout) + ": " + firstLine(e.what()));
+    throw Error("distributed", where + ": the Gloo group did not form within " + seconds(timeout) + ": " +
+                                   firstLine(e.what()));
   }
 }
 

@@ -1,10 +1,13 @@
 // A Gloo process group over TCP (torch.distributed's c10d, as Debian's LibTorch builds it):
 // rank 0 serves the rendezvous, a c10d::TCPStore at MASTER_ADDR:MASTER_PORT, the others connect
-// to it, then collectives run on CPU tensors. Every call waits at most `timeout`; a peer that
-// died or stopped answering makes it throw gp::Error("distributed", one line naming this rank
-// and the step that failed), as do an unreachable master and a port already in use.
+// to it (waiting at most `rendezvous` for every rank to join), then collectives run on CPU
+// tensors. Every collective waits at most `timeout`; a peer that died or stopped answering
+// makes it throw gp::Error("distributed", one line naming this rank
+// and the step that failed), as do an unreachable master and a port already in use. Making a
+// group ignores SIGPIPE (unless the process set its own handler), as Python does, so that a
+// peer that exited is an error here rather than a signal that kills this process.
 //
-//   DistGroup group(distEnvFrom(getenv), std::chrono::seconds(30));
+//   DistGroup group(distEnvFrom(getenv), std::chrono::seconds(30), std::chrono::minutes(5));
 //   group.broadcast(weights);         // every rank starts from rank 0's weights
 //   group.allReduceMean(gradients);   // a data-parallel update
 #pragma once
@@ -20,7 +23,7 @@ namespace gp::rl {
 
 class DistGroup {
  public:
-  DistGroup(const DistEnv& env, std::chrono::milliseconds timeout);
+  DistGroup(const DistEnv& env, std::chrono::milliseconds timeout, std::chrono::milliseconds rendezvous);
   ~DistGroup();
   DistGroup(const DistGroup&) = delete;
   DistGroup& operator=(const DistGroup&) = delete;

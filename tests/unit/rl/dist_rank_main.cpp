@@ -1,8 +1,8 @@
 // One rank of a distributed run for the DistGroup tests: reads the launcher's variables, joins
 // the group and runs one scenario, printing what it holds afterwards.
-//   gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS
+//   gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS [RENDEZVOUS_MS]   (default 60000)
 // allreduce: [rank + 1, 10 (rank + 1)] averaged; broadcast: rank 0's [7, 8, 9] to all;
-// exit-early: rank 1 leaves after joining, the others all-reduce; hang: rank 1 sleeps after
+// exit-early: after a barrier rank 1 leaves, the others all-reduce; hang: rank 1 sleeps after
 // joining. Exit code 1 with the error on stderr when a step fails.
 #include <chrono>
 #include <cstdio>
@@ -14,20 +14,22 @@
 #include "rl/dist_group.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS [RENDEZVOUS_MS]\n");
     return 2;
   }
   const std::string mode = argv[1];
   try {
     const gp::DistEnv env = gp::distEnvFrom([](const char* k) { return std::getenv(k); });
-    gp::rl::DistGroup group(env, std::chrono::milliseconds(std::atoi(argv[2])));
+    gp::rl::DistGroup group(env, std::chrono::milliseconds(std::atoi(argv[2])),
+                            std::chrono::milliseconds(argc == 4 ? std::atoi(argv[3]) : 60000));
     const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
     std::vector<torch::Tensor> t;
     if (mode == "broadcast") {
       t.push_back(group.rank() == 0 ? torch::tensor({7.0, 8.0, 9.0}, opts) : torch::zeros({3}, opts));
       group.broadcast(t);
     } else {
+      if (mode == "exit-early") group.barrier();  // the group has formed on every rank
       if (group.rank() == 1 && mode == "exit-early") return 0;
       if (group.rank() == 1 && mode == "hang") std::this_thread::sleep_for(std::chrono::seconds(60));
       const double r = group.rank() + 1;
