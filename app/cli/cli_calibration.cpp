@@ -60,9 +60,7 @@ CalibrationOption calibrationFrom(const Args& a) {
     const std::string file = costs->substr(kLearned.size());
     if (std::error_code ec; !std::filesystem::is_regular_file(file, ec)) throw Error(file, "no such cost-model file");
     cal.setLearned(file, learnedModelInfo(file));
-    if (cal.learnedInfo().task != CostTask::Kernel)
-      throw Error(file, std::string("a ") + costTaskName(cal.learnedInfo().task) +
-                            "-task model; --costs learned needs a kernel-task model (costmodel train on kernel data)");
+    requireKernelModel(file, cal.learnedInfo());  // before any slow work
   }
   return cal;
 }

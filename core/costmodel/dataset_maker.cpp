@@ -10,6 +10,7 @@
 #include "cost/calibration.h"
 #include "cost/cost_model.h"
 #include "cluster/cluster.h"
+#include "costmodel/cpu_cluster.h"
 #include "fusion/fuser.h"
 
 namespace gp {
@@ -17,10 +18,7 @@ namespace {
 
 // The cost model only decides op classes and representative kernels here; any device does.
 const Cluster& anyCluster() {
-  static const Cluster c = parseClusterJson(R"({"format": "graphplace-cluster", "version": 1, "name": "cpu",
-    "device_kinds": {"cpu": {"peak_TFLOPS": {"f32": 1}, "memory_bandwidth_GBps": 100, "memory_GiB": 16, "launch_overhead_us": 1}},
-    "devices": [{"name": "cpu0", "kind": "cpu"}], "switches": [], "links": []})",
-                                            "built-in cpu cluster");
+  static const Cluster c = cpuCluster(nullptr, "");
   return c;
 }
 

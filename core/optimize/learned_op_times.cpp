@@ -16,11 +16,15 @@ bool clusterHasKind(const Cluster& c, const std::string& kind) {
   return false;
 }
 
-LearnedOpTimes addLearnedOpTimes(const std::string& modelPath, const LearnedModelInfo& info, const Graph& g,
-                                 const Cluster& c, CalibrationTable& table) {
+void requireKernelModel(const std::string& modelPath, const LearnedModelInfo& info) {
   if (info.task != CostTask::Kernel)
     throw Error(modelPath, std::string("a ") + costTaskName(info.task) +
                                "-task model; --costs learned needs a kernel-task model (costmodel train on kernel data)");
+}
+
+LearnedOpTimes addLearnedOpTimes(const std::string& modelPath, const LearnedModelInfo& info, const Graph& g,
+                                 const Cluster& c, CalibrationTable& table) {
+  requireKernelModel(modelPath, info);
   LearnedOpTimes out;
   if (!clusterHasKind(c, info.deviceKind)) return out;
   const CostModel cost(g, c);

@@ -24,6 +24,9 @@ struct LearnedOpTimes {
   int64_t opTimes = 0;     // (op, device kind) pairs they give a time
 };
 
+// Throws gp::Error(modelPath, one line) unless the model was trained on the kernel task.
+void requireKernelModel(const std::string& modelPath, const LearnedModelInfo& info);
+
 // Throws gp::Error(modelPath, ...) when the model was trained on the plan task.
 LearnedOpTimes addLearnedOpTimes(const std::string& modelPath, const LearnedModelInfo& info, const Graph& g,
                                  const Cluster& c, CalibrationTable& table);

@@ -56,7 +56,7 @@ DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout, std:
   // SIGPIPE from the start).
   struct sigaction current {};
   if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
-  const std::string where = "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_);
+  const std::string where = this->where();
   const std::string master = env.masterAddr + ":" + std::to_string(env.masterPort);
   try {
     c10d::TCPStoreOptions o;
@@ -106,6 +106,8 @@ DistGroup::DistGroup(const DistEnv& env, std::chrono::milliseconds timeout, std:
 
 DistGroup::~DistGroup() = default;
 
+std::string DistGroup::where() const { return "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_); }
+
 namespace {
 
 template <class F>
@@ -122,23 +124,20 @@ void collective(const std::string& where, const char* step, std::chrono::millise
 
 void DistGroup::allReduceMean(std::vector<torch::Tensor>& tensors) {
   if (worldSize_ == 1 || tensors.empty()) return;
-  const std::string where = "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_);
-  collective(where, "all-reduce", timeout_, [&] { return impl_->group->allreduce(tensors); });
+  collective(where(), "all-reduce", timeout_, [&] { return impl_->group->allreduce(tensors); });
   for (torch::Tensor& t : tensors) t.div_(worldSize_);
 }
 
 void DistGroup::broadcast(std::vector<torch::Tensor>& tensors, int root) {
   if (worldSize_ == 1 || tensors.empty()) return;
-  const std::string where = "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_);
   c10d::BroadcastOptions o;
   o.rootRank = root;
-  collective(where, "broadcast", timeout_, [&] { return impl_->group->broadcast(tensors, o); });
+  collective(where(), "broadcast", timeout_, [&] { return impl_->group->broadcast(tensors, o); });
 }
 
 void DistGroup::barrier() {
   if (worldSize_ == 1) return;
-  const std::string where = "rank " + std::to_string(rank_) + " of " + std::to_string(worldSize_);
-  collective(where, "barrier", timeout_, [&] { return impl_->group->barrier(); });
+  collective(where(), "barrier", timeout_, [&] { return impl_->group->barrier(); });
 }
 
 }  // namespace gp::rl

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "optimize/dist_env.h"
@@ -38,6 +39,7 @@ class DistGroup {
   void barrier();
 
  private:
+  std::string where() const;  // "rank 1 of 4", for errors
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int rank_ = 0, worldSize_ = 1;
