@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts N ranks of a distributed run on this machine (loopback only), as torchrun would: each
-# process gets RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR=127.0.0.1 and MASTER_PORT (the
+# process gets RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR=127.0.0.1 and MASTER_PORT (the
 # environment's, else a free port). Rank r's output goes to stdout / stderr with "[rank r] " in
 # front. Waits for every rank; when one exits non-zero the others are stopped (SIGTERM, SIGKILL
 # after 10 s) and the script exits with that rank's code, naming it on stderr.
@@ -25,7 +25,7 @@ free_port() {
 PORT=${MASTER_PORT:-$(free_port)}
 pids=()
 for ((r = 0; r < N; r++)); do
-  RANK=$r WORLD_SIZE=$N LOCAL_RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT \
+  RANK=$r WORLD_SIZE=$N LOCAL_RANK=$r LOCAL_WORLD_SIZE=$N MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT \
     "$@" > >(sed -u "s/^/[rank $r] /") 2> >(sed -u "s/^/[rank $r] /" >&2) &
   pids+=($!)
 done

@@ -5,13 +5,16 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
 #include "cli/cli_calibration.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_events.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cli/cli_plan_file.h"
@@ -19,6 +22,7 @@
 #include "io/chrome_trace.h"
 #include "io/placement_file.h"
 #include "optimize/optimize.h"
+#include "sim/lower_bound.h"
 
 namespace gp::cli {
 namespace {
@@ -27,15 +31,19 @@ using nlohmann::ordered_json;
 
 }  // namespace
 
-int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
+int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
   auto opts = modelOptions();
   opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration", "--costs"});
-  Args a = parseArgs(argv, opts, {"--json", "--no-update"});
+  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration", "--costs", "--dist-timeout", "--events"});
+  Args a = parseArgs(argv, opts, {"--json", "--no-update", "--distributed"});
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const bool json = a.has("--json");
   OptimizeOptions o = optimizeOptionsFrom(a);
+  // with several ranks, rank 0 prints the run and writes its files
+  const bool lead = distributedFrom(a, o.distributed, o.distTimeoutSeconds);
+  std::ostringstream quiet;
+  std::ostream& out = lead ? stdOut : quiet;
   const LoadOptions lo = loadOptionsFrom(a);
   Cluster c = clusterFrom(a, nullptr);
   CalibrationOption calibration = calibrationFrom(a);
@@ -72,13 +80,26 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
     if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
     out << "  iter  mean reward  best reward   best step ms  entropy  elapsed s\n" << std::flush;
   }
+  std::unique_ptr<RunLogWriter> log = eventLogFrom(a, lead);
+  if (log) {
+    nlohmann::ordered_json run{{"format", "graphplace-events"}, {"version", 1}, {"command", "optimize"},
+                               {"ranks", o.distributed ? o.distributed->worldSize : 1}, {"seed", o.seed},
+                               {"model", spec}, {"cluster", c.name()}, {"ops", g.numOps()},
+                               {"devices", c.numDevices()}, {"lower_bound_ms", lowerBound(cost) * 1e3}};
+    if (bestBaseline >= 0) {
+      run["best_baseline"] = baselines[bestBaseline].method;
+      run["best_baseline_ms"] = baselines[bestBaseline].measurement.stepTime * 1e3;
+    }
+    log->event("run", std::move(run));
+  }
   const int every = o.iterations > 0 && o.iterations < INT_MAX ? std::max(1, o.iterations / 20) : 5;
   InterruptScope interrupt;
   std::vector<double> elapsed;  // per iteration, seconds since the start
   double zeroShotMs = 0;        // the best plan after the zero-shot report
-  OptimizeResult r = optimizePlan(
+  OptimizeResult r = loggingErrors(log.get(), [&] { return optimizePlan(
       cost, o,
       [&](const IterationReport& it) {
+        if (log) logIteration(*log, it);
         if (it.zeroShot) {  // the policy's own plan, before the first iteration
           zeroShotMs = it.bestStepTime * 1e3;
           if (!json) {
@@ -93,10 +114,15 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                       it.bestReward, it.bestStepTime * 1e3, it.entropy, it.elapsed);
         out << line << std::flush;
       },
-      interrupt.flag());
+      interrupt.flag()); });
   const Measurement& m = r.measurement;
+  if (log)
+    log->event("end", {{"seconds", r.seconds}, {"stopped", r.cancelled}, {"iterations", r.iterations},
+                       {"best_step_ms", m.feasible ? m.stepTime * 1e3 : std::numeric_limits<double>::infinity()},
+                       {"stop_reason", toString(r.stopReason)}});
 
   const ModelIdentity identity{spec, modelSha256(spec, lo), g.numOps()};
+  if (!lead) return 0;
   if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
   if (auto outPath = a.value("--out")) writePlacement(g, identity, c, r.best, m, *outPath);
 
@@ -108,6 +134,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"tasks", toString(o.tasks)},
                    {"fuse", o.tasks.fusion ? "optimized" : toString(o.fuse)},
                    {"seed", o.seed},
+                   {"ranks", o.distributed ? o.distributed->worldSize : 1},
                    {"calibration", calibrationJson(calibration, cost)},
                    {"step_time_ms", m.stepTime * 1e3},
                    {"lower_bound_ms", m.lowerBound * 1e3},

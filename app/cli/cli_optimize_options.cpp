@@ -3,6 +3,7 @@
 #include <climits>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <sstream>
 #include <optional>
 #include <stdexcept>
@@ -38,6 +39,17 @@ double nonNegative(const Args& a, const std::string& name, double fallback) {
   if (used != v->size() || !(x >= 0) || x > 1e9)
     throw std::invalid_argument(name + " needs a number >= 0, got '" + *v + "'");
   return x;
+}
+
+bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeoutSeconds) {
+  if (!a.has("--distributed")) {
+    if (a.has("--dist-timeout")) throw std::invalid_argument("--dist-timeout is for --distributed runs");
+    return true;
+  }
+  env = distEnvFrom([](const char* k) { return std::getenv(k); });
+  timeoutSeconds = nonNegative(a, "--dist-timeout", timeoutSeconds);
+  if (timeoutSeconds <= 0) throw std::invalid_argument("--dist-timeout wants seconds above 0");
+  return env->rank == 0;
 }
 
 OptimizeOptions optimizeOptionsFrom(const Args& a) {

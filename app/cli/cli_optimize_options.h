@@ -1,6 +1,7 @@
 // Options and Ctrl-C handling shared by `optimize`, `pretrain` and `bench --optimize`.
 #pragma once
 #include <atomic>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,10 @@ namespace gp::cli {
 // the caller)
 const std::set<std::string>& optimizeOptionNames();
 OptimizeOptions optimizeOptionsFrom(const Args& a);
+// --distributed (a switch; the caller lists it) and --dist-timeout SECONDS: this process as one
+// rank of a distributed run, read from the launcher's variables (gp::Error for bad ones).
+// Returns whether this process leads (prints the run and writes its files): rank 0, or no run.
+bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeoutSeconds);
 // A number >= 0 (std::invalid_argument naming the option otherwise).
 double nonNegative(const Args& a, const std::string& name, double fallback);
 // "a,b,,c" -> {"a", "b", "c"}

@@ -4,11 +4,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_events.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "optimize/corpus_spec.h"
@@ -45,6 +47,12 @@ struct TaskList {
   }
 };
 
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", s);
+  return buf;
+}
+
 std::vector<const Cluster*> clustersOf(TaskList& list, const std::vector<std::string>& specs) {
   std::vector<const Cluster*> out;
   for (const std::string& s : specs) {
@@ -60,8 +68,8 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--models", "--exclude", "--clusters", "--eval", "--corpus", "--rounds", "--budget-seconds", "--seed",
                "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs", "--eval-every",
-               "--checkpoint", "--resume"});
-  Args a = parseArgs(argv, opts, {"--json"});
+               "--checkpoint", "--resume", "--dist-timeout", "--events"});
+  Args a = parseArgs(argv, opts, {"--json", "--distributed"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
   PretrainOptions o;
   o.out = a.value("--out").value_or("");
@@ -91,8 +99,12 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string start = a.value("--start").value_or("baseline");
   if (start != "baseline" && start != "none")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
+  // with several ranks, rank 0 prints the run's lines; every rank prints its own tasks' rounds
+  const bool lead = distributedFrom(a, o.distributed, o.distTimeoutSeconds);
   const bool json = a.has("--json");
   const bool baselineStart = start == "baseline";
+  std::ostringstream quiet;
+  std::ostream& head = lead ? out : quiet;
 
   TaskList list;
   if (auto corpusFile = a.value("--corpus")) {
@@ -104,9 +116,9 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
       std::vector<const Cluster*> some;
       for (size_t c : spec.clustersOf(i)) some.push_back(on[c]);
       const CorpusGraph& g = spec.train[i];
-      list.add(g.family + ": " + g.label, g.model, g.load, some, false, baselineStart, json, out);
+      list.add(g.family + ": " + g.label, g.model, g.load, some, false, baselineStart, json, head);
     }
-    for (const CorpusGraph& g : spec.heldOut) list.add(g.family + ": " + g.label, g.model, g.load, eval, true, baselineStart, json, out);
+    for (const CorpusGraph& g : spec.heldOut) list.add(g.family + ": " + g.label, g.model, g.load, eval, true, baselineStart, json, head);
   } else {
     std::vector<std::string> models;
     if (auto m = a.value("--models")) models = splitList(*m);
@@ -123,26 +135,48 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
     if (clusters.empty()) throw std::invalid_argument("pretrain: no clusters");
     const LoadOptions lo = loadOptionsFrom(a);
     const std::vector<const Cluster*> on = clustersOf(list, clusters);
-    for (const std::string& m : models) list.add(m, m, lo, on, false, baselineStart, json, out);
-    for (const std::string& m : evalModels) list.add(m, m, lo, on, true, baselineStart, json, out);
+    for (const std::string& m : models) list.add(m, m, lo, on, false, baselineStart, json, head);
+    for (const std::string& m : evalModels) list.add(m, m, lo, on, true, baselineStart, json, head);
   }
   const std::vector<PretrainTask>& tasks = list.tasks;
 
+  std::unique_ptr<RunLogWriter> log = eventLogFrom(a, lead);
+  if (log) {
+    nlohmann::ordered_json ts = nlohmann::ordered_json::array();
+    for (const PretrainTask& t : tasks) ts.push_back({{"name", t.name}, {"held_out", t.heldOut}});
+    log->event("run", {{"format", "graphplace-events"}, {"version", 1}, {"command", "pretrain"},
+                       {"ranks", o.distributed ? o.distributed->worldSize : 1}, {"seed", o.seed}, {"tasks", std::move(ts)}});
+  }
   InterruptScope interrupt;
   char line[512];
-  if (!json) out << " round  task                                      start ms    best ms     own ms    loss  elapsed s\n";
-  PretrainResult r = pretrainPolicy(
-      tasks, o,
-      [&](const PretrainReport& rep) {
-        if (json) return;
-        std::snprintf(line, sizeof line, "%6d%s %-40.40s %10.2f %10.2f %10.2f %7.3f %10.1f\n", rep.round,
-                      rep.evaluation ? "*" : " ", tasks[rep.task].name.c_str(), rep.startStepTime * 1e3,
-                      rep.bestStepTime * 1e3, rep.ownStepTime * 1e3, rep.loss, rep.elapsed);
-        out << line << std::flush;
-      },
-      interrupt.flag());
+  if (!json) head << " round  task                                      start ms    best ms     own ms    loss  elapsed s\n";
+  PretrainResult r = loggingErrors(log.get(), [&] {
+    return pretrainPolicy(
+        tasks, o,
+        [&](const PretrainReport& rep) {
+          if (log) logPretrainReport(*log, rep);
+          if (json) return;
+          if (rep.rankHealth) {  // a distributed round: each rank's work and wait, in seconds
+            out << "        ranks: worked";
+            for (double b : rep.rankBusy) out << " " << seconds(b);
+            out << " s, waited";
+            for (double w : rep.rankWaiting) out << " " << seconds(w);
+            out << " s\n" << std::flush;
+            return;
+          }
+          std::snprintf(line, sizeof line, "%6d%s %-40.40s %10.2f %10.2f %10.2f %7.3f %10.1f\n", rep.round,
+                        rep.evaluation ? "*" : " ", tasks[rep.task].name.c_str(), rep.startStepTime * 1e3,
+                        rep.bestStepTime * 1e3, rep.ownStepTime * 1e3, rep.loss, rep.elapsed);
+          out << line << std::flush;
+        },
+        interrupt.flag());
+  });
+  if (log)
+    log->event("end", {{"seconds", r.seconds}, {"stopped", r.cancelled}, {"rounds", r.rounds}, {"samples", r.samples}});
+  if (!lead) return 0;
   if (json) {
-    nlohmann::ordered_json j{{"out", o.out}, {"rounds", r.rounds}, {"seconds", r.seconds}, {"cancelled", r.cancelled}};
+    nlohmann::ordered_json j{{"out", o.out},         {"rounds", r.rounds},         {"seconds", r.seconds},
+                             {"cancelled", r.cancelled}, {"samples", r.samples}, {"ranks", r.worldSize}};
     auto& ts = j["tasks"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < tasks.size(); ++i)
       ts.push_back({{"task", tasks[i].name},
@@ -163,8 +197,10 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
                   p.round, p.seconds, 100 * p.zeroShotGain, 100 * p.greedyGain);
     out << line;
   }
-  std::snprintf(line, sizeof line, "wrote %s: %d rounds over %zu tasks in %.1f s%s\n", o.out.c_str(), r.rounds,
-                tasks.size(), r.seconds, r.cancelled ? " (stopped)" : "");
+  std::snprintf(line, sizeof line, "wrote %s: %d rounds over %zu tasks in %.1f s (%.1f samples/s%s)%s\n", o.out.c_str(),
+                r.rounds, tasks.size(), r.seconds, r.seconds > 0 ? static_cast<double>(r.samples) / r.seconds : 0.0,
+                r.worldSize > 1 ? (", " + std::to_string(r.worldSize) + " ranks").c_str() : "",
+                r.cancelled ? " (stopped)" : "");
   out << line;
   return 0;
 }

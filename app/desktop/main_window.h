@@ -30,6 +30,7 @@ class ImportBanner;
 
 class ClusterPanel;
 class CostModelWindow;
+class RunWindow;
 class GpuAvailability;
 class ProfileDialog;
 class TimelineCompare;
@@ -73,6 +74,9 @@ class MainWindow : public QMainWindow {
   // Run ▸ Cost Model…: opens (or raises) the window for the open model; null with no model open.
   CostModelWindow* openCostModel();
   CostModelWindow* costModelWindow() const;  // null until opened
+  // File ▸ Attach to Run…: follows a run's event log in the Run window (opened or raised).
+  RunWindow* attachRun(const QString& path);
+  RunWindow* runWindow() const;  // null until attached
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
@@ -100,6 +104,8 @@ class MainWindow : public QMainWindow {
   void createParallelAction();  // main_window_parallel.cpp
   void followWorkspaceInParallelPlan();
   void createCostModelAction();  // main_window_costmodel.cpp
+  // The Run window's Apply Best Plan: the plan onto the open model (main_window_run.cpp).
+  void applyRunPlan(const QString& model, const Plan& plan);
   void followWorkspaceInCostModel();
   void showCostModelErrors();  // the cost model window's per-op errors to the graph view
   void addClusterMenu();      // main_window_gpu.cpp
@@ -143,6 +149,7 @@ class MainWindow : public QMainWindow {
   QPointer<ProfileDialog> profileDialog_;
   QPointer<ParallelWindow> parallelWindow_;
   QPointer<CostModelWindow> costModelWindow_;
+  QPointer<RunWindow> runWindow_;
   ClusterPanel* clusterPanel_ = nullptr;
   DeviceLegend* legend_ = nullptr;
   HistoryPanel* historyPanel_ = nullptr;

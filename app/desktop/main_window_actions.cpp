@@ -131,6 +131,14 @@ void MainWindow::createMenus() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load Cluster"), {}, tr("Cluster files (*.json);;All files (*)"));
     if (!path.isEmpty()) doc_->setCluster(path);
   });
+  QAction* attach = file->addAction(tr("Attach to &Run…"));
+  attach->setObjectName(QStringLiteral("actionAttachRun"));
+  attach->setStatusTip(tr("Follow the event log of an optimize or pretrain run (--events FILE), running or finished"));
+  connect(attach, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Attach to Run"), {},
+                                                      tr("Run event logs (*.jsonl);;All files (*)"));
+    if (!path.isEmpty()) attachRun(path);
+  });
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   const std::pair<QString, ExportKind> exports[] = {
       {tr("&Placement File…"), ExportKind::Placement},   {tr("Annotated &ONNX…"), ExportKind::AnnotatedOnnx},

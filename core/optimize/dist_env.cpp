@@ -29,17 +29,21 @@ DistEnv distEnvFrom(const EnvLookup& lookup) {
   const char* rank = lookup("RANK");
   const char* size = lookup("WORLD_SIZE");
   const char* local = lookup("LOCAL_RANK");
+  const char* localSize = lookup("LOCAL_WORLD_SIZE");
   const char* rankName = "RANK";
   const char* sizeName = "WORLD_SIZE";
   const char* localName = "LOCAL_RANK";
+  const char* localSizeName = "LOCAL_WORLD_SIZE";
   e.launcher = "torchrun";
   if (!rank && lookup("OMPI_COMM_WORLD_RANK")) {
     rank = lookup("OMPI_COMM_WORLD_RANK");
     size = lookup("OMPI_COMM_WORLD_SIZE");
     local = lookup("OMPI_COMM_WORLD_LOCAL_RANK");
+    localSize = lookup("OMPI_COMM_WORLD_LOCAL_SIZE");
     rankName = "OMPI_COMM_WORLD_RANK";
     sizeName = "OMPI_COMM_WORLD_SIZE";
     localName = "OMPI_COMM_WORLD_LOCAL_RANK";
+    localSizeName = "OMPI_COMM_WORLD_LOCAL_SIZE";
     e.launcher = "mpirun";
   }
   if (!rank)
@@ -52,6 +56,7 @@ DistEnv distEnvFrom(const EnvLookup& lookup) {
     fail(std::string(rankName) + "=" + std::to_string(e.rank) + " is not below " + sizeName + "=" +
          std::to_string(e.worldSize));
   if (local) e.localRank = static_cast<int>(wholeNumber(localName, local, 0, kMaxRanks));
+  if (localSize) e.localWorldSize = static_cast<int>(wholeNumber(localSizeName, localSize, 1, e.worldSize));
   if (const char* addr = lookup("MASTER_ADDR")) {
     if (!*addr) fail("MASTER_ADDR is empty");
     e.masterAddr = addr;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "optimize/dist_env.h"
 #include "optimize/optimize_choices.h"
 #include "sim/measurement.h"
 #include "sim/plan.h"
@@ -65,6 +66,14 @@ struct OptimizeOptions {
   bool update = true;
   OptimizeTasks tasks;
   FuseMode fuse = FuseMode::None;  // fusion when it is not a task
+  // A distributed run (optimize --distributed, docs/distributed.md): every rank searches the
+  // same graph with its own samples (seed + rank) from rank 0's weights; each update averages
+  // the ranks' gradients, and after the zero-shot pass and every iteration the ranks agree on the
+  // best plan (the lowest step time; every rank continues from it). Rank 0 writes the files. An
+  // interrupt or the budget stops every rank between iterations; a collective waits at most
+  // distTimeoutSeconds for a peer.
+  std::optional<DistEnv> distributed;
+  double distTimeoutSeconds = 60;
 };
 
 struct IterationReport {
@@ -128,6 +137,14 @@ struct PretrainOptions {
   // best decisions): written with the policy when set; `resume` continues one (same tasks).
   std::string checkpoint;
   std::string resume;
+  // A distributed run (pretrain --distributed, docs/distributed.md): this process is one rank of
+  // several, meeting the others at distributed->masterAddr. Each rank trains on its share of the
+  // training tasks (and evaluates its share of the held-out ones); every update averages the
+  // gradients over the ranks, so the weights stay identical; rank 0 writes the files. An
+  // interrupt or the time budget stops every rank at the end of a round. A collective waits at
+  // most distTimeoutSeconds for a peer: a rank that died or hangs fails the others with one line.
+  std::optional<DistEnv> distributed;
+  double distTimeoutSeconds = 60;
 };
 
 struct PretrainReport {
@@ -140,6 +157,12 @@ struct PretrainReport {
   double ownStepTime = 0;         // seconds: the policy's own greedy plan (infinity: infeasible)
   double loss = 0;                // the imitation loss (expert)
   double entropy = 0, elapsed = 0;
+  int rank = 0;                   // the rank that ran it (distributed)
+  // A distributed run reports on rank 0 only, every rank's reports at the end of each round,
+  // then one rank-health report (rankHealth, task -1): per rank, the seconds of that round it
+  // worked and the seconds it waited for the others (in collectives).
+  bool rankHealth = false;
+  std::vector<double> rankBusy, rankWaiting;
 };
 
 // One point of the learning curve: after `round` rounds and `seconds` of training (resumed
@@ -156,6 +179,8 @@ struct PretrainResult {
   bool cancelled = false;
   std::vector<double> startStepTime, bestStepTime;  // per task (held-out: the last zero-shot), seconds
   std::vector<PretrainCurvePoint> curve;
+  int64_t samples = 0;            // training samples simulated in this run, every rank's
+  int rank = 0, worldSize = 1;    // of a distributed run
 };
 
 using PretrainFn = std::function<void(const PretrainReport&)>;

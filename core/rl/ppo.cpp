@@ -83,6 +83,13 @@ PpoTrainer::~PpoTrainer() = default;
 
 GdpPolicy PpoTrainer::policy() const { return s_->policy; }
 torch::optim::Adam& PpoTrainer::optimizer() { return *s_->optimizer; }
+void PpoTrainer::shareUpdates(std::shared_ptr<GradientSync> sync) { s_->sync = std::move(sync); }
+void PpoTrainer::joinRanks(std::shared_ptr<TrainingRanks> ranks) {
+  State& s = *s_;
+  ranks->shareWeights(s.policy);
+  s.sync = ranks->sync(s.policy, s.config.maxGradNorm);
+  s.ranks = std::move(ranks);
+}
 double PpoTrainer::bestStepTime() const { return s_->inc.bestStep; }
 double PpoTrainer::startStepTime() const { return s_->startStep; }
 
@@ -180,11 +187,31 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   OptimizeResult result;
+  auto cancelSet = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+  auto budgetSpent = [&] { return o.budgetSeconds > 0 && elapsed() >= o.budgetSeconds; };
   auto stop = [&] {
-    if (cancel && cancel->load(std::memory_order_relaxed)) result.cancelled = true;
-    return result.cancelled || (o.budgetSeconds > 0 && elapsed() >= o.budgetSeconds);
+    if (cancelSet()) result.cancelled = true;
+    return result.cancelled || budgetSpent();
   };
-  CancelHooks hooks(s.policy->parameters(), cancel);
+  // With several ranks, every rank stops between iterations when one was interrupted or the
+  // budget is spent, never within one (the ranks' updates and agreements must pair up).
+  const bool distributed = s.ranks && s.ranks->distributed();
+  auto stopBetween = [&] {
+    if (!distributed) return stop();
+    const std::vector<double> any = s.ranks->sum({cancelSet() ? 1.0 : 0.0, budgetSpent() ? 1.0 : 0.0});
+    if (any[0] > 0) result.cancelled = true;
+    return any[0] > 0 || any[1] > 0;
+  };
+  const StopFn within = distributed ? StopFn([] { return false; }) : StopFn(stop);
+  const std::atomic<bool>* passCancel = distributed ? nullptr : cancel;
+  // every rank continues from the best plan any rank has found
+  auto agree = [&] {
+    if (!distributed) return;
+    const TrainingRanks::Best b = s.ranks->best(s.stepOfBest(), s.best);
+    if (b.rank != s.ranks->rank()) adopt(b.decisions);
+  };
+  const bool writes = !distributed || s.ranks->rank() == 0;
+  CancelHooks hooks(s.policy->parameters(), passCancel);
   std::vector<double> history;  // of the resumed session and this run
   int done = 0;
   std::optional<StopReason> stopped;  // zero-shot or converged
@@ -196,13 +223,14 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   }
   result.firstIteration = done + 1;
   begin();
-  if (!stop()) {
+  if (!stopBetween()) {
     // the policy's own plan first (greedy + samples, no update, no search): what it knows
     // before it refines, shown at once; refining starts from the better of it and the start
     const double startStep = s.inc.bestStep;
-    zeroShot(stop, cancel);
+    zeroShot(within, passCancel);
+    agree();
     if (o.iterations <= 0) stopped = StopReason::ZeroShot;
-    if (onIteration && !stop() && done == 0) {
+    if (onIteration && !within() && done == 0) {
       IterationReport rep;
       rep.zeroShot = true;
       rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
@@ -214,18 +242,25 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   }
   double lastGain = s.inc.bestStep;  // best step time when it last improved by 0.1%
   int sinceGain = 0;
-  for (int it = 1; it <= o.iterations && !stop(); ++it) {
+  for (int it = 1; it <= o.iterations && !stopBetween(); ++it) {
     // entropy bonus decays linearly over the run (iterations or time budget, whichever is nearer)
     double progress = o.iterations > 1 ? static_cast<double>(it - 1) / (o.iterations - 1) : 0.0;
     if (o.budgetSeconds > 0) progress = std::max(progress, elapsed() / o.budgetSeconds);
     IterationReport rep;
-    if (!iterate(done + it, progress, rep, stop, cancel)) break;
+    const double before = s.inc.bestStep;
+    if (!iterate(done + it, progress, rep, within, passCancel)) break;
+    if (distributed) {
+      agree();
+      rep.improved = s.inc.bestStep < before;
+      rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
+      rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
+    }
     rep.elapsed = elapsed();
     result.iterations = it;
     history.push_back(rep.bestStepTime);
     result.bestStepTimeHistory.push_back(rep.bestStepTime);
     if (onIteration) onIteration(rep);
-    if (!o.checkpoint.empty() && o.checkpointEvery > 0 && it % o.checkpointEvery == 0)
+    if (writes && !o.checkpoint.empty() && o.checkpointEvery > 0 && it % o.checkpointEvery == 0)
       saveSession(o.checkpoint, done + it, history);
     if (s.inc.bestStep < lastGain * (1 - 1e-3)) {
       lastGain = s.inc.bestStep;
@@ -239,7 +274,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
                       : result.cancelled                  ? StopReason::Cancelled
                       : result.iterations >= o.iterations ? StopReason::Iterations
                                                           : StopReason::Budget;
-  if (!o.checkpoint.empty()) saveSession(o.checkpoint, done + result.iterations, history);
+  if (writes && !o.checkpoint.empty()) saveSession(o.checkpoint, done + result.iterations, history);
   result.best = bestPlan();
   result.measurement = s.inc.sim.run(result.best, /*recordTimeline=*/true);
   result.seconds = elapsed();

@@ -53,7 +53,9 @@
 #include "optimize/optimize.h"
 #include "rl/decisions.h"
 #include "rl/gdp_policy.h"
+#include "rl/gradient_sync.h"
 #include "rl/policy_file.h"
+#include "rl/training_ranks.h"
 
 namespace gp::rl {
 
@@ -146,6 +148,11 @@ class PpoTrainer {
 
   GdpPolicy policy() const;
   torch::optim::Adam& optimizer();
+  // Every later update goes through `sync` (data-parallel training across ranks, pre-training).
+  void shareUpdates(std::shared_ptr<GradientSync> sync);
+  // run() as one rank of `ranks` (OptimizeOptions::distributed): rank 0's weights now, the
+  // updates averaged, the best plan agreed after the zero-shot pass and every iteration.
+  void joinRanks(std::shared_ptr<TrainingRanks> ranks);
   // A session checkpoint of this trainer (policy, optimizer state, best plan, iterations done,
   // best step time history) at `path` (written atomically).
   void saveSession(const std::string& path, int iterationsDone, const std::vector<double>& history) const;

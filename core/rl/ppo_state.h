@@ -10,6 +10,7 @@
 
 #include "rl/cancellable.h"
 #include "rl/decisions.h"
+#include "rl/gradient_sync.h"
 #include "rl/graph_features.h"
 #include "rl/incumbent.h"
 #include "rl/level_search.h"
@@ -54,6 +55,8 @@ struct PpoTrainer::State {
   int64_t numDevices = 0;
   GdpPolicy policy{nullptr};
   std::shared_ptr<torch::optim::Adam> optimizer;
+  std::shared_ptr<GradientSync> sync;  // the update across ranks (null: a plain Adam step)
+  std::shared_ptr<TrainingRanks> ranks;  // a distributed optimize run (run())
   Incumbent inc;  // the best plan so far (and the simulator)
   at::Generator generator;
   std::unique_ptr<PlanBuilder> builder;
@@ -119,6 +122,7 @@ struct PpoTrainer::State {
     return reward;
   }
   double stepOf() const { return inc.m.feasible ? inc.m.stepTime : std::numeric_limits<double>::infinity(); }
+  double stepOfBest() const { return inc.haveFeasible ? inc.bestStep : std::numeric_limits<double>::infinity(); }
 
   // The incumbent's devices become the current-plan features (new tensors: an abandoned forward
   // pass may still read the old ones).
@@ -156,8 +160,8 @@ struct PpoTrainer::State {
             toVector(d.act[Task::Fusion][k])};
   }
 
-  // loss.backward(), the gradient norm clipped, one Adam step; false when a cancel abandoned the
-  // backward pass (a gradient hook throws, rl/cancellable.h).
+  // loss.backward(), the gradient norm clipped, one Adam step (through `sync` when set); false
+  // when a cancel abandoned the backward pass (a gradient hook throws, rl/cancellable.h).
   bool applyGradient(const torch::Tensor& loss, const std::function<bool()>& stop) {
     optimizer->zero_grad();
     try {
@@ -165,6 +169,10 @@ struct PpoTrainer::State {
     } catch (...) {
       if (stop()) return false;
       throw;
+    }
+    if (sync) {
+      sync->step(*optimizer, true);
+      return true;
     }
     torch::nn::utils::clip_grad_norm_(policy->parameters(), config.maxGradNorm);
     optimizer->step();

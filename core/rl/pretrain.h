@@ -14,6 +14,8 @@
 // session file when options.checkpoint is set; options.resume continues a session (its rounds,
 // time, curve and each task's best plan). The policy starts from options.from, or new from
 // options.seed. Deterministic for a seed (same thread count, no time budget).
+// Distributed (options.distributed): the ranks share the tasks and average every update's
+// gradients (rl/training_ranks.h, rl/gradient_sync.h); deterministic for a seed and world size.
 #pragma once
 #include "optimize/optimize.h"
 

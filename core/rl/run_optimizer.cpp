@@ -14,8 +14,9 @@ void setTorchThreads(int threads) {
 
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,
                             const std::atomic<bool>* cancel) {
-  setTorchThreads(options.threads);
+  setTorchThreads(TrainingRanks::threadsFor(options.distributed, options.threads));
   if (options.policy.kind == PolicyKind::ColocRL) {
+    if (options.distributed) throw Error("colocrl", "distributed runs train GDP policies, not ColocRL");
     if (!options.resume.empty() || !options.checkpoint.empty())
       throw Error("colocrl", "checkpoints and --resume are for GDP policies, not ColocRL");
     if (!options.tasks.placement)
@@ -34,6 +35,13 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
     return r;
   }
   OptimizeOptions o = options;
+  // a distributed run: this rank's own samples, the machine's cores shared among its ranks
+  std::shared_ptr<TrainingRanks> ranks;
+  if (o.distributed) {
+    ranks = std::make_shared<TrainingRanks>(o.distributed, o.distTimeoutSeconds);
+    o.seed += static_cast<uint64_t>(ranks->rank());
+    o.threads = TrainingRanks::threadsFor(o.distributed, o.threads);
+  }
   std::string file, note;
   const bool isDefault = o.policy.kind == PolicyKind::Default;
   if (!o.resume.empty()) {
@@ -73,9 +81,10 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
     note = "the pre-trained policy " + file + " does not fit this version's features: trained from scratch";
     return makePolicy(featureDim, o.seed);
   });
+  if (ranks) trainer.joinRanks(ranks);
   OptimizeResult r = trainer.run(onIteration, cancel);
   r.note = note;
-  if (!o.saveCheckpoint.empty()) {
+  if (!o.saveCheckpoint.empty() && (!ranks || ranks->rank() == 0)) {
     GdpPolicy p = trainer.policy();
     saveCheckpoint(p, o.saveCheckpoint);
   }

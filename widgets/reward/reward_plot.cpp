@@ -192,6 +192,17 @@ void RewardPlot::updateReferenceItems() {
   bestSoFarGraph_->setName(bestStep_ > 0 ? tr("best so far: %1 ms").arg(ms(bestStep_)) : tr("best so far"));
 }
 
+void RewardPlot::setPerRound(bool perRound) {
+  perRound_ = perRound;
+  plot_->xAxis->setLabel(perRound ? tr("round") : tr("iteration"));
+  bestGraph_->setName(perRound ? tr("best task of the round") : tr("best of the iteration"));
+  meanGraph_->setName(perRound ? tr("mean over the round's tasks") : tr("mean reward"));
+  if (perRound) bestSoFarGraph_->removeFromLegend();  // tasks' rewards do not add up to a best so far
+  else bestSoFarGraph_->addToLegend();
+  if (!userView_) fitView();
+  scheduleReplot();
+}
+
 void RewardPlot::fitView() {
   const double n = std::max<double>(10, iterations_.isEmpty() ? 0 : iterations_.back());
   plot_->xAxis->setRange(zeroShotGraph_->data()->isEmpty() ? 0.5 : -0.5, n + 0.5);
@@ -216,7 +227,7 @@ void RewardPlot::fitView() {
   for (double v : mean_) bottom = std::min(bottom, v);
   for (double v : mean_) hi = std::max(hi, v);
   const double span = std::max(hi - lo, 0.2);
-  bottom = std::max(bottom, lo - span);
+  if (!perRound_) bottom = std::max(bottom, lo - span);
   const double pad = 0.06 * (hi - bottom + 1e-9);
   // Room above the top line for its label (about 18 px of the axis rect).
   const double px = std::max(80, plot_->axisRect()->height());

@@ -38,6 +38,9 @@ class RewardPlot : public QWidget {
 
   void addIteration(const IterationReport& it);
   void setReferenceLines(const RewardReferences& refs);
+  // Points per round rather than per iteration (a pre-training run's log): the axis and the
+  // legend say "round", and the mean is always in view (it cannot dive to out-of-memory samples).
+  void setPerRound(bool perRound);
   void clear();  // a new run: curves emptied, the view fits the data again
   // Paints the whole plot into `target` (PNG/SVG export), laid out at a readable size.
   void renderTo(QPainter* painter, const QRectF& target);
@@ -75,6 +78,7 @@ class RewardPlot : public QWidget {
   double bestStep_ = 0;
   double zeroShotStep_ = 0;
   bool userView_ = false;  // zoomed or panned: the view no longer follows the data
+  bool perRound_ = false;
   int replots_ = 0;
 };
 

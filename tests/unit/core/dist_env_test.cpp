@@ -36,6 +36,7 @@ TEST(DistEnv, ReadsTorchrunVariablesWithItsDefaults) {
   EXPECT_EQ(e.rank, 1);
   EXPECT_EQ(e.worldSize, 4);
   EXPECT_EQ(e.localRank, 1);
+  EXPECT_EQ(e.localWorldSize, 1);
   EXPECT_EQ(e.masterAddr, "10.0.0.2");
   EXPECT_EQ(e.masterPort, 29600);
   EXPECT_EQ(e.launcher, "torchrun");
@@ -43,12 +44,15 @@ TEST(DistEnv, ReadsTorchrunVariablesWithItsDefaults) {
   EXPECT_EQ(e.masterAddr, "127.0.0.1");
   EXPECT_EQ(e.masterPort, 29500);
   EXPECT_EQ(e.localRank, 0);
+  EXPECT_EQ(from({{"RANK", "0"}, {"WORLD_SIZE", "4"}, {"LOCAL_WORLD_SIZE", "2"}}).localWorldSize, 2);
 }
 
 TEST(DistEnv, ReadsOpenMpiVariablesUnderMpirun) {
   const DistEnv e = from({{"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "3"},
-                          {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}, {"MASTER_ADDR", "node0"}});
+                          {"OMPI_COMM_WORLD_LOCAL_RANK", "0"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "3"},
+                          {"MASTER_ADDR", "node0"}});
   EXPECT_EQ(e.rank, 2);
+  EXPECT_EQ(e.localWorldSize, 3);
   EXPECT_EQ(e.worldSize, 3);
   EXPECT_EQ(e.launcher, "mpirun");
   EXPECT_EQ(e.masterAddr, "node0");
@@ -63,6 +67,8 @@ TEST(DistEnv, BadValuesGetOneLine) {
   EXPECT_NE(errorOf({{"RANK", "x"}, {"WORLD_SIZE", "2"}}).find("RANK='x' is not a whole number"), std::string::npos);
   EXPECT_NE(errorOf({{"RANK", "0"}, {"WORLD_SIZE", "0"}}).find("WORLD_SIZE=0 is outside 1.."), std::string::npos);
   EXPECT_NE(errorOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", "70000"}}).find("MASTER_PORT=70000 is outside"),
+            std::string::npos);
+  EXPECT_NE(errorOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"LOCAL_WORLD_SIZE", "3"}}).find("LOCAL_WORLD_SIZE=3 is outside 1..2"),
             std::string::npos);
   EXPECT_NE(errorOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", ""}}).find("MASTER_ADDR is empty"),
             std::string::npos);

@@ -24,86 +24,21 @@
 #include <thread>
 #include <vector>
 
+#include "dist_sync_scenario.h"
+#include "rank_process.h"
 #include "test_paths.h"
-
-extern char** environ;
 
 namespace {
 
-struct Rank {
-  pid_t pid = -1;
-  std::string out, err;  // file paths
-  int code = -1;
-  std::string stdoutText, stderrText;
-};
-
-uint16_t freshPort() {
-  static int n = 0;
-  return static_cast<uint16_t>(20000 + (getpid() * 13 + 7 * n++) % 20000);
-}
-
-std::string tmp(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("gp_dist_" + std::to_string(getpid()) + "_" + name)).string();
-}
+using gptest::finish;
+using gptest::freshPort;
+using gptest::Rank;
+using gptest::rankVars;
+using gptest::slurp;
+using gptest::tmp;
 
 Rank start(const std::vector<std::string>& args, const std::map<std::string, std::string>& vars, const std::string& tag) {
-  Rank r{-1, tmp(tag + ".out"), tmp(tag + ".err")};
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string kv(*e);
-    const std::string key = kv.substr(0, kv.find('='));
-    if (!vars.count(key) && key != "RANK" && key != "WORLD_SIZE" && key != "MASTER_ADDR" && key != "MASTER_PORT")
-      env.push_back(kv);
-  }
-  for (const auto& [k, v] : vars) env.push_back(k + "=" + v);
-  std::vector<char*> envp, argv;
-  for (auto& s : env) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> a{GP_DIST_RANK_PATH};
-  a.insert(a.end(), args.begin(), args.end());
-  for (auto& s : a) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, r.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, r.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  EXPECT_EQ(posix_spawn(&r.pid, argv[0], &fa, nullptr, argv.data(), envp.data()), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  return r;
-}
-
-std::string slurp(const std::string& path) {
-  std::stringstream s;
-  s << std::ifstream(path).rdbuf();
-  std::filesystem::remove(path);
-  return s.str();
-}
-
-// Waits for r at most `limit` (then kills it: code -9); returns the seconds it took.
-double finish(Rank& r, std::chrono::seconds limit) {
-  const auto t0 = std::chrono::steady_clock::now();
-  int status = 0;
-  for (;;) {
-    if (waitpid(r.pid, &status, WNOHANG) == r.pid) {
-      r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-      break;
-    }
-    if (std::chrono::steady_clock::now() - t0 > limit) {
-      kill(r.pid, SIGKILL);
-      waitpid(r.pid, &status, 0);
-      r.code = -9;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  r.stdoutText = slurp(r.out);
-  r.stderrText = slurp(r.err);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::map<std::string, std::string> rankVars(int rank, int world, uint16_t port) {
-  return {{"RANK", std::to_string(rank)}, {"WORLD_SIZE", std::to_string(world)}, {"MASTER_ADDR", "127.0.0.1"},
-          {"MASTER_PORT", std::to_string(port)}, {"OMP_NUM_THREADS", "1"}};
+  return gptest::start(GP_DIST_RANK_PATH, args, vars, tag);
 }
 
 std::vector<Rank> run(const std::string& mode, int world, int timeoutMs, std::chrono::seconds limit) {
@@ -140,9 +75,52 @@ TEST(DistGroup, ARankThatExitsIsReportedByTheOthers) {
   EXPECT_EQ(ranks[0].code, 1) << ranks[0].stdoutText;
   // the all-reduce, or the barrier before it when rank 1 left while rank 0 still read its answer
   EXPECT_NE(ranks[0].stderrText.find("distributed: rank 0 of 2: "), std::string::npos) << ranks[0].stderrText;
-  EXPECT_NE(ranks[0].stderrText.find(" failed (a rank exited or did not answer within 5 s)"), std::string::npos)
+  EXPECT_NE(ranks[0].stderrText.find(" failed: rank 1 stopped (exited, killed or frozen)"), std::string::npos)
       << ranks[0].stderrText;
   EXPECT_EQ(std::count(ranks[0].stderrText.begin(), ranks[0].stderrText.end(), '\n'), 1) << ranks[0].stderrText;
+}
+
+// Data-parallel updates (GradientSync): both ranks end with the weights one process gets by
+// stepping with the mean of the contributing ranks' gradients, bit for bit.
+TEST(DistGroup, UpdatesAverageTheContributingRanksGradients) {
+  const std::vector<Rank> ranks = run("sync", 2, 20000, std::chrono::seconds(60));
+  // one process: each step with the mean gradient of the ranks that contribute at that step
+  torch::nn::Linear m = gptest::syncModel();
+  const std::string start = gptest::weightsText(m);
+  torch::optim::Adam adam(m->parameters(), torch::optim::AdamOptions(0.1));
+  gp::rl::GradientSync plain(nullptr, m->parameters(), gptest::kSyncMaxNorm);
+  for (int k = 0; k < gptest::kSyncSteps; ++k) {
+    std::vector<torch::Tensor> sum;
+    float contributing = 0;
+    for (int r = 0; r < 2; ++r) {
+      if (!gptest::syncContributes(r, k)) continue;
+      adam.zero_grad();
+      gptest::syncLoss(m, r, k).backward();
+      for (size_t i = 0; i < m->parameters().size(); ++i) {
+        const torch::Tensor g = m->parameters()[i].grad().clone();
+        if (sum.size() <= i) sum.push_back(g);
+        else sum[i] = sum[i] + g;
+      }
+      contributing += 1;
+    }
+    for (size_t i = 0; i < sum.size(); ++i) m->parameters()[i].mutable_grad() = sum[i] / contributing;
+    plain.step(adam, true);
+  }
+  const std::string want = gptest::weightsText(m);
+  EXPECT_NE(want, start);
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    ASSERT_EQ(ranks[r].code, 0) << ranks[r].stderrText;
+    EXPECT_EQ(ranks[r].stdoutText, "rank " + std::to_string(r) + ":" + want + "\n");
+  }
+}
+
+TEST(DistGroup, ARankOutlivingRankZeroNamesIt) {
+  std::vector<Rank> ranks = run("leader-exits", 2, 5000, std::chrono::seconds(60));
+  EXPECT_EQ(ranks[0].code, 0);
+  EXPECT_EQ(ranks[1].code, 1) << ranks[1].stdoutText;
+  EXPECT_NE(ranks[1].stderrText.find("distributed: rank 1 of 2: "), std::string::npos) << ranks[1].stderrText;
+  EXPECT_NE(ranks[1].stderrText.find("rank 0 stopped"), std::string::npos) << ranks[1].stderrText;
+  EXPECT_EQ(std::count(ranks[1].stderrText.begin(), ranks[1].stderrText.end(), '\n'), 1) << ranks[1].stderrText;
 }
 
 TEST(DistGroup, AHungRankTimesTheOthersOut) {
@@ -154,7 +132,7 @@ TEST(DistGroup, AHungRankTimesTheOthersOut) {
   kill(r1.pid, SIGKILL);
   finish(r1, std::chrono::seconds(10));
   EXPECT_EQ(r0.code, 1) << r0.stdoutText;
-  EXPECT_NE(r0.stderrText.find("rank 0 of 2: all-reduce failed (a rank exited or did not answer within 2 s)"),
+  EXPECT_NE(r0.stderrText.find("rank 0 of 2: all-reduce failed: rank 1 did not reach this step within 2 s (hung or too slow)"),
             std::string::npos)
       << r0.stderrText;
 }

@@ -1,9 +1,10 @@
 // One rank of a distributed run for the DistGroup tests: reads the launcher's variables, joins
 // the group and runs one scenario, printing what it holds afterwards.
-//   gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS [RENDEZVOUS_MS]   (default 60000)
-// allreduce: [rank + 1, 10 (rank + 1)] averaged; broadcast: rank 0's [7, 8, 9] to all;
-// exit-early: after a barrier rank 1 leaves, the others all-reduce; hang: rank 1 sleeps after
-// joining. Exit code 1 with the error on stderr when a step fails.
+//   gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync TIMEOUT_MS [RENDEZVOUS_MS]
+// (RENDEZVOUS_MS default 60000). allreduce: [rank + 1, 10 (rank + 1)] averaged; broadcast: rank
+// 0's [7, 8, 9] to all; exit-early (leader-exits): after a barrier rank 1 (rank 0) leaves, the
+// others all-reduce; hang: rank 1 sleeps after joining; sync: syncUpdates (dist_sync_scenario.h)
+// through GradientSync, then the weights. Exit code 1 with the error on stderr when a step fails.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,11 +12,13 @@
 #include <string>
 #include <thread>
 
+#include "dist_sync_scenario.h"
 #include "rl/dist_group.h"
+#include "rl/gradient_sync.h"
 
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|hang TIMEOUT_MS [RENDEZVOUS_MS]\n");
+    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync TIMEOUT_MS [RENDEZVOUS_MS]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -25,12 +28,20 @@ int main(int argc, char** argv) {
                             std::chrono::milliseconds(argc == 4 ? std::atoi(argv[3]) : 60000));
     const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
     std::vector<torch::Tensor> t;
+    if (mode == "sync") {
+      torch::nn::Linear model = gptest::syncUpdates(group.rank(), [&](torch::nn::Linear& m) {
+        return std::make_shared<gp::rl::GradientSync>(&group, m->parameters(), gptest::kSyncMaxNorm);
+      });
+      std::printf("rank %d:%s\n", group.rank(), gptest::weightsText(model).c_str());
+      return 0;
+    }
     if (mode == "broadcast") {
       t.push_back(group.rank() == 0 ? torch::tensor({7.0, 8.0, 9.0}, opts) : torch::zeros({3}, opts));
       group.broadcast(t);
     } else {
-      if (mode == "exit-early") group.barrier();  // the group has formed on every rank
+      if (mode == "exit-early" || mode == "leader-exits") group.barrier();  // the group has formed on every rank
       if (group.rank() == 1 && mode == "exit-early") return 0;
+      if (group.rank() == 0 && mode == "leader-exits") return 0;
       if (group.rank() == 1 && mode == "hang") std::this_thread::sleep_for(std::chrono::seconds(60));
       const double r = group.rank() + 1;
       t.push_back(torch::tensor({r, 10 * r}, opts));
