@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Pre-training throughput on this machine: samples simulated per second by graphplace-cli pretrain
-# on one corpus of eight zoo graphs, with one rank (one LibTorch thread, then every core) and with
-# N ranks started by scripts/launch-local.sh (the cores shared among them). Prints a table and the
-# speed-up; docs/performance.md records the figures.
+# on one corpus (eight zoo graphs on two clusters: 16 tasks), with one rank (one LibTorch thread,
+# then every core) and with N ranks started by scripts/launch-local.sh (the cores shared among
+# them). Prints a table and the speed-up; docs/performance.md records the figures.
 # Usage: scripts/dist-scaling.sh [RANKS=2] [ROUNDS=6]   (environment: BUILD=build/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,9 +20,9 @@ cat > "$DIR/corpus.json" <<'JSON'
    "transformer": [{"model": "zoo:bert_base", "layers": [2, 4], "hidden": 256, "batch": 32}],
    "resnet": [{"model": "zoo:resnet50", "layers": 26, "hidden": 32}],
    "amoebanet": [{"model": "zoo:amoebanet", "layers": 1, "hidden": 64}]},
- "clusters": ["4xP100-PCIe"]}
+ "clusters": ["4xP100-PCIe", "8xV100-DGX1"]}
 JSON
-ARGS=(pretrain --corpus "$DIR/corpus.json" --rounds "$ROUNDS" --samples 8 --eval-every 0 --seed 1 --json)
+ARGS=(pretrain --corpus "$DIR/corpus.json" --rounds "$ROUNDS" --samples 8 --eval-every 1000 --seed 1 --json)
 # samples/s from the last JSON line of a run's output (launch-local puts "[rank r] " in front)
 rate() { grep -o '{.*}' "$1" | tail -1 | /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print("%.2f %d %.1f" % (j["samples"] / j["seconds"], j["samples"], j["seconds"]))'; }
 "$CLI" "${ARGS[@]}" --threads 1 --out "$DIR/one1.pt" > "$DIR/one1.txt"

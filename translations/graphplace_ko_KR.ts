@@ -1635,6 +1635,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+3"/>
+        <source>Attach to &amp;Run…</source>
+        <translation>실행에 연결(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the event log of an optimize or pretrain run (--events FILE), running or finished</source>
+        <translation>optimize 또는 pretrain 실행의 이벤트 로그(--events FILE)를 실행 중이거나 끝난 상태로 따라갑니다</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attach to Run</source>
+        <translation>실행에 연결</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run event logs (*.jsonl);;All files (*)</source>
+        <translation>실행 이벤트 로그 (*.jsonl);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Export</source>
         <translation>내보내기(&amp;E)</translation>
     </message>
@@ -1966,6 +1986,36 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+3"/>
         <source>Time the model&apos;s kernels on this CPU and compare them with the learned cost model and the fitted roofline</source>
         <translation>이 CPU에서 모델의 커널 시간을 측정하고 학습된 비용 모델 및 적합된 루프라인과 비교합니다</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_run.cpp" line="+29"/>
+        <source>Open %1 first: the best plan places its ops</source>
+        <translation>먼저 %1을(를) 여세요: 최적 계획은 그 모델의 연산을 배치합니다</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The run placed %1 (%2 ops); the open model is %3 (%4 ops)</source>
+        <translation>실행이 배치한 모델은 %1(연산 %2개)이고, 열린 모델은 %3(연산 %4개)입니다</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The run&apos;s plan uses more devices than the open cluster&apos;s %1</source>
+        <translation>실행의 계획이 열린 클러스터의 장치 %1개보다 많은 장치를 사용합니다</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The run&apos;s best plan cannot be applied: %1</source>
+        <translation>실행의 최적 계획을 적용할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>best plan of the attached run</source>
+        <translation>연결된 실행의 최적 계획</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Applied the run&apos;s best plan to %1</source>
+        <translation>실행의 최적 계획을 %1에 적용했습니다</translation>
     </message>
 </context>
 <context>
@@ -3172,16 +3222,18 @@ Global batch %2, layers per stage %3</source>
     <name>gp::RewardPlot</name>
     <message>
         <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
+        <location line="+164"/>
         <source>mean reward</source>
         <translation>평균 보상</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-160"/>
+        <location line="+159"/>
         <source>best of the iteration</source>
         <translation>이번 반복의 최고</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-155"/>
         <location line="+149"/>
         <source>best so far</source>
         <translation>지금까지의 최고</translation>
@@ -3193,11 +3245,12 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+18"/>
+        <location line="+131"/>
         <source>iteration</source>
         <translation>반복</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-130"/>
         <source>reward</source>
         <translation>보상</translation>
     </message>
@@ -3227,6 +3280,164 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <location line="+2"/>
         <source>best so far: %1 ms</source>
         <translation>지금까지의 최고: %1 ms</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>round</source>
+        <translation>라운드</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>best task of the round</source>
+        <translation>라운드 최고 작업</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mean over the round&apos;s tasks</source>
+        <translation>라운드 작업 평균</translation>
+    </message>
+</context>
+<context>
+    <name>gp::RunWindow</name>
+    <message>
+        <location filename="../app/desktop/run_window.cpp" line="+24"/>
+        <source>infeasible</source>
+        <translation>불가능</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Apply Best Plan</source>
+        <translation>최적 계획 적용</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Place the open model&apos;s ops as the run&apos;s best plan does (the run&apos;s model and cluster must be open)</source>
+        <translation>열린 모델의 연산을 실행의 최적 계획대로 배치합니다(실행의 모델과 클러스터가 열려 있어야 함)</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Run — %1</source>
+        <translation>실행 — %1</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>optimize %1 on %2 (%3 ops)</source>
+        <translation>%2에서 %1 최적화(연산 %3개)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pretrain over %1 tasks</source>
+        <translation>작업 %1개로 사전 학습</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 ranks</source>
+        <translation> · rank %1개</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · seed %1</source>
+        <translation> · 시드 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>rank %1 worked %2 s, waited %3 s</source>
+        <translation>rank %1 작업 %2초, 대기 %3초</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Round %1: %2</source>
+        <translation>라운드 %1: %2</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Task</source>
+        <translation>작업</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Round</source>
+        <translation>라운드</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Start ms</source>
+        <translation>시작 ms</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Best ms</source>
+        <translation>최적 ms</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Gain</source>
+        <translation>개선</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Own plan ms</source>
+        <translation>자체 계획 ms</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source> (held out)</source>
+        <translation> (보류)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ops in the best plan</source>
+        <translation>최적 계획의 연산 수</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>; best plan %1 ms (iteration %2)</source>
+        <translation>; 최적 계획 %1 ms(반복 %2)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The run failed: %1</source>
+        <translation>실행 실패: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stopped after %1 s</source>
+        <translation>%1초 후 중지됨</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Finished in %1 s</source>
+        <translation>%1초 만에 완료</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Waiting for the run to write %1…</source>
+        <translation>실행이 %1에 쓰기를 기다리는 중…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No event for %1 s: the run may have stopped without finishing (still following)</source>
+        <translation>%1초 동안 이벤트 없음: 실행이 끝나지 않은 채 멈췄을 수 있습니다(계속 따라가는 중)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Running: %1 s in</source>
+        <translation>실행 중: %1초 경과</translation>
     </message>
 </context>
 <context>

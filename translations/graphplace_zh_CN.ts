@@ -1635,6 +1635,26 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+3"/>
+        <source>Attach to &amp;Run…</source>
+        <translation>附加到运行(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the event log of an optimize or pretrain run (--events FILE), running or finished</source>
+        <translation>跟踪 optimize 或 pretrain 运行的事件日志（--events FILE），无论运行中还是已结束</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attach to Run</source>
+        <translation>附加到运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run event logs (*.jsonl);;All files (*)</source>
+        <translation>运行事件日志 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
@@ -1966,6 +1986,36 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <location line="+3"/>
         <source>Time the model&apos;s kernels on this CPU and compare them with the learned cost model and the fitted roofline</source>
         <translation>在本机 CPU 上为模型的内核计时，并与学习的成本模型和拟合的 Roofline 比较</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_run.cpp" line="+29"/>
+        <source>Open %1 first: the best plan places its ops</source>
+        <translation>请先打开 %1：最佳方案放置的是它的算子</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The run placed %1 (%2 ops); the open model is %3 (%4 ops)</source>
+        <translation>该运行放置的是 %1（%2 个算子）；当前打开的模型是 %3（%4 个算子）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The run&apos;s plan uses more devices than the open cluster&apos;s %1</source>
+        <translation>该运行的方案使用的设备多于当前集群的 %1 个</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The run&apos;s best plan cannot be applied: %1</source>
+        <translation>无法应用该运行的最佳方案：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>best plan of the attached run</source>
+        <translation>所附加运行的最佳方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Applied the run&apos;s best plan to %1</source>
+        <translation>已将该运行的最佳方案应用到 %1</translation>
     </message>
 </context>
 <context>
@@ -3172,16 +3222,18 @@ Global batch %2, layers per stage %3</source>
     <name>gp::RewardPlot</name>
     <message>
         <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
+        <location line="+164"/>
         <source>mean reward</source>
         <translation>平均奖励</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-160"/>
+        <location line="+159"/>
         <source>best of the iteration</source>
         <translation>本次迭代最佳</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-155"/>
         <location line="+149"/>
         <source>best so far</source>
         <translation>目前最佳</translation>
@@ -3193,11 +3245,12 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+18"/>
+        <location line="+131"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-130"/>
         <source>reward</source>
         <translation>奖励</translation>
     </message>
@@ -3227,6 +3280,164 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <location line="+2"/>
         <source>best so far: %1 ms</source>
         <translation>目前最佳：%1 ms</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>best task of the round</source>
+        <translation>本轮最佳任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mean over the round&apos;s tasks</source>
+        <translation>本轮各任务的平均值</translation>
+    </message>
+</context>
+<context>
+    <name>gp::RunWindow</name>
+    <message>
+        <location filename="../app/desktop/run_window.cpp" line="+24"/>
+        <source>infeasible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Apply Best Plan</source>
+        <translation>应用最佳方案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Place the open model&apos;s ops as the run&apos;s best plan does (the run&apos;s model and cluster must be open)</source>
+        <translation>按该运行的最佳方案放置当前模型的算子（须打开该运行的模型和集群）</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Run — %1</source>
+        <translation>运行 — %1</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>optimize %1 on %2 (%3 ops)</source>
+        <translation>在 %2 上优化 %1（%3 个算子）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pretrain over %1 tasks</source>
+        <translation>在 %1 个任务上预训练</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a run</source>
+        <translation>一次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 ranks</source>
+        <translation> · %1 个 rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · seed %1</source>
+        <translation> · 种子 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>rank %1 worked %2 s, waited %3 s</source>
+        <translation>rank %1 工作 %2 秒，等待 %3 秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Round %1: %2</source>
+        <translation>第 %1 轮：%2</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Start ms</source>
+        <translation>起始 ms</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Best ms</source>
+        <translation>最佳 ms</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Gain</source>
+        <translation>提升</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Own plan ms</source>
+        <translation>自身方案 ms</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source> (held out)</source>
+        <translation>（留出）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ops in the best plan</source>
+        <translation>最佳方案中的算子数</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>; best plan %1 ms (iteration %2)</source>
+        <translation>；最佳方案 %1 ms（第 %2 次迭代）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stopped after %1 s</source>
+        <translation>%1 秒后停止</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Finished in %1 s</source>
+        <translation>用时 %1 秒完成</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Waiting for the run to write %1…</source>
+        <translation>正在等待运行写入 %1…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No event for %1 s: the run may have stopped without finishing (still following)</source>
+        <translation>%1 秒内没有新事件：运行可能未结束就已停止（仍在跟踪）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Running: %1 s in</source>
+        <translation>运行中：已进行 %1 秒</translation>
     </message>
 </context>
 <context>

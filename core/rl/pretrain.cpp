@@ -93,7 +93,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
     o.tasks = options.tasks;
     o.fuse = options.fuse;
     o.update = options.method == PretrainMethod::Ppo;
-    if (distributed) o.threads = threads;
+    o.threads = threads;
     return o;
   };
   result.startStepTime.assign(tasks.size(), 0.0);
@@ -240,34 +240,45 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
     const int round = done + it;
     double progress = options.rounds > 1 ? static_cast<double>(it - 1) / (options.rounds - 1) : 0.0;
     if (options.budgetSeconds > 0) progress = std::max(progress, elapsed() / options.budgetSeconds);
+    // A task's step: its search (a PPO iteration, with its update under ppo), then under expert
+    // the policy's own plan and the imitation update; false when stopped.
+    std::vector<PretrainReport> reps(slots.size());
+    auto search = [&](size_t j) {
+      IterationReport rep;
+      if (!trainers[j]->iterate(round, progress, rep, inRound, passCancel)) return false;
+      result.samples += std::max(1, options.samplesPerIteration);
+      PretrainReport& r = reps[j];
+      r.round = round;
+      r.task = static_cast<int>(train[slots[j]]);
+      r.meanReward = rep.meanReward;
+      r.entropy = rep.entropy;
+      return true;
+    };
+    auto learn = [&](size_t j) {
+      PretrainReport& r = reps[j];
+      if (options.method == PretrainMethod::Expert) {
+        const PpoTrainer::Imitation im = trainers[j]->imitate(inRound, passCancel);
+        if (!im.done) return false;
+        r.ownStepTime = im.ownStepTime;
+        r.loss = im.loss;
+      }
+      r.startStepTime = trainers[j]->startStepTime();
+      r.bestStepTime = result.bestStepTime[static_cast<size_t>(r.task)] = trainers[j]->bestStepTime();
+      r.elapsed = elapsed();
+      report(r);
+      return true;
+    };
+    // With several ranks, expert iteration first searches all of this rank's tasks (no
+    // collective: the ranks' loads even out over the round), then the ranks learn slot by slot,
+    // in step; one process interleaves them, each search seeing the updates before it.
+    const bool searchFirst = distributed && options.method == PretrainMethod::Expert;
     bool complete = true;
+    for (size_t j = 0; searchFirst && j < slots.size() && complete; ++j)
+      if (trainers[j]) complete = search(j);
     for (size_t j = 0; j < slots.size() && complete; ++j) {
       const int64_t before = sync->steps();
-      if (PpoTrainer* trainer = trainers[j].get()) {
-        const size_t i = train[slots[j]];
-        IterationReport rep;
-        complete = trainer->iterate(round, progress, rep, inRound, passCancel);
-        if (!complete) break;
-        result.samples += std::max(1, options.samplesPerIteration);
-        PretrainReport r;
-        r.round = round;
-        r.task = static_cast<int>(i);
-        r.meanReward = rep.meanReward;
-        r.entropy = rep.entropy;
-        if (options.method == PretrainMethod::Expert) {
-          const PpoTrainer::Imitation im = trainer->imitate(inRound, passCancel);
-          if (!im.done) {
-            complete = false;
-            break;
-          }
-          r.ownStepTime = im.ownStepTime;
-          r.loss = im.loss;
-        }
-        r.startStepTime = trainer->startStepTime();
-        r.bestStepTime = result.bestStepTime[i] = trainer->bestStepTime();
-        r.elapsed = elapsed();
-        report(r);
-      }
+      if (trainers[j]) complete = (searchFirst || search(j)) && learn(j);
+      if (!complete) break;
       padUpdates(before + updatesPerStep);
     }
     // replay: more passes over every task's best decisions (the fit the search has earned)

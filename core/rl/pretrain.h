@@ -15,7 +15,9 @@
 // time, curve and each task's best plan). The policy starts from options.from, or new from
 // options.seed. Deterministic for a seed (same thread count, no time budget).
 // Distributed (options.distributed): the ranks share the tasks and average every update's
-// gradients (rl/training_ranks.h, rl/gradient_sync.h); deterministic for a seed and world size.
+// gradients (rl/training_ranks.h, rl/gradient_sync.h); under expert iteration a rank searches
+// all its tasks of the round before the ranks learn slot by slot. Deterministic for a seed, a
+// world size and a thread count.
 #pragma once
 #include "optimize/optimize.h"
 

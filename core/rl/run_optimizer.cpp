@@ -1,4 +1,6 @@
 // The plugin's optimizer entry: which policy, which thread count, resume, save.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -9,7 +11,20 @@
 namespace gp::rl {
 
 void setTorchThreads(int threads) {
-  torch::set_num_threads(std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency())));
+  const int n = std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
+  torch::set_num_threads(n);
+  // Debian's LibTorch multiplies matrices in OpenBLAS, whose own threads spin (sched_yield)
+  // between calls: they follow the same count, or a one-thread rank would still keep a second
+  // core busy and ranks sharing a machine would not run side by side.
+  for (const char* lib : {"libopenblas.so.0", "libblas.so.3"}) {
+    void* handle = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle) continue;
+    using SetThreads = void (*)(int);
+    const auto set = reinterpret_cast<SetThreads>(dlsym(handle, "openblas_set_num_threads"));
+    if (set) set(n);
+    dlclose(handle);
+    if (set) break;
+  }
 }
 
 OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& options, const IterationFn& onIteration,

@@ -48,15 +48,22 @@ int TrainingRanks::threadsFor(const std::optional<DistEnv>& env, int threads) {
 std::vector<int> TrainingRanks::slots(const std::vector<size_t>& train, const std::vector<PretrainTask>& tasks) const {
   std::vector<int> order(train.size());
   std::iota(order.begin(), order.end(), 0);
-  if (world_ > 1)
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return tasks[train[a]].cost->graph().numOps() > tasks[train[b]].cost->graph().numOps();
-    });
-  std::vector<int> out;
-  for (size_t first = 0; first < order.size(); first += static_cast<size_t>(world_)) {
-    const size_t at = first + static_cast<size_t>(rank_);
-    out.push_back(at < order.size() ? order[at] : -1);
+  if (world_ == 1) return order;
+  // largest first, each to the rank with the least work so far among those with a free slot
+  auto ops = [&](int k) { return static_cast<int64_t>(tasks[train[static_cast<size_t>(k)]].cost->graph().numOps()); };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ops(a) > ops(b); });
+  const size_t perRank = (order.size() + static_cast<size_t>(world_) - 1) / static_cast<size_t>(world_);
+  std::vector<int64_t> load(static_cast<size_t>(world_), 0);
+  std::vector<std::vector<int>> dealt(static_cast<size_t>(world_));
+  for (int k : order) {
+    size_t to = 0;
+    for (size_t r = 1; r < dealt.size(); ++r)
+      if (dealt[to].size() >= perRank || (dealt[r].size() < perRank && load[r] < load[to])) to = r;
+    dealt[to].push_back(k);
+    load[to] += ops(k);
   }
+  std::vector<int> out = dealt[static_cast<size_t>(rank_)];  // largest first: slot j pairs like sizes
+  out.resize(perRank, -1);
   return out;
 }
 

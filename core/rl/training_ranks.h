@@ -2,12 +2,13 @@
 // (rl/pretrain.h) and optimize (PpoTrainer::run). One process without a DistEnv is a world of
 // one: no group, no collectives.
 //
-// Pre-training's work: a round has slots; in each slot every rank steps one training task (or none, when the
-// tasks do not divide evenly), and every rank meets the same number of update points per slot
-// (rl/gradient_sync.h), so the ranks' updates pair up. With several ranks the tasks are dealt by
-// size (ops, largest first) one per rank per slot, so that the tasks stepped side by side take
-// about as long; one rank takes them in corpus order. Held-out task h is evaluated by rank
-// h % world.
+// Pre-training's work: a round has slots; in each slot every rank steps one training task (or
+// none, when the tasks do not divide evenly), and every rank meets the same number of update
+// points per slot (rl/gradient_sync.h), so the ranks' updates pair up. With several ranks the
+// tasks are dealt by size (ops), largest first, each to the rank with the least work so far
+// among those with a slot free, so that every rank's round adds up to about the same work; a
+// rank steps its tasks largest first, so the tasks learnt side by side are about as big. One
+// rank takes them in corpus order. Held-out task h is evaluated by rank h % world.
 #pragma once
 #include <chrono>
 #include <memory>

@@ -1,10 +1,11 @@
 // One rank of a distributed run for the DistGroup tests: reads the launcher's variables, joins
 // the group and runs one scenario, printing what it holds afterwards.
-//   gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync TIMEOUT_MS [RENDEZVOUS_MS]
+//   gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync|time TIMEOUT_MS [RENDEZVOUS_MS]
 // (RENDEZVOUS_MS default 60000). allreduce: [rank + 1, 10 (rank + 1)] averaged; broadcast: rank
 // 0's [7, 8, 9] to all; exit-early (leader-exits): after a barrier rank 1 (rank 0) leaves, the
 // others all-reduce; hang: rank 1 sleeps after joining; sync: syncUpdates (dist_sync_scenario.h)
-// through GradientSync, then the weights. Exit code 1 with the error on stderr when a step fails.
+// through GradientSync, then the weights; time: the mean time of an all-reduce as big as a GDP
+// policy's gradients (docs/distributed.md's scaling model). Exit code 1 with the error on stderr when a step fails.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +19,7 @@
 
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync TIMEOUT_MS [RENDEZVOUS_MS]\n");
+    std::fprintf(stderr, "usage: gp_dist_rank allreduce|broadcast|exit-early|leader-exits|hang|sync|time TIMEOUT_MS [RENDEZVOUS_MS]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -33,6 +34,16 @@ int main(int argc, char** argv) {
         return std::make_shared<gp::rl::GradientSync>(&group, m->parameters(), gptest::kSyncMaxNorm);
       });
       std::printf("rank %d:%s\n", group.rank(), gptest::weightsText(model).c_str());
+      return 0;
+    }
+    if (mode == "time") {  // the all-reduce of a GDP policy's gradients (210k floats), timed
+      std::vector<torch::Tensor> g{torch::ones({210000})};
+      group.allReduceSum(g);  // warm-up
+      const auto t0 = std::chrono::steady_clock::now();
+      constexpr int kRepeats = 50;
+      for (int i = 0; i < kRepeats; ++i) group.allReduceSum(g);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRepeats;
+      std::printf("rank %d: %.3f ms per all-reduce of 210000 floats\n", group.rank(), ms);
       return 0;
     }
     if (mode == "broadcast") {
