@@ -99,7 +99,7 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string start = a.value("--start").value_or("baseline");
   if (start != "baseline" && start != "none")
     throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
-  // with several ranks, rank 0 prints the run's lines; every rank prints its own tasks' rounds
+  // with several ranks, rank 0 prints the run (every rank's reports) and writes its files
   const bool lead = distributedFrom(a, o.distributed, o.distTimeoutSeconds);
   const bool json = a.has("--json");
   const bool baselineStart = start == "baseline";
