@@ -197,10 +197,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   // budget is spent, never within one (the ranks' updates and agreements must pair up).
   const bool distributed = s.ranks && s.ranks->distributed();
   auto stopBetween = [&] {
-    if (!distributed) return stop();
-    const std::vector<double> any = s.ranks->sum({cancelSet() ? 1.0 : 0.0, budgetSpent() ? 1.0 : 0.0});
-    if (any[0] > 0) result.cancelled = true;
-    return any[0] > 0 || any[1] > 0;
+    return distributed ? s.ranks->stopTogether(cancelSet(), budgetSpent(), result.cancelled) : stop();
   };
   const StopFn within = distributed ? StopFn([] { return false; }) : StopFn(stop);
   const std::atomic<bool>* passCancel = distributed ? nullptr : cancel;

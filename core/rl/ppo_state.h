@@ -55,7 +55,7 @@ struct PpoTrainer::State {
   int64_t numDevices = 0;
   GdpPolicy policy{nullptr};
   std::shared_ptr<torch::optim::Adam> optimizer;
-  std::shared_ptr<GradientSync> sync;  // the update across ranks (null: a plain Adam step)
+  std::shared_ptr<GradientSync> sync;  // the update, across ranks when shared (made on first use)
   std::shared_ptr<TrainingRanks> ranks;  // a distributed optimize run (run())
   Incumbent inc;  // the best plan so far (and the simulator)
   at::Generator generator;
@@ -160,7 +160,7 @@ struct PpoTrainer::State {
             toVector(d.act[Task::Fusion][k])};
   }
 
-  // loss.backward(), the gradient norm clipped, one Adam step (through `sync` when set); false
+  // loss.backward(), the gradient norm clipped, one Adam step (through `sync`); false
   // when a cancel abandoned the backward pass (a gradient hook throws, rl/cancellable.h).
   bool applyGradient(const torch::Tensor& loss, const std::function<bool()>& stop) {
     optimizer->zero_grad();
@@ -170,12 +170,8 @@ struct PpoTrainer::State {
       if (stop()) return false;
       throw;
     }
-    if (sync) {
-      sync->step(*optimizer, true);
-      return true;
-    }
-    torch::nn::utils::clip_grad_norm_(policy->parameters(), config.maxGradNorm);
-    optimizer->step();
+    if (!sync) sync = std::make_shared<GradientSync>(nullptr, policy->parameters(), config.maxGradNorm);
+    sync->step(*optimizer, true);
     return true;
   }
 

@@ -52,10 +52,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
   // Between rounds: with several ranks, every rank stops when one was interrupted or the budget is
   // spent; within a round a distributed run never stops (the ranks' updates must pair up).
   auto stopBeforeRound = [&] {
-    if (!distributed) return stop();
-    const std::vector<double> any = ranks.sum({cancelSet() ? 1.0 : 0.0, budgetSpent() ? 1.0 : 0.0});
-    if (any[0] > 0) result.cancelled = true;
-    return any[0] > 0 || any[1] > 0;
+    return distributed ? ranks.stopTogether(cancelSet(), budgetSpent(), result.cancelled) : stop();
   };
   const PpoTrainer::StopFn inRound = distributed ? PpoTrainer::StopFn([] { return false; }) : PpoTrainer::StopFn(stop);
   const std::atomic<bool>* passCancel = distributed ? nullptr : cancel;

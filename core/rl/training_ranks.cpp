@@ -80,6 +80,12 @@ std::shared_ptr<GradientSync> TrainingRanks::sync(GdpPolicy& policy, double maxG
   return std::make_shared<GradientSync>(group_.get(), policy->parameters(), maxGradNorm);
 }
 
+bool TrainingRanks::stopTogether(bool interrupted, bool budgetSpent, bool& cancelled) {
+  const std::vector<double> any = sum({interrupted ? 1.0 : 0.0, budgetSpent ? 1.0 : 0.0});
+  if (any[0] > 0) cancelled = true;
+  return any[0] > 0 || any[1] > 0;
+}
+
 std::vector<double> TrainingRanks::sum(std::vector<double> values) {
   if (!group_ || values.empty()) return values;
   std::vector<torch::Tensor> t{torch::tensor(values, torch::kFloat64)};

@@ -49,6 +49,9 @@ class TrainingRanks {
   void shareWeights(GdpPolicy& policy);
   // The update of `policy` across the ranks.
   std::shared_ptr<GradientSync> sync(GdpPolicy& policy, double maxGradNorm);
+  // Between rounds: whether every rank stops, because one was interrupted (then `cancelled` is
+  // set) or one's budget is spent. Without a group, just this rank's own answer.
+  bool stopTogether(bool interrupted, bool budgetSpent, bool& cancelled);
   // Element-wise sums over the ranks (each rank fills what it owns, zeros elsewhere).
   std::vector<double> sum(std::vector<double> values);
   // Every rank's `mine`, in rank order.
