@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite headless:
 #   1. Release build of everything (core, LibTorch importer, Qt parts, benchmarks), all ctest tests
-#   2. ASan + UBSan build of the Qt-free, torch-free core tests and the CLI
+#   2. ASan + UBSan build of the Qt-free, torch-free core tests, the CLI and the fuzz corpus replay
 # Usage: ./test.sh [extra ctest args]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,7 +27,7 @@ echo "== ASan/UBSan build (core)"
 # runs it on a GPU). Here the loader's "built without CUDA" path is what gets tested.
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGP_SANITIZE=ON -DGP_WITH_TORCH=OFF \
   -DGP_WITH_GUI=OFF -DGP_BUILD_BENCHMARKS=OFF -DGP_WITH_CUDA=OFF >/dev/null
-cmake --build build/asan -j"$JOBS" --target gp_core_tests graphplace-cli
+cmake --build build/asan -j"$JOBS" --target gp_core_tests graphplace-cli gp_fuzz_replay
 echo "== ASan/UBSan tests (core)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

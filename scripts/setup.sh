@@ -26,6 +26,8 @@ PACKAGES=(
   libgloo-dev libgoogle-glog-dev   # torch.distributed's ProcessGroupGloo (core/rl/dist_group): Gloo's headers, glog
   # installing: man pages from --help, the desktop entry's check, the .deb (cpack: file, dpkg-shlibdeps)
   help2man desktop-file-utils file
+  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtimes, llvm-symbolizer
+  clang llvm libclang-rt-14-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   time   # /usr/bin/time: peak memory in scripts/gst-bench.sh

@@ -186,7 +186,7 @@ class TrainingDeriver {
       g.flops = flopsEach;
       g.role = OpRole::Backward;
       g.forwardOf = forwardOp;
-      g.costEstimated = f_.costEstimated(forwardOp);
+      g.costEstimated = forwardOp != kNone && forwardOp < f_.numOps() && f_.costEstimated(forwardOp);
       OpId id = b_.addOp(std::move(g));
       contributions_[x].push_back(b_.output(id));
     }

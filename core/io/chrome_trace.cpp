@@ -1,10 +1,10 @@
 #include "io/chrome_trace.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "base/error.h"
+#include "base/file_text.h"
 
 namespace gp {
 namespace {
@@ -65,11 +65,7 @@ std::string timelineToChromeTrace(const Graph& g, const Cluster& c, const Measur
 }
 
 void writeChromeTrace(const Graph& g, const Cluster& c, const Measurement& m, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(path, "cannot open file for writing");
-  out << timelineToChromeTrace(g, c, m) << "\n";
-  out.flush();
-  if (!out) throw Error(path, "write error");
+  writeTextFileAtomically(path, timelineToChromeTrace(g, c, m) + "\n");
 }
 
 }  // namespace gp

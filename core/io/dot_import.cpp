@@ -17,9 +17,11 @@
 
 #include <graphviz/cgraph.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/input_limits.h"
 #include "graph/graph_builder.h"
 #include "base/file_text.h"
 
@@ -227,9 +230,82 @@ class DotGraphReader {
   GraphBuilder b_;
 };
 
+// Refuses a text that names more distinct nodes, or holds more edge operators, than a model may
+// have ops (base/input_limits.h), before cgraph builds it: cgraph's memory grows with both. A
+// light lexer of DOT's tokens (IDs, quoted and HTML strings, comments); an ID that is a keyword,
+// an attribute name or value (next to '=') or a port (after ':') is not a node. Ports and
+// subgraph names can only make the count larger, so the bound never lets a larger graph through.
+void checkDotSize(const std::string& text, const std::string& source) {
+  const int64_t maxNodes = maxModelOps();
+  std::unordered_set<std::string_view> names;
+  int64_t edgeOps = 0;
+  const size_t n = text.size();
+  size_t i = 0;
+  char previous = 0;  // the last punctuation seen, or 'I' after an ID
+  auto isIdChar = [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c >= 0x80; };
+  auto keyword = [](std::string_view w) {
+    for (const char* k : {"graph", "digraph", "subgraph", "node", "edge", "strict"}) {
+      if (w.size() != std::strlen(k)) continue;
+      bool same = true;
+      for (size_t j = 0; j < w.size() && same; ++j) same = std::tolower(static_cast<unsigned char>(w[j])) == k[j];
+      if (same) return true;
+    }
+    return false;
+  };
+  auto nextSignificant = [&](size_t j) {
+    while (j < n && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    return j < n ? text[j] : '\0';
+  };
+  while (i < n) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      while (i < n && text[i] != '\n') ++i;
+    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
+      while (i < n && text[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? n : end + 2;
+    } else if (c == '-' && i + 1 < n && (text[i + 1] == '>' || text[i + 1] == '-')) {
+      if (++edgeOps > maxNodes)
+        throw Error(source, "more than " + std::to_string(maxNodes) + " edge operators, over the limit (" +
+                                maxOpsHint() + ")");
+      i += 2;
+      previous = '>';
+    } else if (c == '"' || c == '<' || isIdChar(static_cast<unsigned char>(c)) || c == '-') {
+      const size_t start = i;
+      if (c == '"') {
+        for (++i; i < n && text[i] != '"'; ++i)
+          if (text[i] == '\\') ++i;
+        i = std::min(n, i + 1);
+      } else if (c == '<') {
+        int depth = 0;
+        for (; i < n; ++i) {
+          if (text[i] == '<') ++depth;
+          if (text[i] == '>' && --depth == 0) break;
+        }
+        i = std::min(n, i + 1);
+      } else {
+        for (++i; i < n && isIdChar(static_cast<unsigned char>(text[i])); ++i) {
+        }
+      }
+      const std::string_view id(text.data() + start, i - start);
+      const bool node = previous != '=' && previous != ':' && nextSignificant(i) != '=' && !keyword(id);
+      if (node && names.insert(id).second && static_cast<int64_t>(names.size()) > maxNodes)
+        throw Error(source, "more than " + std::to_string(maxNodes) + " nodes, over the limit (" + maxOpsHint() + ")");
+      previous = 'I';
+    } else {
+      previous = c;
+      ++i;
+    }
+  }
+}
+
 }  // namespace
 
 Graph importDotString(const std::string& text, const std::string& sourceName) {
+  checkDotSize(text, sourceName);
   std::string messages;
   std::lock_guard lock(cgraphMutex());
   std::unique_ptr<Agraph_t, GraphCloser> g(parseDot(text, messages));

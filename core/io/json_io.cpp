@@ -1,10 +1,10 @@
 #include "io/json_io.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
 #include "base/error.h"
+#include "base/input_limits.h"
 #include "graph/graph_builder.h"
 #include "graph/precision.h"
 #include "base/file_text.h"
@@ -125,6 +125,7 @@ Graph parseGraphJson(const std::string& text, const std::string& sourceName) {
     }
   }
   const json& ops = r.array(doc, "ops", "", true);
+  checkModelOps(sourceName, static_cast<int64_t>(ops.size()), "ops");
   std::unordered_map<std::string, OpId> opIds;
   for (size_t i = 0; i < ops.size(); ++i) {
     const json& o = ops[i];
@@ -222,11 +223,7 @@ std::string graphToJson(const Graph& g) {
 }
 
 void writeGraphJson(const Graph& g, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(path, "cannot open file for writing");
-  out << graphToJson(g) << "\n";
-  out.flush();
-  if (!out) throw Error(path, "write error");
+  writeTextFileAtomically(path, graphToJson(g) + "\n");
 }
 
 }  // namespace gp

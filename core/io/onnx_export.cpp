@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "base/error.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace {
@@ -252,7 +253,11 @@ OnnxPlacement readOnnxPlacement(const std::string& bytes, const Graph& g, const 
     const OpId op = ops[static_cast<size_t>(i)];
     const std::string_view text = placementLine(model.graph().node(i).doc_string());
     if (op == kNone || text.empty()) continue;
-    const auto line = nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json line;
+    try {
+      line = parseJsonText(std::string(text), source);
+    } catch (const Error&) {
+    }
     if (!line.is_object() || !line.contains("device") || !line["device"].is_string())
       throw Error(source, "node '" + g.opName(op) + "': bad graphplace line in its doc_string");
     const auto k = static_cast<size_t>(op);

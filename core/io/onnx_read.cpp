@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "base/error.h"
+#include "base/input_limits.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
@@ -21,6 +22,7 @@ namespace {
 // Field numbers of onnx.proto3 that the stripping walks through.
 constexpr uint32_t kModelGraph = 7;        // ModelProto.graph
 constexpr uint32_t kGraphInitializer = 5;  // GraphProto.initializer
+constexpr uint32_t kGraphNode = 1;         // GraphProto.node
 constexpr uint64_t kKeepTensorBytes = 4096;
 
 // TensorProto data fields: float_data, int32_data, string_data, int64_data, raw_data,
@@ -153,6 +155,25 @@ std::string gib(uint64_t bytes) {
   return text;
 }
 
+// The nodes of the model's graph, counted on the wire (a malformed protobuf counts what precedes
+// the damage; the parse then reports it). Refuses a model over the op limit before it is parsed,
+// since a parsed node takes far more memory than its bytes.
+void checkNodeCount(const std::string& path, const uint8_t* data, uint64_t size) {
+  int64_t nodes = 0;
+  try {
+    Span model{data, data + size};
+    while (model.p < model.end) {
+      const Field f = nextField(model);
+      if (f.number != kModelGraph || f.wireType != 2) continue;
+      Span graph{f.payload, f.payload + f.length};
+      while (graph.p < graph.end)
+        if (const Field n = nextField(graph); n.number == kGraphNode && n.wireType == 2) ++nodes;
+    }
+  } catch (const std::runtime_error&) {
+  }
+  checkModelOps(path, nodes, "nodes");
+}
+
 }  // namespace
 
 std::string stripInitializerData(const uint8_t* data, uint64_t size) {
@@ -173,6 +194,7 @@ onnx::ModelProto readOnnxModel(const std::string& path, uint64_t stripAbove) {
 #ifdef GP_ONNX_MMAP
     std::string stripped;
     const MappedFile file(path, size);
+    checkNodeCount(path, file.data(), size);
     try {
       stripped = stripInitializerData(file.data(), size);
     } catch (const std::runtime_error& e) {
@@ -193,6 +215,7 @@ onnx::ModelProto readOnnxModel(const std::string& path, uint64_t stripAbove) {
     std::string bytes(size, '\0');
     in.read(bytes.data(), static_cast<std::streamsize>(size));
     if (in.gcount() != static_cast<std::streamsize>(size)) throw Error(path, "cannot read file (short read)");
+    checkNodeCount(path, reinterpret_cast<const uint8_t*>(bytes.data()), size);
     if (!model.ParseFromString(bytes))
       throw Error(path, "not a valid ONNX model: the protobuf does not parse (wrong format or truncated file)");
   }

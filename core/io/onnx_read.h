@@ -18,7 +18,8 @@ namespace gp::onnxio {
 inline constexpr uint64_t kProtobufLimit = std::numeric_limits<int32_t>::max();  // 2 GiB - 1
 
 // Throws gp::Error(path, ...) for a missing, empty or unreadable file, or one that is not an
-// ONNX model.
+// ONNX model, and for a graph of more nodes than maxModelOps() (base/input_limits.h), counted
+// before the model is parsed.
 onnx::ModelProto readOnnxModel(const std::string& path, uint64_t stripAbove = kProtobufLimit);
 
 // A serialized ModelProto without the data of large initializers (see above). Throws

@@ -1,10 +1,10 @@
 #include "io/placement_file.h"
 
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/file_text.h"
 
 namespace gp {
@@ -79,22 +79,13 @@ std::string placementToJson(const Graph& g, const ModelIdentity& model, const Cl
 
 void writePlacement(const Graph& g, const ModelIdentity& model, const Cluster& c, const Plan& plan,
                     const Measurement& m, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(path, "cannot open file for writing");
-  out << placementToJson(g, model, c, plan, m) << "\n";
-  out.flush();
-  if (!out) throw Error(path, "write error");
+  writeTextFileAtomically(path, placementToJson(g, model, c, plan, m) + "\n");
 }
 
 LoadedPlacement parsePlacement(const std::string& text, const std::string& source, const Graph& g,
                                const ModelIdentity& current, bool allowHashMismatch) {
   auto fail = [&](const std::string& problem) -> void { throw Error(source, problem); };
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception&) {
-    fail("not valid JSON");
-  }
+  const json doc = parseJsonText(text, source);
   try {
     if (!doc.is_object() || doc.value("format", "") != kFormat)
       fail(std::string("not a graphplace placement file (\"format\" must be \"") + kFormat + "\")");

@@ -36,6 +36,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "io/torch_archive.h"
 #include "graph/graph_builder.h"
 #include "io/torchscript_flops.h"
 
@@ -157,6 +158,7 @@ jit::Module loadModule(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(path, "no such file");
   if (std::filesystem::is_directory(path, ec)) throw Error(path, "is a directory, not a TorchScript file");
+  checkTorchArchive(path);
   try {
     return jit::load(path, c10::Device(c10::kCPU));
   } catch (const c10::Error& e) {

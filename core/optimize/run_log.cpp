@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "base/json_text.h"
 
 namespace gp {
 namespace {
@@ -114,7 +115,13 @@ bool RunLogFollower::poll() {
     ++line_;
     if (line.empty()) continue;
     try {
-      const nlohmann::json e = nlohmann::json::parse(line);
+      nlohmann::json e;
+      try {
+        e = parseJsonText(line, path_);
+      } catch (const Error& bad) {
+        const bool syntax = bad.problem().rfind("not valid JSON", 0) == 0;
+        throw BadEvent{syntax ? "not JSON (not an event log?)" : bad.problem()};
+      }
       if (!e.is_object() || !e.contains("event") || !e["event"].is_string()) throw BadEvent{"not an event (no \"event\")"};
       apply(e);
       changed = true;

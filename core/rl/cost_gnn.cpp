@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "io/torch_archive.h"
+#include "rl/archive_file.h"
 
 namespace gp::rl {
 namespace {
@@ -55,9 +57,8 @@ torch::Tensor CostGnnImpl::head(const torch::Tensor& costSum, const torch::Tenso
 }
 
 void saveLearnedCostModel(const LearnedCostModel& m, const std::string& path) {
-  const std::string tmp = path + ".tmp";
+  torch::serialize::OutputArchive archive;
   try {
-    torch::serialize::OutputArchive archive;
     archive.write("gp_cost_model_format", torch::tensor({kFormat}));
     archive.write("sizes", torch::tensor({m.net->vocab, m.net->nodeWidth, m.net->configWidth, m.net->hidden,
                                           m.net->layers, static_cast<int64_t>(m.task), m.segmentNodes}));
@@ -71,13 +72,10 @@ void saveLearnedCostModel(const LearnedCostModel& m, const std::string& path) {
     torch::serialize::OutputArchive weights;
     m.net->save(weights);
     archive.write("net", weights);
-    archive.save_to(tmp);
   } catch (const c10::Error& e) {
     throw Error(path, std::string("cannot write the cost model: ") + e.what_without_backtrace());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path, "cannot write the cost model: " + ec.message());
+  saveArchiveAtomically(archive, path, "the cost model");
 }
 
 LearnedCostModel loadLearnedCostModel(const std::string& path) {
@@ -85,6 +83,7 @@ LearnedCostModel loadLearnedCostModel(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, "no such cost-model file");
   try {
     torch::serialize::InputArchive archive;
+    checkTorchArchive(path);
     archive.load_from(path);
     torch::Tensor format, sizes, vocab, kind;
     if (!archive.try_read("gp_cost_model_format", format) || format.numel() != 1 || format.item<int64_t>() != kFormat)

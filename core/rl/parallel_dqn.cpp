@@ -7,6 +7,8 @@
 
 #include "base/error.h"
 #include "rl/policy_file.h"
+#include "io/torch_archive.h"
+#include "rl/archive_file.h"
 
 namespace gp::rl {
 namespace {
@@ -48,21 +50,17 @@ torch::Tensor QNetImpl::forward(torch::Tensor x) { return l3(torch::relu(l2(torc
 QNet newQNet() { return QNet(kNumDecisionFeatures, kHidden, kNumActions); }
 
 void saveQNet(QNet& net, const std::string& path) {
-  const std::string tmp = path + ".tmp";
+  torch::serialize::OutputArchive archive;
   try {
-    torch::serialize::OutputArchive archive;
     archive.write("gp_parallel_dqn_format", torch::tensor({kFormat}));
     archive.write("sizes", torch::tensor({net->inputs, net->hidden, net->actions}));
     torch::serialize::OutputArchive weights;
     net->save(weights);
     archive.write("net", weights);
-    archive.save_to(tmp);
   } catch (const c10::Error& e) {
     throw Error(path, std::string("cannot write the Q-network: ") + e.what_without_backtrace());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path, "cannot write the Q-network: " + ec.message());
+  saveArchiveAtomically(archive, path, "the Q-network");
 }
 
 QNet loadQNet(const std::string& path) {
@@ -70,6 +68,7 @@ QNet loadQNet(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, "no such Q-network file");
   try {
     torch::serialize::InputArchive archive;
+    checkTorchArchive(path);
     archive.load_from(path);
     torch::Tensor format, sizes;
     if (!archive.try_read("gp_parallel_dqn_format", format) || format.numel() != 1 || format.item<int64_t>() != kFormat)

@@ -6,6 +6,8 @@
 #include "fusion/fuser.h"
 #include "base/error.h"
 #include "base/resource_dir.h"
+#include "io/torch_archive.h"
+#include "rl/archive_file.h"
 
 namespace gp::rl {
 namespace {
@@ -87,19 +89,20 @@ int64_t scalar(torch::serialize::InputArchive& archive, const char* key, const s
 }  // namespace
 
 void saveCheckpoint(GdpPolicy& policy, const std::string& path) {
+  torch::serialize::OutputArchive archive;
   try {
-    torch::serialize::OutputArchive archive;
     writePolicy(policy, archive);
-    archive.save_to(path);
   } catch (const c10::Error& e) {
     throw Error(path, std::string("cannot write the policy: ") + e.what_without_backtrace());
   }
+  saveArchiveAtomically(archive, path, "the policy");
 }
 
 GdpPolicy loadCheckpoint(const std::string& path) {
   requireFile(path, "policy");
   try {
     torch::serialize::InputArchive archive;
+    checkTorchArchive(path);
     archive.load_from(path);
     return readPolicy(archive, path);
   } catch (const c10::Error& e) {
@@ -113,21 +116,17 @@ std::string defaultPolicyPath() { return shippedPolicyFile("gdp_default.pt"); }
 
 void saveWithPolicy(GdpPolicy& policy, const torch::optim::Adam& optimizer, const std::string& path,
                     const std::string& what, const std::function<void(torch::serialize::OutputArchive&)>& fill) {
-  const std::string tmp = path + ".tmp";
+  torch::serialize::OutputArchive archive;
   try {
-    torch::serialize::OutputArchive archive;
     writePolicy(policy, archive);
     fill(archive);
     torch::serialize::OutputArchive state;
     optimizer.save(state);
     archive.write("optimizer", state);
-    archive.save_to(tmp);
   } catch (const c10::Error& e) {
     throw Error(path, "cannot write " + what + ": " + e.what_without_backtrace());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(path, "cannot write " + what + ": " + ec.message());
+  saveArchiveAtomically(archive, path, what);
 }
 
 void saveSession(GdpPolicy& policy, const torch::optim::Adam& optimizer, const Session& session,
@@ -148,6 +147,7 @@ LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices)
   LoadedSession s;
   try {
     torch::serialize::InputArchive archive;
+    checkTorchArchive(path);
     archive.load_from(path);
     s.policy = readPolicy(archive, path);
     const int64_t savedOps = scalar(archive, "session_ops", path);

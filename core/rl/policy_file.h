@@ -28,7 +28,8 @@
 
 namespace gp::rl {
 
-void saveCheckpoint(GdpPolicy& policy, const std::string& path);  // throws gp::Error(path, ...)
+// Written atomically (rl/archive_file.h). Throws gp::Error(path, ...).
+void saveCheckpoint(GdpPolicy& policy, const std::string& path);
 // The policy entries of those files, for files that hold a policy among other things.
 void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive);
 GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string& path);  // gp::Error(path, ...)

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "rl/policy_file.h"
+#include "io/torch_archive.h"
 
 namespace gp::rl {
 namespace {
@@ -43,6 +44,7 @@ LoadedPretrainSession loadPretrainSession(const std::string& path, size_t tasks)
   LoadedPretrainSession out;
   try {
     torch::serialize::InputArchive archive;
+    checkTorchArchive(path);
     archive.load_from(path);
     out.policy = readPolicy(archive, path);
     torch::Tensor rounds, seconds, curve, count;

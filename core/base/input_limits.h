@@ -1,0 +1,30 @@
+// How much of a file graphplace reads before it refuses it: the bounds that keep a hostile or
+// broken file (a claim of ten million ops, 50,000-deep nesting, a 40 GB text) from exhausting
+// memory or time. Every refusal is a one-line gp::Error naming the file and the limit.
+//
+// One knob moves them: the environment variable GRAPHPLACE_MAX_OPS (default 2,000,000), the most
+// ops a model may have. The others follow from it: a text file (JSON, DOT) may hold 512 bytes
+// per op, and a JSON document 32 values per op. JSON nesting is limited to kMaxJsonDepth.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace gp {
+
+inline constexpr int64_t kDefaultMaxOps = 2'000'000;
+inline constexpr int kMaxJsonDepth = 512;
+inline constexpr const char* kMaxOpsVariable = "GRAPHPLACE_MAX_OPS";
+
+// GRAPHPLACE_MAX_OPS when it holds a positive whole number, else kDefaultMaxOps.
+int64_t maxModelOps();
+int64_t maxTextFileBytes();   // 512 * maxModelOps()
+int64_t maxJsonValues();      // 32 * maxModelOps()
+
+// Throws gp::Error(source, "<count> <what>, over the limit of <max> (GRAPHPLACE_MAX_OPS ...)")
+// when count > maxModelOps(). `what`: "ops", "nodes", ...
+void checkModelOps(const std::string& source, int64_t count, const std::string& what);
+
+// "the limit of 2000000 ops; set GRAPHPLACE_MAX_OPS to change it" — for messages.
+std::string maxOpsHint();
+
+}  // namespace gp

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Long runs with their memory watched: a 30-minute optimize of zoo:nmt and a 30-minute
+# pre-training, side by side, each process's resident memory (VmRSS) sampled every 10 s.
+#   scripts/soak.sh [SECONDS] [optimize|pretrain|both]      (default 1800, both; release build)
+# Writes build/soak/KIND.csv (seconds, rss_mib) and the runs' output, and prints per run the RSS
+# after the first minute, its peak, its last value and the growth over the second half of the
+# run (MiB per hour, a least-squares line). Memory is "flat" when that growth is under 5 % of
+# the mean per hour; the script exits 1 when a run failed or its memory was not flat.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+DURATION=${1:-1800}
+WHICH=${2:-both}
+CLI=build/release/app/graphplace-cli
+[ -x "$CLI" ] || { echo "soak: build the release tree first" >&2; exit 2; }
+OUT=build/soak
+mkdir -p "$OUT"
+export OMP_WAIT_POLICY=PASSIVE
+
+
+declare -A PIDS
+if [ "$WHICH" = optimize ] || [ "$WHICH" = both ]; then
+  "$CLI" optimize zoo:nmt --cluster 4xP100-PCIe --budget-seconds "$DURATION" --patience 1000000 --threads 1 \
+    --checkpoint "$OUT/optimize.ckpt" --checkpoint-every 10 --json >"$OUT/optimize.out" 2>"$OUT/optimize.err" &
+  PIDS[optimize]=$!
+fi
+if [ "$WHICH" = pretrain ] || [ "$WHICH" = both ]; then
+  "$CLI" pretrain --models zoo:rnnlm,zoo:nmt,zoo:inception_v3 --clusters 4xP100-PCIe --budget-seconds "$DURATION" \
+    --rounds 1000000 --threads 1 --checkpoint "$OUT/pretrain.session" --out "$OUT/pretrain.pt" --json \
+    >"$OUT/pretrain.out" 2>"$OUT/pretrain.err" &
+  PIDS[pretrain]=$!
+fi
+
+for kind in "${!PIDS[@]}"; do echo "seconds,rss_mib" >"$OUT/$kind.csv"; done
+t0=$(date +%s)
+while :; do
+  alive=0
+  now=$(( $(date +%s) - t0 ))
+  for kind in "${!PIDS[@]}"; do
+    pid=${PIDS[$kind]}
+    if rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null) && [ -n "$rss" ]; then
+      echo "$now,$rss" >>"$OUT/$kind.csv"
+      alive=1
+    fi
+  done
+  [ "$alive" -eq 1 ] || break
+  sleep 10
+done
+
+status=0
+for kind in "${!PIDS[@]}"; do
+  if ! wait "${PIDS[$kind]}"; then
+    echo "soak: $kind failed: $(tail -1 "$OUT/$kind.err")" >&2
+    status=1
+  fi
+  /usr/bin/python3 - "$OUT/$kind.csv" "$kind" <<'PY' || status=1
+import csv, sys
+rows = [(float(r["seconds"]), float(r["rss_mib"])) for r in csv.DictReader(open(sys.argv[1]))]
+if len(rows) < 4:
+    sys.exit(f"soak: {sys.argv[2]}: too few samples")
+warm = next((m for t, m in rows if t >= 60), rows[-1][1])
+half = rows[len(rows) // 2:]
+n = len(half)
+mt = sum(t for t, _ in half) / n
+mm = sum(m for _, m in half) / n
+var = sum((t - mt) ** 2 for t, _ in half) or 1.0
+slope = sum((t - mt) * (m - mm) for t, m in half) / var * 3600  # MiB per hour
+flat = slope < 0.05 * mm
+print(f"{sys.argv[2]}: {rows[-1][0]:.0f} s, {len(rows)} samples; RSS after 1 min {warm:.0f} MiB, peak "
+      f"{max(m for _, m in rows):.0f} MiB, last {rows[-1][1]:.0f} MiB; second half {slope:+.1f} MiB/h "
+      f"({'flat' if flat else 'GROWING'})")
+sys.exit(0 if flat else 1)
+PY
+done
+exit $status
