@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Long runs with their memory watched: a 30-minute optimize of zoo:nmt and a 30-minute
-# pre-training, side by side, each process's resident memory (VmRSS) sampled every 10 s.
-#   scripts/soak.sh [SECONDS] [optimize|pretrain|both]      (default 1800, both; release build)
+# Long runs with their memory watched, side by side, each process's resident memory (VmRSS)
+# sampled every 10 s:
+#   optimize  a SECONDS-long optimize of zoo:nmt (checkpointing every 10 iterations)
+#   pretrain  a SECONDS-long pre-training on three zoo models
+#   app       the desktop app under Xvfb (tests/app/soak_test.cpp): 50 models opened one after
+#             another with every baseline and undo / redo storms, and 100 Optimize / Stop
+#   scripts/soak.sh [SECONDS] [KIND,...]      (default 1800 and optimize,pretrain,app; release build)
 # Writes build/soak/KIND.csv (seconds, rss_mib) and the runs' output, and prints per run the RSS
 # after the first minute, its peak, its last value and the growth over the second half of the
 # run (MiB per hour, a least-squares line). Memory is "flat" when that growth is under 5 % of
@@ -10,7 +14,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 DURATION=${1:-1800}
-WHICH=${2:-both}
+WHICH=",${2:-optimize,pretrain,app},"
 CLI=build/release/app/graphplace-cli
 [ -x "$CLI" ] || { echo "soak: build the release tree first" >&2; exit 2; }
 OUT=build/soak
@@ -19,16 +23,26 @@ export OMP_WAIT_POLICY=PASSIVE
 
 
 declare -A PIDS
-if [ "$WHICH" = optimize ] || [ "$WHICH" = both ]; then
+if [[ $WHICH == *,optimize,* ]]; then
   "$CLI" optimize zoo:nmt --cluster 4xP100-PCIe --budget-seconds "$DURATION" --patience 1000000 --threads 1 \
     --checkpoint "$OUT/optimize.ckpt" --checkpoint-every 10 --json >"$OUT/optimize.out" 2>"$OUT/optimize.err" &
   PIDS[optimize]=$!
 fi
-if [ "$WHICH" = pretrain ] || [ "$WHICH" = both ]; then
+if [[ $WHICH == *,pretrain,* ]]; then
   "$CLI" pretrain --models zoo:rnnlm,zoo:nmt,zoo:inception_v3 --clusters 4xP100-PCIe --budget-seconds "$DURATION" \
     --rounds 1000000 --threads 1 --checkpoint "$OUT/pretrain.session" --out "$OUT/pretrain.pt" --json \
     >"$OUT/pretrain.out" 2>"$OUT/pretrain.err" &
   PIDS[pretrain]=$!
+fi
+if [[ $WHICH == *,app,* ]]; then
+  APP_TEST=build/release/tests/app/gp_app_soak_test
+  GP_APP_SOAK_MODELS=50 GP_APP_SOAK_OPTIMIZE=100 xvfb-run -a "$APP_TEST" >"$OUT/app.out" 2>"$OUT/app.err" &
+  PIDS[app]=$!
+  # Watch the test program itself, not xvfb-run.
+  for _ in $(seq 100); do
+    if pid=$(pgrep -n -f "^$APP_TEST"); then WATCH_APP=$pid; break; fi
+    sleep 0.1
+  done
 fi
 
 for kind in "${!PIDS[@]}"; do echo "seconds,rss_mib" >"$OUT/$kind.csv"; done
@@ -38,6 +52,7 @@ while :; do
   now=$(( $(date +%s) - t0 ))
   for kind in "${!PIDS[@]}"; do
     pid=${PIDS[$kind]}
+    [ "$kind" = app ] && pid=${WATCH_APP:-0}
     if rss=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null) && [ -n "$rss" ]; then
       echo "$now,$rss" >>"$OUT/$kind.csv"
       alive=1

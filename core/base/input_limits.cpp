@@ -20,7 +20,7 @@ int64_t maxModelOps() {
 }
 
 int64_t maxTextFileBytes() { return 512 * maxModelOps(); }
-int64_t maxJsonValues() { return 32 * maxModelOps(); }
+int64_t maxJsonValues() { return 64 * maxModelOps(); }
 
 std::string maxOpsHint() {
   return "set " + std::string(kMaxOpsVariable) + " above " + std::to_string(maxModelOps()) + " ops to allow more";

@@ -4,7 +4,8 @@
 //
 // One knob moves them: the environment variable GRAPHPLACE_MAX_OPS (default 2,000,000), the most
 // ops a model may have. The others follow from it: a text file (JSON, DOT) may hold 512 bytes
-// per op, and a JSON document 32 values per op. JSON nesting is limited to kMaxJsonDepth.
+// per op, a JSON document 64 values per op and a DOT file 4 edge operators per op. JSON
+// nesting is limited to kMaxJsonDepth.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ inline constexpr const char* kMaxOpsVariable = "GRAPHPLACE_MAX_OPS";
 // GRAPHPLACE_MAX_OPS when it holds a positive whole number, else kDefaultMaxOps.
 int64_t maxModelOps();
 int64_t maxTextFileBytes();   // 512 * maxModelOps()
-int64_t maxJsonValues();      // 32 * maxModelOps()
+int64_t maxJsonValues();      // 64 * maxModelOps()
 
 // Throws gp::Error(source, "<count> <what>, over the limit of <max> (GRAPHPLACE_MAX_OPS ...)")
 // when count > maxModelOps(). `what`: "ops", "nodes", ...

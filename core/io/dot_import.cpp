@@ -230,8 +230,8 @@ class DotGraphReader {
   GraphBuilder b_;
 };
 
-// Refuses a text that names more distinct nodes, or holds more edge operators, than a model may
-// have ops (base/input_limits.h), before cgraph builds it: cgraph's memory grows with both. A
+// Refuses a text that names more distinct nodes than a model may have ops, or holds more than four
+// edge operators per op (base/input_limits.h), before cgraph builds it: cgraph's memory grows with both. A
 // light lexer of DOT's tokens (IDs, quoted and HTML strings, comments); an ID that is a keyword,
 // an attribute name or value (next to '=') or a port (after ':') is not a node. Ports and
 // subgraph names can only make the count larger, so the bound never lets a larger graph through.
@@ -268,8 +268,8 @@ void checkDotSize(const std::string& text, const std::string& source) {
       const size_t end = text.find("*/", i + 2);
       i = end == std::string::npos ? n : end + 2;
     } else if (c == '-' && i + 1 < n && (text[i + 1] == '>' || text[i + 1] == '-')) {
-      if (++edgeOps > maxNodes)
-        throw Error(source, "more than " + std::to_string(maxNodes) + " edge operators, over the limit (" +
+      if (++edgeOps > 4 * maxNodes)
+        throw Error(source, "more than " + std::to_string(4 * maxNodes) + " edge operators, over the limit (" +
                                 maxOpsHint() + ")");
       i += 2;
       previous = '>';

@@ -22,6 +22,7 @@
 #include "io/torchscript_import.h"
 
 #include <ATen/Parallel.h>
+#include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
@@ -36,6 +37,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/input_limits.h"
 #include "io/torch_archive.h"
 #include "graph/graph_builder.h"
 #include "io/torchscript_flops.h"
@@ -216,10 +218,46 @@ class TorchScriptImporter {
   int32_t atenIndex_ = 0;
 };
 
+// The graph a call runs, as jit::Inline finds it; nullptr for a call it would not inline.
+jit::Graph* calleeGraph(const jit::Node* n) {
+  jit::Function* f = nullptr;
+  if (n->kind() == c10::prim::CallFunction) {
+    if (auto type = n->input(0)->type()->cast<c10::FunctionType>()) f = type->function();
+  } else if (n->kind() == c10::prim::CallMethod) {
+    if (auto cls = n->input(0)->type()->cast<c10::ClassType>()) f = cls->findMethod(n->s(c10::attr::name));
+  }
+  jit::GraphFunction* g = f ? jit::tryToGraphFunction(*f) : nullptr;
+  return g ? g->graph().get() : nullptr;
+}
+
+// How many nodes `block` has once every call in it is inlined, counted without inlining (each
+// function once), saturating just above `cap`: a module whose functions call each other in a
+// deep tree would otherwise grow exponentially inside jit::Inline before the op limit sees it.
+int64_t inlinedNodes(const jit::Block* block, std::unordered_map<const jit::Graph*, int64_t>& memo, int64_t cap) {
+  int64_t total = 0;
+  for (const jit::Node* n : block->nodes()) {
+    int64_t size = 1;
+    if (jit::Graph* callee = calleeGraph(n)) {
+      auto [it, added] = memo.try_emplace(callee, cap + 1);  // a cycle counts as over the cap
+      if (added) it->second = inlinedNodes(callee->block(), memo, cap);
+      size = it->second;
+    }
+    for (const jit::Block* sub : n->blocks()) size += inlinedNodes(sub, memo, cap);
+    total = std::min(cap + 1, total + size);
+  }
+  return total;
+}
+
 void TorchScriptImporter::prepareGraph(const jit::Method& forward) {
   graph_ = forward.graph()->copy();
+  std::unordered_map<const jit::Graph*, int64_t> memo;
+  const int64_t inlined = inlinedNodes(graph_->block(), memo, maxModelOps());
+  if (inlined > maxModelOps())
+    throw Error(path_, "forward would have more than " + std::to_string(maxModelOps()) +
+                           " nodes once its calls are inlined, over the limit (" + maxOpsHint() + ")");
   jit::Inline(*graph_);
   collect(graph_->block());
+  checkModelOps(path_, static_cast<int64_t>(nodes_.size()), "nodes");
 }
 
 void TorchScriptImporter::collect(jit::Block* block) {

@@ -403,9 +403,35 @@ def malformed_fixtures():
     print("  malformed/: " + ", ".join(sorted(f for f in os.listdir(BAD_DIR) if f.endswith(".onnx"))))
 
 
+CALL_TREE_DEPTH = 40
+
+
+def malformed_torchscript():
+    """call_tree.pt: forward calls f40, which calls f39 twice, ... down to f0 — 2^40 nodes once
+    inlined, 4 KB on disk. The importer must refuse it before LibTorch inlines it."""
+    import importlib.util
+    import tempfile
+    src = "import torch\n\n\ndef f0(x: torch.Tensor) -> torch.Tensor:\n    return x + 1\n"
+    for i in range(1, CALL_TREE_DEPTH + 1):
+        src += f"\n\ndef f{i}(x: torch.Tensor) -> torch.Tensor:\n    return f{i - 1}(f{i - 1}(x))\n"
+    src += (f"\n\nclass CallTree(torch.nn.Module):\n    def forward(self, x: torch.Tensor) -> torch.Tensor:\n"
+            f"        return f{CALL_TREE_DEPTH}(x)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "call_tree_module.py")
+        with open(path, "w") as f:
+            f.write(src)
+        spec = importlib.util.spec_from_file_location("call_tree_module", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["call_tree_module"] = module  # TorchScript resolves the functions through it
+        spec.loader.exec_module(module)
+        torch.jit.save(torch.jit.script(module.CallTree()), os.path.join(BAD_DIR, "call_tree.pt"))
+    print("  malformed/call_tree.pt")
+
+
 def main():
     if sys.argv[1:] == ["malformed"]:
         malformed_fixtures()
+        malformed_torchscript()
         return 0
     torch.manual_seed(0)
     torch.set_grad_enabled(False)
@@ -415,6 +441,7 @@ def main():
     fixtures.update(torchscript_fixtures())
     print("Malformed inputs:")
     malformed_fixtures()
+    malformed_torchscript()
     manifest = {
         "generator": "tests/data/make_fixtures.py",
         "versions": {"torch": torch.__version__, "torchvision": torchvision.__version__,

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +18,7 @@
 #include "graph/graph.h"
 #include "io/torchscript_flops.h"
 #include "test_paths.h"
+#include "zip_bomb.h"
 
 namespace {
 
@@ -189,6 +193,8 @@ TEST(TorchScriptImport, MalformedFilesGiveOneLineErrors) {
       {"malformed/empty.pt", "not a readable TorchScript archive"},
       {"malformed/bad_code.pt", "not a readable TorchScript archive (expected ident"},
       {"malformed/no_forward.pt", "the module has no forward method"},
+      // 2^40 nodes once inlined (tests/data/make_fixtures.py): refused before LibTorch inlines it
+      {"malformed/call_tree.pt", "forward would have more than 2000000 nodes once its calls are inlined, over the limit"},
       {"malformed/does_not_exist.pt", "no such file"},
   };
   for (const Case& c : cases) {
@@ -200,6 +206,17 @@ TEST(TorchScriptImport, MalformedFilesGiveOneLineErrors) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
     EXPECT_LT(e.size(), path.size() + 200) << e;
   }
+}
+
+TEST(TorchScriptImport, AZipBombIsRefusedBeforeLibTorchReadsIt) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("gp_bomb_" + std::to_string(getpid()) + ".pt")).string();
+  ASSERT_TRUE(gptest::writeZipBomb(path));
+  gp::ImportOptions o;
+  o.inputShape = {1, 3};
+  const std::string e = errorOf(path, o);
+  std::filesystem::remove(path);
+  EXPECT_EQ(e.rfind(path + ": record bomb/data/0 expands ", 0), 0u) << e;
+  EXPECT_NE(e.find("(a zip bomb?)"), std::string::npos) << e;
 }
 
 TEST(TorchScriptImport, PrintsNothing) {
