@@ -36,7 +36,8 @@ if [[ $WHICH == *,pretrain,* ]]; then
 fi
 if [[ $WHICH == *,app,* ]]; then
   APP_TEST=build/release/tests/app/gp_app_soak_test
-  GP_APP_SOAK_MODELS=50 GP_APP_SOAK_OPTIMIZE=100 xvfb-run -a "$APP_TEST" >"$OUT/app.out" 2>"$OUT/app.err" &
+  # Qt Test stops a test function after 5 minutes unless told otherwise.
+  GP_APP_SOAK_MODELS=50 GP_APP_SOAK_OPTIMIZE=100 QTEST_FUNCTION_TIMEOUT=86400000 xvfb-run -a "$APP_TEST" >"$OUT/app.out" 2>"$OUT/app.err" &
   PIDS[app]=$!
   # Watch the test program itself, not xvfb-run.
   for _ in $(seq 100); do

@@ -25,7 +25,7 @@ int64_t maxJsonValues();      // 64 * maxModelOps()
 // when count > maxModelOps(). `what`: "ops", "nodes", ...
 void checkModelOps(const std::string& source, int64_t count, const std::string& what);
 
-// "the limit of 2000000 ops; set GRAPHPLACE_MAX_OPS to change it" — for messages.
+// "set GRAPHPLACE_MAX_OPS above 2000000 ops to allow more" — for messages.
 std::string maxOpsHint();
 
 }  // namespace gp

@@ -230,11 +230,12 @@ class DotGraphReader {
   GraphBuilder b_;
 };
 
-// Refuses a text that names more distinct nodes than a model may have ops, or holds more than four
-// edge operators per op (base/input_limits.h), before cgraph builds it: cgraph's memory grows with both. A
-// light lexer of DOT's tokens (IDs, quoted and HTML strings, comments); an ID that is a keyword,
-// an attribute name or value (next to '=') or a port (after ':') is not a node. Ports and
-// subgraph names can only make the count larger, so the bound never lets a larger graph through.
+// Refuses a text that names more distinct nodes than a model may have ops, or holds more than
+// four edge operators per op (base/input_limits.h), before cgraph builds it: cgraph's memory
+// grows with both. A light lexer of DOT's tokens (IDs, quoted and HTML strings, comments); an ID
+// that is a keyword, an attribute name or value (next to '=') or a port (after ':') is not a
+// node. Subgraph names and a name written both quoted and bare only make the count larger, so the
+// bound never lets a larger graph through.
 void checkDotSize(const std::string& text, const std::string& source) {
   const int64_t maxNodes = maxModelOps();
   std::unordered_set<std::string_view> names;

@@ -230,19 +230,27 @@ jit::Graph* calleeGraph(const jit::Node* n) {
   return g ? g->graph().get() : nullptr;
 }
 
+constexpr int kMaxCallDepth = 1000;
+
 // How many nodes `block` has once every call in it is inlined, counted without inlining (each
 // function once), saturating just above `cap`: a module whose functions call each other in a
 // deep tree would otherwise grow exponentially inside jit::Inline before the op limit sees it.
-int64_t inlinedNodes(const jit::Block* block, std::unordered_map<const jit::Graph*, int64_t>& memo, int64_t cap) {
+// Calls nested deeper than kMaxCallDepth (which would overflow the stack here and in
+// jit::Inline) are an error.
+int64_t inlinedNodes(const std::string& path, const jit::Block* block,
+                     std::unordered_map<const jit::Graph*, int64_t>& memo, int64_t cap, int depth = 0) {
+  if (depth > kMaxCallDepth)
+    throw Error(path, "forward nests calls and blocks more than " + std::to_string(kMaxCallDepth) + " deep");
   int64_t total = 0;
   for (const jit::Node* n : block->nodes()) {
     int64_t size = 1;
     if (jit::Graph* callee = calleeGraph(n)) {
       auto [it, added] = memo.try_emplace(callee, cap + 1);  // a cycle counts as over the cap
-      if (added) it->second = inlinedNodes(callee->block(), memo, cap);
+      if (added) it->second = inlinedNodes(path, callee->block(), memo, cap, depth + 1);
       size = it->second;
     }
-    for (const jit::Block* sub : n->blocks()) size += inlinedNodes(sub, memo, cap);
+    for (const jit::Block* sub : n->blocks())
+      size = std::min(cap + 1, size + inlinedNodes(path, sub, memo, cap, depth + 1));
     total = std::min(cap + 1, total + size);
   }
   return total;
@@ -251,7 +259,7 @@ int64_t inlinedNodes(const jit::Block* block, std::unordered_map<const jit::Grap
 void TorchScriptImporter::prepareGraph(const jit::Method& forward) {
   graph_ = forward.graph()->copy();
   std::unordered_map<const jit::Graph*, int64_t> memo;
-  const int64_t inlined = inlinedNodes(graph_->block(), memo, maxModelOps());
+  const int64_t inlined = inlinedNodes(path_, graph_->block(), memo, maxModelOps());
   if (inlined > maxModelOps())
     throw Error(path_, "forward would have more than " + std::to_string(maxModelOps()) +
                            " nodes once its calls are inlined, over the limit (" + maxOpsHint() + ")");
