@@ -9,16 +9,18 @@
 // JobControl the work polls; the UI reads it with a timer (no cross-thread calls into QObjects).
 #pragma once
 #include <QFutureWatcher>
-#include <QMutex>
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
 #include <exception>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <type_traits>
+
+#include "base/thread_handoff.h"
 
 namespace gp {
 
@@ -31,15 +33,15 @@ struct JobResult {
 struct JobControl {
   std::atomic<bool> cancel{false};
   std::atomic<int> done{0}, total{0};
-  QMutex mutex;
-  QString current;  // what runs now (guarded by mutex)
+  std::mutex mutex;  // not QMutex: ThreadSanitizer sees this one
+  QString current;   // what runs now (guarded by mutex)
 
   void setCurrent(const QString& s) {
-    QMutexLocker lock(&mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     current = s;
   }
   QString currentText() {
-    QMutexLocker lock(&mutex);
+    std::lock_guard<std::mutex> lock(mutex);
     return current;
   }
 };
@@ -53,16 +55,20 @@ void startJob(QObject* context, QThreadPool* pool, Fn work, Done done) {
     watcher->deleteLater();
     done(std::move(r));
   });
-  watcher->setFuture(QtConcurrent::run(pool, [work = std::move(work)]() -> JobResult<T> {
-    try {
-      return JobResult<T>{work(), {}};
-    } catch (const std::bad_alloc&) {
-      return JobResult<T>{std::nullopt, QObject::tr("out of memory")};
-    } catch (const std::exception& e) {
-      return JobResult<T>{std::nullopt, QString::fromStdString(e.what())};
-    } catch (...) {
-      return JobResult<T>{std::nullopt, QObject::tr("unknown error")};
-    }
+  const HandOff handOff(HandOff::ThreadPool);  // Qt's pool hands the task over (thread_handoff.h)
+  watcher->setFuture(handOff.send([&] {
+    return QtConcurrent::run(pool, [work = std::move(work), handOff]() -> JobResult<T> {
+      handOff.received();
+      try {
+        return JobResult<T>{work(), {}};
+      } catch (const std::bad_alloc&) {
+        return JobResult<T>{std::nullopt, QObject::tr("out of memory")};
+      } catch (const std::exception& e) {
+        return JobResult<T>{std::nullopt, QString::fromStdString(e.what())};
+      } catch (...) {
+        return JobResult<T>{std::nullopt, QObject::tr("unknown error")};
+      }
+    });
   }));
 }
 

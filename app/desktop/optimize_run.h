@@ -4,9 +4,9 @@
 // crosses into a QObject from the worker.
 #pragma once
 #include <QElapsedTimer>
-#include <QMutex>
 #include <QString>
 #include <atomic>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -30,7 +30,7 @@ struct OptimizeRun {
 
   // Called on the worker thread for every iteration.
   void report(const IterationReport& r) {
-    QMutexLocker lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     OptimizeProgress p;
     p.report = r;
     p.report.best = nullptr;
@@ -40,18 +40,18 @@ struct OptimizeRun {
   }
   // UI thread: everything reported since the last call, oldest first.
   std::vector<OptimizeProgress> take() {
-    QMutexLocker lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     std::vector<OptimizeProgress> out;
     out.swap(pending_);
     return out;
   }
   int lastIteration() {
-    QMutexLocker lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     return lastIteration_;
   }
 
  private:
-  QMutex mutex_;
+  std::mutex mutex_;  // not QMutex: ThreadSanitizer sees this one
   std::vector<OptimizeProgress> pending_;
   int lastIteration_ = 0;
 };

@@ -118,8 +118,9 @@ void PpoTrainer::saveSession(const std::string& path, int iterationsDone, const 
   rl::saveSession(p, *s_->optimizer, session, path);
 }
 
-void PpoTrainer::begin() {
+void PpoTrainer::begin(const StopFn& stop) {
   State& s = *s_;
+  auto stopped = [&] { return stop && stop(); };
   const OptimizeOptions& o = s.options;
   bool unused = false;
   if (o.startPlan) s.considerPlan(*o.startPlan, unused);  // the start plan as it is is a candidate
@@ -140,6 +141,7 @@ void PpoTrainer::begin() {
     useOrder(order);
     double bestStep = trial(first);
     for (const Plan& c : o.startCandidates) {
+      if (stopped()) break;
       if (c.device.size() != static_cast<size_t>(s.features.numOps)) continue;
       if (!c.priority.empty() && c.priority.size() != c.device.size()) continue;
       s.considerPlan(c, unused);
@@ -152,7 +154,7 @@ void PpoTrainer::begin() {
   }
   // schedule task: the base order that simulates best on the start devices — the critical-path
   // ranks, the start's own priorities, or the topological order (close to FIFO)
-  if (s.tasks().schedule) {
+  if (s.tasks().schedule && !stopped()) {
     std::vector<std::vector<int32_t>> orders;
     if (!order.empty()) orders.push_back(order);
     std::vector<int32_t> topo(static_cast<size_t>(s.features.numOps));
@@ -162,19 +164,21 @@ void PpoTrainer::begin() {
     double bestStep = trial(first);
     std::vector<int32_t> chosen = s.features.priority;
     for (const auto& candidate : orders) {
+      if (stopped()) break;
       s.builder->setBaseOrder(candidate);
       if (const double t = trial(first); t < bestStep) bestStep = t, chosen = candidate;
     }
     s.builder->setBaseOrder(chosen);
   }
   // fusion task: start from fusion level 1 on every op that may fuse, or from no fusion at all
-  if (s.tasks().fusion) {
+  if (s.tasks().fusion && !stopped()) {
     Decisions none = first;
     std::fill(none.fusion.begin(), none.fusion.end(), 0);
     if (trial(none) < trial(first)) first = none;
   }
   s.best = first;  // the decisions' incumbent (the raw start plan has no levels)
-  s.consider(first, unused);
+  // stopped with a plan already tried: the run ends, and its best plan is the incumbent
+  if (!stopped() || !s.inc.haveAny) s.consider(first, unused);
   s.startStep = s.inc.bestStep;
   s.refreshCurrentDevices();
   s.startInput = s.input;
@@ -219,7 +223,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
     history = session.session.history;
   }
   result.firstIteration = done + 1;
-  begin();
+  begin(within);
   if (!stopBetween()) {
     // the policy's own plan first (greedy + samples, no update, no search): what it knows
     // before it refines, shown at once; refining starts from the better of it and the start

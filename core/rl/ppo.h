@@ -106,7 +106,9 @@ class PpoTrainer {
   // Step-wise use. `stop` is polled between simulations and passes; `cancel` (may be null)
   // also abandons forward and backward passes.
   using StopFn = std::function<bool()>;
-  void begin();  // the start plan (or every unit on device 0) becomes the first incumbent
+  // The start plan (or every unit on device 0) becomes the first incumbent. Once `stop` says so,
+  // the other starts, base orders and fusion levels are not tried.
+  void begin(const StopFn& stop = {});
   // One PPO iteration numbered `iteration`; `progress` in [0, 1] sets the entropy bonus.
   // Returns false when stopped before the update.
   bool iterate(int iteration, double progress, IterationReport& report, const StopFn& stop,

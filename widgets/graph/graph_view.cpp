@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/thread_handoff.h"
 #include "graph/graph_layout.h"
 #include "graph/scope_tree.h"
 
@@ -36,10 +37,29 @@ GraphView::~GraphView() {
   for (QFuture<void>& f : jobs_) f.waitForFinished();
 }
 
-void GraphView::track(QFuture<void> f) {
+void GraphView::runInBackground(std::function<void()> work) {
   jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [](const QFuture<void>& j) { return j.isFinished(); }),
               jobs_.end());
-  jobs_.push_back(std::move(f));
+  const HandOff handOff(HandOff::ThreadPool);  // Qt's pool hands the job over (base/thread_handoff.h)
+  jobs_.push_back(handOff.send([&] {
+    return QtConcurrent::run([work = std::move(work), handOff] {
+      handOff.received();
+      work();
+    });
+  }));
+}
+
+void GraphView::postToView(std::function<void()> fn) {
+  const HandOff handOff(HandOff::EventQueue);  // Qt's event queue hands the call over
+  handOff.send([&] {
+    QMetaObject::invokeMethod(
+        this,
+        [fn = std::move(fn), handOff] {
+          handOff.received();
+          fn();
+        },
+        Qt::QueuedConnection);
+  });
 }
 
 void GraphView::setGraph(std::shared_ptr<const Graph> g) {
@@ -142,26 +162,23 @@ void GraphView::startLayout(ScopeId anchor) {
   auto expanded = expanded_;
   auto cancel = layoutCancel_;
   const LayoutOptions options = layoutOptions_;
-  track(QtConcurrent::run([this, graph, tree, expanded, cancel, job, options] {
+  runInBackground([this, graph, tree, expanded, cancel, job, options] {
     int lastSent = -1;
     auto progress = [&](int p) {
       if (p == lastSent || *cancel) return;
       lastSent = p;
-      QMetaObject::invokeMethod(
-          this,
-          [this, job, p] {
-            if (job != layoutJob_) return;
-            layoutPercent_ = p;
-            progressText_ = tr("Laying out the graph… %1%").arg(p);
-            Q_EMIT layoutProgress(p);
-            update();
-          },
-          Qt::QueuedConnection);
+      postToView([this, job, p] {
+        if (job != layoutJob_) return;
+        layoutPercent_ = p;
+        progressText_ = tr("Laying out the graph… %1%").arg(p);
+        Q_EMIT layoutProgress(p);
+        update();
+      });
     };
     // the layered layout while dot still runs: shown at once, replaced when dot's arrives
     auto provisional = [this, job, cancel](std::shared_ptr<const GraphLayout> layered) {
       if (*cancel) return;
-      QMetaObject::invokeMethod(this, [this, job, layered] { applyLayout(job, layered, false); }, Qt::QueuedConnection);
+      postToView([this, job, layered] { applyLayout(job, layered, false); });
     };
     std::shared_ptr<const GraphLayout> result;
     QString failure;
@@ -174,20 +191,17 @@ void GraphView::startLayout(ScopeId anchor) {
     }
     if (*cancel) return;
     if (!result) {  // the previous layout stays; the view says why and is idle again
-      QMetaObject::invokeMethod(
-          this,
-          [this, job, failure] {
-            if (job != layoutJob_) return;
-            layoutRunning_ = false;
-            progressText_ = tr("Layout failed: %1").arg(failure.isEmpty() ? tr("no result") : failure);
-            update();
-            Q_EMIT layoutFinished();
-          },
-          Qt::QueuedConnection);
+      postToView([this, job, failure] {
+        if (job != layoutJob_) return;
+        layoutRunning_ = false;
+        progressText_ = tr("Layout failed: %1").arg(failure.isEmpty() ? tr("no result") : failure);
+        update();
+        Q_EMIT layoutFinished();
+      });
       return;
     }
-    QMetaObject::invokeMethod(this, [this, job, result] { applyLayout(job, result, true); }, Qt::QueuedConnection);
-  }));
+    postToView([this, job, result] { applyLayout(job, result, true); });
+  });
 }
 
 void GraphView::applyLayout(int job, std::shared_ptr<const GraphLayout> layout, bool final) {

@@ -26,6 +26,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -186,8 +187,10 @@ class GraphView : public QWidget {
   QPointF placedOrigin_;
   double placedScale_ = 0;
 
-  // background layout / overview
-  void track(QFuture<void> f);
+  // background layout / overview: `work` runs on Qt's pool, tracked in jobs_; a job hands its
+  // results back with postToView, which runs `fn` on the view's thread
+  void runInBackground(std::function<void()> work);
+  void postToView(std::function<void()> fn);
   std::vector<QFuture<void>> jobs_;  // every background job still running (waited for on destruction)
   std::shared_ptr<std::atomic<bool>> layoutCancel_, overviewCancel_;
   int layoutJob_ = 0, overviewJob_ = 0;

@@ -4,7 +4,6 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPaintEvent>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
@@ -404,7 +403,7 @@ void GraphView::startOverview() {
   auto cancel = overviewCancel_;
   const bool deviceMode = mode_ == ColorMode::Device;
   const double minimapLong = std::min<double>(kMinimapMaxLong, std::max(kMinimapMax, height() * 3 / 5));
-  track(QtConcurrent::run([this, job, layout, colors, cancel, deviceMode, minimapLong] {
+  runInBackground([this, job, layout, colors, cancel, deviceMode, minimapLong] {
     const QRectF b = layout->bounds.adjusted(-40, -40, 40, 40);
     double s = std::min({1.0, std::sqrt(6e6 / (b.width() * b.height())), 16000 / b.width(), 16000 / b.height()});
     QImage img(std::max(1, static_cast<int>(b.width() * s)), std::max(1, static_cast<int>(b.height() * s)),
@@ -444,19 +443,17 @@ void GraphView::startOverview() {
     QImage minimap = img.scaled(std::max(8, static_cast<int>(b.width() * ms)), std::max(8, static_cast<int>(b.height() * ms)),
                                 Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     if (*cancel) return;
-    QMetaObject::invokeMethod(
-        this,
-        [this, job, levels, minimap, s, b] {
-          if (job != overviewJob_) return;
-          overviewLevels_ = std::move(*levels);
-          overview_ = overviewLevels_.front();
-          minimap_ = minimap;
-          overviewScale_ = s;
-          overviewScene_ = b;
-          update();
-        },
-        Qt::QueuedConnection);
-  }));
+    // the view's thread becomes the images' only owner
+    postToView([this, job, levels = std::move(levels), minimap = std::move(minimap), s, b] {
+      if (job != overviewJob_) return;
+      overviewLevels_ = std::move(*levels);
+      overview_ = overviewLevels_.front();
+      minimap_ = minimap;
+      overviewScale_ = s;
+      overviewScene_ = b;
+      update();
+    });
+  });
 }
 
 }  // namespace gp

@@ -15,6 +15,7 @@
 #include "cluster/cluster.h"
 #include "core/test_clusters.h"
 #include "rl/chain_graphs.h"
+#include "timing_slack.h"
 #include "cost/cost_model.h"
 #include "base/error.h"
 #include "graph/graph_builder.h"
@@ -356,10 +357,11 @@ TEST(ColocRl, StopsWithin100msOfCancel) {
     EXPECT_EQ(r.best.device.size(), static_cast<size_t>(z.g.numOps()));
     return latency;
   };
+  const double bound = 0.1 * gptest::kTimingSlack;
   for (int delayMs : {5, 40, 120}) {
     double best = attempt(delayMs);
-    for (int again = 0; again < 2 && best >= 0.1; ++again) best = std::min(best, attempt(delayMs));
-    EXPECT_LT(best, 0.1) << "cancel " << delayMs << " ms after iteration 1";
+    for (int again = 0; again < 2 && best >= bound; ++again) best = std::min(best, attempt(delayMs));
+    EXPECT_LT(best, bound) << "cancel " << delayMs << " ms after iteration 1";
   }
 }
 

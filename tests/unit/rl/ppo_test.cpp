@@ -19,6 +19,7 @@
 #include "sim/simulator.h"
 #include "core/test_clusters.h"
 #include "rl/chain_graphs.h"
+#include "timing_slack.h"
 
 using namespace gp;
 
@@ -191,9 +192,10 @@ TEST(Ppo, StopsWithin100msOfCancelOnGnmt) {
     EXPECT_EQ(r.best.device.size(), static_cast<size_t>(g.numOps()));
     return latency;
   };
+  const double bound = 0.1 * gptest::kTimingSlack;
   double best = attempt();
-  for (int again = 0; again < 2 && best >= 0.1; ++again) best = std::min(best, attempt());
-  EXPECT_LT(best, 0.1);
+  for (int again = 0; again < 2 && best >= bound; ++again) best = std::min(best, attempt());
+  EXPECT_LT(best, bound);
 }
 
 TEST(Ppo, CheckpointRoundTrip) {
