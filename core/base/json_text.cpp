@@ -68,4 +68,28 @@ nlohmann::json parseJsonText(const std::string& text, const std::string& source)
   }
 }
 
+std::string jsonString(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object()) return {};
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<int64_t> jsonInteger(const nlohmann::json& v, int64_t lo, int64_t hi) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<uint64_t>();
+    if (hi < 0 || u > static_cast<uint64_t>(hi) || static_cast<int64_t>(u) < lo) return std::nullopt;
+    return static_cast<int64_t>(u);
+  }
+  if (!v.is_number_integer()) return std::nullopt;
+  const auto x = v.get<int64_t>();
+  if (x < lo || x > hi) return std::nullopt;
+  return x;
+}
+
+std::optional<int64_t> jsonInteger(const nlohmann::json& obj, const char* key, int64_t lo, int64_t hi) {
+  if (!obj.is_object()) return std::nullopt;
+  const auto it = obj.find(key);
+  return it == obj.end() ? std::nullopt : jsonInteger(*it, lo, hi);
+}
+
 }  // namespace gp

@@ -154,7 +154,7 @@ std::string AnalyticCostModel::toJson() const {
 
 AnalyticCostModel AnalyticCostModel::parse(const std::string& text, const std::string& source) {
   const nlohmann::json j = parseJsonText(text, source);
-  if (!j.is_object() || j.value("format", "") != "graphplace-cpu-roofline" || j.value("version", 0) != 1)
+  if (jsonString(j, "format") != "graphplace-cpu-roofline" || !jsonInteger(j, "version", 1, 1))
     throw Error(source, "not a fitted roofline (\"format\": \"graphplace-cpu-roofline\", version 1)");
   AnalyticCostModel m;
   try {

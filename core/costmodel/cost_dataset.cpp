@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "base/error.h"
 #include "base/file_text.h"
@@ -117,9 +119,9 @@ std::string CostDataset::toJson() const {
 
 CostDataset CostDataset::parse(const std::string& text, const std::string& source) {
   const json root = parseJsonText(text, source);
-  if (!root.is_object() || root.value("format", "") != kFormat)
+  if (jsonString(root, "format") != kFormat)
     throw Error(source, std::string("not a cost-model dataset (\"format\": \"") + kFormat + "\" missing)");
-  if (!root.contains("version") || !root["version"].is_number_integer() || root["version"].get<int64_t>() != kVersion)
+  if (!jsonInteger(root, "version", kVersion, kVersion))
     throw Error(source, "unsupported dataset version (this build reads version " + std::to_string(kVersion) + ")");
   CostDataset d;
   try {
@@ -128,10 +130,16 @@ CostDataset CostDataset::parse(const std::string& text, const std::string& sourc
     d.task = task == "kernel" ? CostTask::Kernel : CostTask::Plan;
     d.collection = root.value("collection", "");
     d.deviceKind = root.value("device_kind", "");
-    d.nodeWidth = root.at("node_width").get<int32_t>();
-    d.configWidth = root.at("config_width").get<int32_t>();
+    auto int32 = [&](const char* key, std::optional<int32_t> absent) {
+      if (absent && !root.contains(key)) return *absent;
+      const auto v = jsonInteger(root, key, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+      if (!v) throw Error(source, std::string("\"") + key + "\" must be a 32-bit integer");
+      return static_cast<int32_t>(*v);
+    };
+    d.nodeWidth = int32("node_width", std::nullopt);
+    d.configWidth = int32("config_width", std::nullopt);
     d.opcodes = root.at("opcodes").get<std::vector<std::string>>();
-    d.repeats = root.value("repeats", 0);
+    d.repeats = int32("repeats", 0);
     d.noise = root.value("noise", "");
   } catch (const json::exception& e) {
     throw Error(source, std::string("bad dataset header (") + e.what() + ")");

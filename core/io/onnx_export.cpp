@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -262,14 +263,20 @@ OnnxPlacement readOnnxPlacement(const std::string& bytes, const Graph& g, const 
       throw Error(source, "node '" + g.opName(op) + "': bad graphplace line in its doc_string");
     const auto k = static_cast<size_t>(op);
     p.device[k] = line["device"].get<std::string>();
-    if (line.contains("device_index") && line["device_index"].is_number_integer())
-      p.deviceIndex[k] = line["device_index"].get<int32_t>();
-    if (line.contains("priority") && line["priority"].is_number_integer()) {
-      priority[k] = line["priority"].get<int32_t>();
+    // an integer field of the line, when present; outside 32 bits the line is bad
+    auto int32 = [&](const char* key) -> std::optional<int32_t> {
+      if (!line.contains(key) || !line[key].is_number_integer()) return std::nullopt;
+      const auto v = jsonInteger(line, key, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+      if (!v) throw Error(source, "node '" + g.opName(op) + "': " + key + " outside the 32-bit range in its doc_string");
+      return static_cast<int32_t>(*v);
+    };
+    if (const auto v = int32("device_index")) p.deviceIndex[k] = *v;
+    if (const auto v = int32("priority")) {
+      priority[k] = *v;
       anyPriority = true;
     }
-    if (line.contains("fusion_group") && line["fusion_group"].is_number_integer()) {
-      fusion[k] = line["fusion_group"].get<int32_t>();
+    if (const auto v = int32("fusion_group")) {
+      fusion[k] = *v;
       anyFusion = true;
     }
     ++p.annotatedNodes;

@@ -87,14 +87,16 @@ LoadedPlacement parsePlacement(const std::string& text, const std::string& sourc
   auto fail = [&](const std::string& problem) -> void { throw Error(source, problem); };
   const json doc = parseJsonText(text, source);
   try {
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
+    if (jsonString(doc, "format") != kFormat)
       fail(std::string("not a graphplace placement file (\"format\" must be \"") + kFormat + "\")");
-    if (doc.value("version", kVersion) != kVersion) fail("unsupported version");
+    if (doc.contains("version") && !jsonInteger(doc, "version", kVersion, kVersion)) fail("unsupported version");
     LoadedPlacement lp;
     const json& model = doc.at("model");
     lp.model.path = model.value("path", "");
     lp.model.sha256 = model.value("sha256", "");
-    lp.model.ops = model.value("ops", -1);
+    const auto opCount = jsonInteger(model, "ops", 0, std::numeric_limits<int32_t>::max());
+    if (!opCount) fail("\"model\" needs \"ops\": the number of ops the file places");
+    lp.model.ops = static_cast<int32_t>(*opCount);
     if (lp.model.ops != g.numOps())
       fail("the file places " + std::to_string(lp.model.ops) + " ops, the model has " + std::to_string(g.numOps()) +
            " (is it for another model or mode?)");
@@ -128,15 +130,14 @@ LoadedPlacement parsePlacement(const std::string& text, const std::string& sourc
       if (d < 0) fail("op '" + name + "' is placed on '" + dev + "', which the cluster does not have");
       lp.plan.device[op] = d;
       if (o.contains("priority")) {
-        const int64_t prio = o["priority"].get<int64_t>();
-        if (prio < std::numeric_limits<int32_t>::min() || prio > std::numeric_limits<int32_t>::max())
-          fail("op '" + name + "' has priority " + std::to_string(prio) + ", outside the 32-bit range");
-        lp.plan.priority[op] = static_cast<int32_t>(prio);
+        const auto prio = jsonInteger(o["priority"], std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+        if (!prio) fail("op '" + name + "' has priority " + o["priority"].dump() + ", not an integer in the 32-bit range");
+        lp.plan.priority[op] = static_cast<int32_t>(*prio);
       }
       if (o.contains("fusion_group")) {
-        const int32_t grp = o["fusion_group"].get<int32_t>();
-        if (grp < -1 || grp >= g.numOps()) fail("op '" + name + "' has fusion group " + std::to_string(grp) + " out of range");
-        lp.plan.fusionGroup[op] = grp;
+        const auto grp = jsonInteger(o["fusion_group"], -1, g.numOps() - 1);
+        if (!grp) fail("op '" + name + "' has fusion group " + o["fusion_group"].dump() + " out of range");
+        lp.plan.fusionGroup[op] = static_cast<int32_t>(*grp);
       }
     }
     return lp;

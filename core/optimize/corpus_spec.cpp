@@ -29,9 +29,9 @@ class Reader {
 
   int64_t integer(const json& v, const std::string& where) const {
     if (!v.is_number_integer()) fail(where, "expected an integer, got " + std::string(v.type_name()));
-    const auto x = v.get<int64_t>();
-    if (x < 0 || x > kMaxOptionValue) fail(where, "out of range (0 .. " + std::to_string(kMaxOptionValue) + ")");
-    return x;
+    const auto x = jsonInteger(v, 0, kMaxOptionValue);
+    if (!x) fail(where, "out of range (0 .. " + std::to_string(kMaxOptionValue) + ")");
+    return *x;
   }
 
   // An integer, a list of integers, or {"from": A, "to": B} (A <= B, at most kMaxCorpusGraphs values).
@@ -152,9 +152,8 @@ CorpusSpec parseCorpusSpec(const std::string& text, const std::string& path) {
         key != "eval_clusters" && key != "clusters_per_graph")
       r.fail(key, "unknown key (known: format, version, families, held_out, clusters, eval_clusters, "
                   "clusters_per_graph)");
-  if (j.value("format", "") != "graphplace-corpus") r.fail("format", "expected \"graphplace-corpus\"");
-  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int64_t>() != 1)
-    r.fail("version", "expected 1");
+  if (jsonString(j, "format") != "graphplace-corpus") r.fail("format", "expected \"graphplace-corpus\"");
+  if (!jsonInteger(j, "version", 1, 1)) r.fail("version", "expected 1");
   if (!j.contains("families") || !j["families"].is_object() || j["families"].empty())
     r.fail("families", "expected an object of family name -> list of models");
 

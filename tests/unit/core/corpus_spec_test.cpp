@@ -90,6 +90,8 @@ TEST(CorpusSpec, BadSpecsAreOneLineErrors) {
   EXPECT_NE(errorOf("{").find("not valid JSON"), std::string::npos);
   EXPECT_EQ(errorOf("[]"), "expected a JSON object");
   EXPECT_EQ(errorOf(R"({"format": "x", "version": 1})"), "format: expected \"graphplace-corpus\"");
+  EXPECT_EQ(errorOf(R"({"format": 2, "version": 1})"), "format: expected \"graphplace-corpus\"");
+  EXPECT_EQ(errorOf(R"({"version": 1})"), "format: expected \"graphplace-corpus\"");
   EXPECT_EQ(errorOf(R"({"format": "graphplace-corpus", "version": 2})"), "version: expected 1");
   EXPECT_NE(errorOf(spec(R"({"a": ["zoo:rnnlm"]})", R"(, "colour": 1)")).find("colour: unknown key"),
             std::string::npos);

@@ -262,6 +262,8 @@ TEST(AnalyticCostModel, FitsPeaksEfficienciesAndTable) {
   EXPECT_DOUBLE_EQ(r.kernelTime(2e9, 1e3, 0, "new", {2, 1, 1}), m.kernelTime(2e9, 1e3, 0, "new", {2, 1, 1}));
   EXPECT_EQ(r.tableSize(), 8u);
   EXPECT_THROW(AnalyticCostModel::parse("{\"format\": \"x\"}", "fit.json"), Error);
+  EXPECT_THROW(AnalyticCostModel::parse("{\"format\": 2}", "fit.json"), Error);
+  EXPECT_THROW(AnalyticCostModel::parse("{\"format\": \"graphplace-cpu-roofline\", \"version\": 1e300}", "fit.json"), Error);
   // predictions of the dataset itself
   const auto p = m.predict(d.graphs[1], CostTask::Kernel, d.configWidth);
   EXPECT_EQ(p, (std::vector<double>{0.02, 0.01}));

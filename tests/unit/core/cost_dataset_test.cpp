@@ -112,6 +112,12 @@ TEST(CostDataset, InconsistentFilesGetOneLine) {
   EXPECT_EQ(errorOf("{\"format\": \"graphplace-costmodel-dataset\", \"version\": 2}"),
             "bad.json: unsupported dataset version (this build reads version 1)");
   EXPECT_EQ(errorOf("[]"), "bad.json: not a cost-model dataset (\"format\": \"graphplace-costmodel-dataset\" missing)");
+  EXPECT_EQ(errorOf("{\"format\": 2}"), "bad.json: not a cost-model dataset (\"format\": \"graphplace-costmodel-dataset\" missing)");
+  EXPECT_EQ(errorOf("{\"format\": \"graphplace-costmodel-dataset\", \"version\": 1e300}"),
+            "bad.json: unsupported dataset version (this build reads version 1)");
+  std::string wide = tiny(CostTask::Kernel).toJson();
+  wide.replace(wide.find("\"node_width\":2"), 14, "\"node_width\":1e300");
+  EXPECT_EQ(errorOf(wide), "bad.json: \"node_width\" must be a 32-bit integer");
   EXPECT_NE(errorOf("{\"format\": \"graphplace-costmodel-dataset\""), "");
   std::string text = tiny(CostTask::Kernel).toJson();
   text.replace(text.find("\"task\":\"kernel\""), 15, "\"task\":\"tiles\"");

@@ -100,5 +100,33 @@ TEST(PlacementFile, MissingHashOrHugePriorityIsRefused) {
   EXPECT_NE(errorOf(f, j.dump(), f.id).find("records no model SHA-256"), std::string::npos) << errorOf(f, j.dump(), f.id);
   j = nlohmann::json::parse(good);
   j["ops"][0]["priority"] = 5'000'000'000LL;
-  EXPECT_NE(errorOf(f, j.dump(), f.id).find("outside the 32-bit range"), std::string::npos);
+  EXPECT_NE(errorOf(f, j.dump(), f.id).find("priority 5000000000, not an integer in the 32-bit range"), std::string::npos);
+}
+
+// Numbers of the wrong kind or size are one-line errors, never converted: a float far outside
+// int's range (undefined behaviour in the conversion), an integer past 32 bits (narrowed), a
+// string where a number goes.
+TEST(PlacementFile, NumbersOutOfRangeAreRefused) {
+  Fixture f;
+  CostModel cost(f.g, f.c);
+  Simulator sim(cost);
+  Plan p = f.plan();
+  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
+  auto edit = [&](auto fn) {
+    auto j = nlohmann::json::parse(good);
+    fn(j);
+    return j.dump();
+  };
+  EXPECT_EQ(errorOf(f, edit([](auto& j) { j["version"] = 7.77e67; }), f.id), "p.json: unsupported version");
+  EXPECT_EQ(errorOf(f, edit([](auto& j) { j["version"] = "1"; }), f.id), "p.json: unsupported version");
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["model"]["ops"] = 1e300; }), f.id).find("needs \"ops\""), std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["model"].erase("ops"); }), f.id).find("needs \"ops\""), std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][0]["priority"] = -1e300; }), f.id).find("priority -1e+300, not an integer"),
+            std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][0]["fusion_group"] = 4'294'967'296LL; }), f.id)
+                .find("fusion group 4294967296 out of range"),
+            std::string::npos);
+  EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][0]["fusion_group"] = "0"; }), f.id).find("fusion group \"0\" out of range"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(f, edit([](auto& j) { j["format"] = 2; }), f.id).find("p.json: not a graphplace placement file"), 0u);
 }
