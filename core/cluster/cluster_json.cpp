@@ -89,6 +89,14 @@ class ClusterParser {
       fail(where, "field '" + key + "' must be " + (zeroOk ? "non-negative" : "positive") + ", got " + it->dump());
     return v;
   }
+  // A memory size in GiB (a finite number > 0, or >= 0 when zeroOk, up to 1 PiB), in bytes.
+  int64_t gib(const json& o, const std::string& key, const std::string& where, bool zeroOk = false) const {
+    constexpr double kMaxGiB = 1 << 20;
+    const double v = num(o, key, where, zeroOk);
+    if (v > kMaxGiB) fail(where, "field '" + key + "' must be at most 1048576 (1 PiB), got " + o[key].dump());
+    return std::llround(v * kGiB);
+  }
+
 
   void parseKinds(const json& kinds) {
     if (kinds.empty()) fail("device_kinds", "no device kinds");
@@ -117,7 +125,7 @@ class ClusterParser {
       if (!given[idx(PeakType::F8)]) d.peak[idx(PeakType::F8)] = d.peak[idx(PeakType::F16)];
       if (!given[idx(PeakType::TF32)]) d.peak[idx(PeakType::TF32)] = d.peak[idx(PeakType::F32)];
       d.memBandwidth = num(k, "memory_bandwidth_GBps", where) * kGiga;
-      d.memPhysical = std::llround(num(k, "memory_GiB", where) * kGiB);
+      d.memPhysical = gib(k, "memory_GiB", where);
       d.memCapacity = d.memPhysical;
       if (k.contains("bandwidth_efficiency")) {
         d.bandwidthEfficiency = num(k, "bandwidth_efficiency", where);
@@ -179,7 +187,7 @@ class ClusterParser {
     if (f.contains("name")) spec.name = str(f, "name", "framework");
     if (f.contains("op_overhead_us")) spec.opOverhead = num(f, "op_overhead_us", "framework", true) * kMicro;
     if (f.contains("reserved_memory_GiB"))
-      spec.reservedMemory = std::llround(num(f, "reserved_memory_GiB", "framework", true) * kGiB);
+      spec.reservedMemory = gib(f, "reserved_memory_GiB", "framework", true);
     if (f.contains("fragmentation")) {
       spec.fragmentation = num(f, "fragmentation", "framework", true);
       if (spec.fragmentation > 1) fail("framework", "field 'fragmentation' must be in [0, 1], got " + f["fragmentation"].dump());

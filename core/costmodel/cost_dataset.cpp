@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <type_traits>
 
 #include "base/error.h"
 #include "base/file_text.h"
@@ -25,16 +26,38 @@ constexpr int64_t kMaxWidth = 4096;
 
 std::string graphWhere(const CostGraph& g, size_t i) { return "graph " + std::to_string(i) + " (" + g.name + ")"; }
 
+// One element of an array field: an integer within T's range, a number, a string, or a list of
+// those; false when `v` is none of what T takes (nlohmann's get<T> would throw, or convert an
+// out-of-range float with undefined behaviour).
+template <typename T>
+bool element(const json& v, T& out) {
+  if constexpr (std::is_integral_v<T>) {
+    const auto x = jsonInteger(v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+    if (x) out = static_cast<T>(*x);
+    return x.has_value();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (v.is_number()) out = static_cast<T>(v.get<double>());
+    return v.is_number();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (v.is_string()) out = v.get<std::string>();
+    return v.is_string();
+  } else {
+    if (!v.is_array()) return false;
+    out.assign(v.size(), {});
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!element(v[i], out[i])) return false;
+    return true;
+  }
+}
+
 template <typename T>
 std::vector<T> arrayOf(const json& j, const char* key, const std::string& where, const std::string& source) {
   if (!j.contains(key)) return {};
   const json& a = j.at(key);
   if (!a.is_array()) throw Error(source, where + ": \"" + key + "\" is not an array");
-  try {
-    return a.get<std::vector<T>>();
-  } catch (const json::exception&) {
-    throw Error(source, where + ": \"" + key + "\" holds a value of the wrong type");
-  }
+  std::vector<T> out;
+  if (!element(a, out)) throw Error(source, where + ": \"" + key + "\" holds a value of the wrong type or range");
+  return out;
 }
 
 }  // namespace
@@ -152,8 +175,13 @@ CostDataset CostDataset::parse(const std::string& text, const std::string& sourc
     const std::string where = "graph " + std::to_string(i);
     if (!j.is_object()) throw Error(source, where + " is not an object");
     CostGraph g;
-    g.name = j.value("name", "");
-    g.family = j.value("family", "");
+    auto text = [&](const char* key) {
+      if (!j.contains(key)) return std::string();
+      if (!j[key].is_string()) throw Error(source, where + ": \"" + key + "\" is not a string");
+      return j[key].get<std::string>();
+    };
+    g.name = text("name");
+    g.family = text("family");
     g.opcode = arrayOf<int32_t>(j, "opcode", where, source);
     g.nodeFeatures = arrayOf<float>(j, "node_features", where, source);
     for (const auto& e : arrayOf<std::vector<int32_t>>(j, "edges", where, source)) {

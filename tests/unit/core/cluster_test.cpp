@@ -305,6 +305,15 @@ TEST(Cluster, MalformedJsonFailsWithOneLine) {
        "field 'bandwidth_GBps' must be a number"},
       {R"({"name": "x", "device_kinds": {}, "devices": [], "links": []})", "device_kinds: no device kinds"},
       {R"({"format": "other", "name": "x"})", "field 'format' must be \"graphplace-cluster\""},
+      // memory past 1 PiB would overflow its byte count
+      {[] {
+         std::string t = tinyJson();
+         t.replace(t.find("\"memory_GiB\": 8"), 15, "\"memory_GiB\": 1e300");
+         return t;
+       }(),
+       "device_kinds['G']: field 'memory_GiB' must be at most 1048576 (1 PiB), got 1e+300"},
+      {tinyJson().substr(0, tinyJson().size() - 1) + R"(, "framework": {"reserved_memory_GiB": 3e18}})",
+       "framework: field 'reserved_memory_GiB' must be at most 1048576 (1 PiB)"},
   };
   for (const Case& c : cases) {
     std::string m = errorOf(c.text);

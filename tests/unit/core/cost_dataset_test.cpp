@@ -118,6 +118,12 @@ TEST(CostDataset, InconsistentFilesGetOneLine) {
   std::string wide = tiny(CostTask::Kernel).toJson();
   wide.replace(wide.find("\"node_width\":2"), 14, "\"node_width\":1e300");
   EXPECT_EQ(errorOf(wide), "bad.json: \"node_width\" must be a 32-bit integer");
+  std::string graph = tiny(CostTask::Kernel).toJson();
+  graph.replace(graph.find("\"opcode\":[0"), 11, "\"opcode\":[2e300");
+  EXPECT_EQ(errorOf(graph), "bad.json: graph 0: \"opcode\" holds a value of the wrong type or range");
+  graph = tiny(CostTask::Kernel).toJson();
+  graph.replace(graph.find("\"name\":\"m0\""), 11, "\"name\":7");
+  EXPECT_EQ(errorOf(graph), "bad.json: graph 0: \"name\" is not a string");
   EXPECT_NE(errorOf("{\"format\": \"graphplace-costmodel-dataset\""), "");
   std::string text = tiny(CostTask::Kernel).toJson();
   text.replace(text.find("\"task\":\"kernel\""), 15, "\"task\":\"tiles\"");
