@@ -97,7 +97,6 @@ class ClusterParser {
     return std::llround(v * kGiB);
   }
 
-
   void parseKinds(const json& kinds) {
     if (kinds.empty()) fail("device_kinds", "no device kinds");
     for (auto it = kinds.begin(); it != kinds.end(); ++it) {
