@@ -39,6 +39,22 @@ std::string errorOf(const Fixture& f, const std::string& text, const ModelIdenti
   }
   return "no error";
 }
+
+// The exported file of Fixture::plan, simulated on the fixture's cluster.
+std::string goodPlacement(const Fixture& f) {
+  CostModel cost(f.g, f.c);
+  Simulator sim(cost);
+  Plan p = f.plan();
+  return placementToJson(f.g, f.id, f.c, p, sim.run(p));
+}
+
+// `text` parsed, changed by `change`, written back.
+template <typename Change>
+std::string edited(const std::string& text, Change change) {
+  auto j = nlohmann::json::parse(text);
+  change(j);
+  return j.dump();
+}
 }  // namespace
 
 TEST(PlacementFile, RoundTripRestoresThePlanAndTheStepTime) {
@@ -67,15 +83,8 @@ TEST(PlacementFile, RoundTripRestoresThePlanAndTheStepTime) {
 
 TEST(PlacementFile, MismatchesAreClearErrors) {
   Fixture f;
-  CostModel cost(f.g, f.c);
-  Simulator sim(cost);
-  Plan p = f.plan();
-  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
-  auto edit = [&](auto change) {
-    auto j = nlohmann::json::parse(good);
-    change(j);
-    return j.dump();
-  };
+  const std::string good = goodPlacement(f);
+  auto edit = [&](auto change) { return edited(good, change); };
   EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][3]["name"] = "nope"; }), f.id).find("'nope' is not in the model"),
             std::string::npos);
   EXPECT_NE(errorOf(f, edit([](auto& j) { j["ops"][3]["device"] = "gpu9"; }), f.id).find("does not have"),
@@ -91,16 +100,11 @@ TEST(PlacementFile, MismatchesAreClearErrors) {
 
 TEST(PlacementFile, MissingHashOrHugePriorityIsRefused) {
   Fixture f;
-  CostModel cost(f.g, f.c);
-  Simulator sim(cost);
-  Plan p = f.plan();
-  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
-  auto j = nlohmann::json::parse(good);
-  j["model"].erase("sha256");
-  EXPECT_NE(errorOf(f, j.dump(), f.id).find("records no model SHA-256"), std::string::npos) << errorOf(f, j.dump(), f.id);
-  j = nlohmann::json::parse(good);
-  j["ops"][0]["priority"] = 5'000'000'000LL;
-  EXPECT_NE(errorOf(f, j.dump(), f.id).find("priority 5000000000, not an integer in the 32-bit range"), std::string::npos);
+  const std::string good = goodPlacement(f);
+  const std::string noHash = edited(good, [](auto& j) { j["model"].erase("sha256"); });
+  EXPECT_NE(errorOf(f, noHash, f.id).find("records no model SHA-256"), std::string::npos) << errorOf(f, noHash, f.id);
+  const std::string hugePriority = edited(good, [](auto& j) { j["ops"][0]["priority"] = 5'000'000'000LL; });
+  EXPECT_NE(errorOf(f, hugePriority, f.id).find("priority 5000000000, not an integer in the 32-bit range"), std::string::npos);
 }
 
 // Numbers of the wrong kind or size are one-line errors, never converted: a float far outside
@@ -108,15 +112,8 @@ TEST(PlacementFile, MissingHashOrHugePriorityIsRefused) {
 // string where a number goes.
 TEST(PlacementFile, NumbersOutOfRangeAreRefused) {
   Fixture f;
-  CostModel cost(f.g, f.c);
-  Simulator sim(cost);
-  Plan p = f.plan();
-  const std::string good = placementToJson(f.g, f.id, f.c, p, sim.run(p));
-  auto edit = [&](auto fn) {
-    auto j = nlohmann::json::parse(good);
-    fn(j);
-    return j.dump();
-  };
+  const std::string good = goodPlacement(f);
+  auto edit = [&](auto change) { return edited(good, change); };
   EXPECT_EQ(errorOf(f, edit([](auto& j) { j["version"] = 7.77e67; }), f.id), "p.json: unsupported version");
   EXPECT_EQ(errorOf(f, edit([](auto& j) { j["version"] = "1"; }), f.id), "p.json: unsupported version");
   EXPECT_NE(errorOf(f, edit([](auto& j) { j["model"]["ops"] = 1e300; }), f.id).find("needs \"ops\""), std::string::npos);
