@@ -14,6 +14,9 @@ struct ImportOptions {
   // Values of named symbolic dimensions (ONNX dim_param, e.g. "batch_size" -> 8); a symbolic
   // dimension not named here counts as 1. Naming one the model does not have is an error.
   std::map<std::string, int64_t> dims;
+  // Threads of the TorchScript run (0: one per core). The import's child process runs on one:
+  // an OpenMP thread pool the parent started does not exist in a forked child.
+  int threads = 0;
 };
 
 }  // namespace gp

@@ -10,19 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-
-#include "base/fd_write.h"
-#define GP_ONNX_INFER_FORK 1
-#endif
+#include "base/child_process.h"
 
 namespace gp::onnxio {
 
@@ -154,8 +142,6 @@ bool hasSubgraph(const onnx::NodeProto& node) {
   return false;
 }
 
-#ifdef GP_ONNX_INFER_FORK
-
 // What inference changes, as a message: error text, value_info, outputs, and the nodes with
 // subgraphs (their doc_string holds their index).
 std::string packResult(const onnx::ModelProto& model, const std::string& error) {
@@ -188,68 +174,29 @@ void unpackResult(const onnx::ModelProto& result, onnx::ModelProto& model) {
 }
 
 // Runs `work` in a child process. nullopt: no child could be started (run in-process).
-std::optional<std::string> runInChild(onnx::ModelProto& model,
-                                      const std::function<std::string(onnx::ModelProto&)>& work) {
-  int fds[2];
-  if (::pipe(fds) != 0) return std::nullopt;
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return std::nullopt;
-  }
-  if (pid == 0) {  // child: only this thread exists here; leave with _exit, never return
-    ::close(fds[0]);
-    const int devNull = ::open("/dev/null", O_WRONLY);  // a crash report is not ours to print
-    if (devNull >= 0) ::dup2(devNull, STDERR_FILENO);
-    std::string error;
-    try {
-      error = work(model);
-    } catch (...) {
-      error = "shape inference failed";
-    }
-    const bool ok = writeAll(fds[1], packResult(model, error));
-    ::_exit(ok ? 0 : 2);
-  }
-  ::close(fds[1]);
-  std::string bytes;
-  bool timedOut = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kInferenceTimeoutS);
-  char buf[1 << 16];
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;  // timeout is caught at the top
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF (or error): the child is done
-    bytes.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fds[0]);
-  if (timedOut) ::kill(pid, SIGKILL);
-  int status = 0;
-  pid_t waited;
-  do {
-    waited = ::waitpid(pid, &status, 0);
-  } while (waited < 0 && errno == EINTR);
-  if (timedOut) return "ONNX shape inference did not finish within " + std::to_string(kInferenceTimeoutS) + " s";
-  if (waited == pid && WIFSIGNALED(status))
-    return "ONNX shape inference crashed on this model (signal " + std::to_string(WTERMSIG(status)) + ")";
+std::optional<std::string> inferInChild(onnx::ModelProto& model,
+                                        const std::function<std::string(onnx::ModelProto&)>& work) {
+  const ChildResult r = runInChild(
+      [&] {
+        std::string error;
+        try {
+          error = work(model);
+        } catch (...) {
+          error = "shape inference failed";
+        }
+        return packResult(model, error);
+      },
+      {.seconds = kInferenceTimeoutS});
+  using End = ChildResult::End;
+  if (r.end == End::NotStarted) return std::nullopt;
+  if (r.end == End::TimedOut) return "ONNX shape inference did not finish within " + std::to_string(kInferenceTimeoutS) + " s";
+  if (r.end == End::Crashed) return "ONNX shape inference crashed on this model (signal " + std::to_string(r.signal) + ")";
   onnx::ModelProto result;
-  if ((waited == pid && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) || !result.ParseFromString(bytes))
+  if (r.end != End::Finished || !result.ParseFromString(r.output))
     return std::string("ONNX shape inference failed in its helper process");
   unpackResult(result, model);
   return result.doc_string();
 }
-
-#endif  // GP_ONNX_INFER_FORK
 
 }  // namespace
 
@@ -261,11 +208,9 @@ std::string inferenceBlocker(const onnx::ModelProto& model) {
 std::string runIsolated(onnx::ModelProto& model, const std::function<std::string(onnx::ModelProto&)>& work) {
   // Build the schema registry here (it is built lazily), not once per child.
   (void)onnx::OpSchemaRegistry::Schema("Identity", 1, "");
-#ifdef GP_ONNX_INFER_FORK
   const char* inProcess = std::getenv("GP_ONNX_INFER_INPROCESS");  // for debuggers
   if (inProcess == nullptr || std::string_view(inProcess) != "1")
-    if (auto error = runInChild(model, work)) return *error;
-#endif
+    if (auto error = inferInChild(model, work)) return *error;
   try {
     return work(model);
   } catch (...) {

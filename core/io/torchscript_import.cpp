@@ -640,8 +640,12 @@ Graph importTorchScript(const std::string& path, const ImportOptions& options) {
   SilentWarnings silent;
   c10::Warning::WarningHandlerGuard warnings(&silent);
   torch::NoGradGuard noGrad;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (at::get_num_threads() < cores) at::set_num_threads(cores);
+  if (options.threads > 0) {
+    at::set_num_threads(options.threads);
+  } else {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (at::get_num_threads() < cores) at::set_num_threads(cores);
+  }
   jit::Module module = loadModule(path);
   try {
     return TorchScriptImporter(path, std::move(module), options).run();

@@ -1,9 +1,14 @@
 #include "io/torchscript_plugin.h"
 
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
+#include "base/child_process.h"
 #include "base/error.h"
+#include "base/input_limits.h"
 #include "base/plugin_files.h"
+#include "io/json_io.h"
 
 namespace gp {
 namespace {
@@ -44,8 +49,53 @@ Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& o
   const Plugin p = plugin();
   if (!p.fn) throw Error(path, p.error);
   Graph g;
-  p.fn(path, options, g);
-  return g;
+  const char* inProcess = std::getenv("GP_TORCHSCRIPT_INPROCESS");  // for debuggers
+  if (inProcess != nullptr && std::string_view(inProcess) == "1") {
+    p.fn(path, options, g);
+    return g;
+  }
+  ImportOptions childOptions = options;
+  childOptions.threads = 1;
+  const ChildLimits limits{.seconds = torchScriptSeconds(), .maxMemoryBytes = torchScriptMemoryBytes()};
+  // The child's answer: 'G' and the graph as graphplace JSON, or 'E' and the problem.
+  const ChildResult r = runInChild(
+      [&] {
+        std::string answer;
+        try {
+          p.fn(path, childOptions, g);
+          answer = 'G';
+          answer += graphToJson(g);
+        } catch (const Error& e) {
+          answer = 'E';
+          answer += e.problem();
+        } catch (const std::exception& e) {
+          answer = 'E';
+          answer += e.what();
+        }
+        return answer;
+      },
+      limits);
+  using End = ChildResult::End;
+  switch (r.end) {
+    case End::NotStarted:
+      p.fn(path, options, g);
+      return g;
+    case End::TimedOut:
+      throw Error(path, "importing it ran longer than " + std::to_string(limits.seconds) + " s, over the limit (set " +
+                            kTorchScriptSecondsVariable + " to allow more)");
+    case End::OverMemory:
+      throw Error(path, "importing it took more than " + std::to_string(limits.maxMemoryBytes >> 20) +
+                            " MiB of memory, over the limit (set " + kTorchScriptMemoryVariable + " to allow more)");
+    case End::Crashed:
+      throw Error(path, "LibTorch crashed reading it (signal " + std::to_string(r.signal) + ")");
+    case End::Failed:
+      throw Error(path, "the TorchScript import process failed");
+    case End::Finished:
+      break;
+  }
+  if (r.output.empty()) throw Error(path, "the TorchScript import process sent nothing back");
+  if (r.output[0] == 'E') throw Error(path, r.output.substr(1));
+  return parseGraphJson(r.output.substr(1), path);
 }
 
 }  // namespace gp

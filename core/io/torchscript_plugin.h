@@ -24,6 +24,12 @@ inline constexpr uint64_t torchScriptPluginAbi() {
 // Imports through the plugin, loading it on first use. Looks in $GP_TORCHSCRIPT_PLUGIN, the
 // build tree, next to the executable, and in <exe>/../lib/graphplace. Throws gp::Error(path,
 // ...) when the plugin cannot be found or loaded.
+//
+// A TorchScript file is code (its forward runs once to learn the shapes, its __setstate__ runs
+// on load), so the import runs in a forked child process (base/child_process.h) within the
+// bounds of base/input_limits.h, and sends the graph back as graphplace JSON: a module that
+// loops forever, allocates without end or crashes LibTorch gives a one-line error, and the
+// caller's open work survives. GP_TORCHSCRIPT_INPROCESS=1 imports in-process (for debuggers).
 Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& options);
 
 }  // namespace gp

@@ -11,7 +11,8 @@ Outputs (next to this script):
   torchscript/*.pt     TorchScript modules (traced or scripted), weights stripped
   fixtures.json        manifest: file, format, op count as the framework reports it, input shape
   malformed/*.onnx     broken inputs every importer must reject with a clear error
-                       (`make_fixtures.py malformed` rewrites only these, in a second)
+  malformed/*.pt       TorchScript that is too large once inlined, or code that never ends
+                       (`make_fixtures.py malformed` rewrites only the malformed files, in seconds)
 
 Weights are stripped so the files stay small; importers only need shapes and dtypes:
   * ONNX: every floating-point initializer with >= 64 elements keeps its name, dims and
@@ -426,6 +427,55 @@ def malformed_torchscript():
         spec.loader.exec_module(module)
         torch.jit.save(torch.jit.script(module.CallTree()), os.path.join(BAD_DIR, "call_tree.pt"))
     print("  malformed/call_tree.pt")
+    hostile_torchscript()
+
+
+class EndlessLoop(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        i = 0
+        while i >= 0:
+            x = x + 1.0
+            i = i + 1
+        return x
+
+
+class MemoryHog(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        kept = [x]
+        i = 0
+        while i >= 0:
+            kept.append(torch.ones([1 << 20]) + float(i))  # 4 MiB more each time, never freed
+            i = i + 1
+        return kept[0]
+
+
+class SetstateLoop(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.n = 1
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + 1.0
+
+    @torch.jit.export
+    def __getstate__(self) -> int:
+        return self.n
+
+    @torch.jit.export
+    def __setstate__(self, state: int) -> None:
+        self.n = state
+        while self.n > 0:  # runs when LibTorch loads the file, before any forward
+            self.n = self.n + 1
+
+
+def hostile_torchscript():
+    """Modules whose code never ends: forward loops forever (endless_loop.pt), forward keeps
+    allocating (memory_hog.pt), loading loops forever in __setstate__ (setstate_loop.pt). The
+    import must stop each within its time or memory bound."""
+    for name, module in [("endless_loop.pt", EndlessLoop()), ("memory_hog.pt", MemoryHog()),
+                         ("setstate_loop.pt", SetstateLoop())]:
+        torch.jit.save(torch.jit.script(module), os.path.join(BAD_DIR, name))
+        print("  malformed/" + name)
 
 
 def main():

@@ -77,6 +77,24 @@ TEST(InputLimits, TheOpLimitComesFromTheEnvironment) {
   }
 }
 
+TEST(InputLimits, TheTorchScriptBoundsComeFromTheEnvironment) {
+  EXPECT_EQ(torchScriptSeconds(), kDefaultTorchScriptSeconds);
+  const int64_t memory = torchScriptMemoryBytes();
+  EXPECT_GT(memory, int64_t{256} << 20);
+  {
+    gptest::ScopedEnv seconds(kTorchScriptSecondsVariable, "7");
+    gptest::ScopedEnv bytes(kTorchScriptMemoryVariable, "300");
+    EXPECT_EQ(torchScriptSeconds(), 7);
+    EXPECT_EQ(torchScriptMemoryBytes(), int64_t{300} << 20);
+  }
+  for (const char* bad : {"", "0", "-5", "soon", "99999999999999999999"}) {
+    gptest::ScopedEnv seconds(kTorchScriptSecondsVariable, bad);
+    gptest::ScopedEnv bytes(kTorchScriptMemoryVariable, bad);
+    EXPECT_EQ(torchScriptSeconds(), kDefaultTorchScriptSeconds) << bad;
+    EXPECT_EQ(torchScriptMemoryBytes(), memory) << bad;
+  }
+}
+
 TEST(InputLimits, AnOnnxModelOfTenMillionNodesIsRefusedBeforeItIsParsed) {
   onnxtest::TempDir dir;
   const std::string path = dir.file("ten_million.onnx");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "scoped_env.h"
 #include "test_paths.h"
 
 TEST(CliTorchScript, InfoLoadsThePluginOnDemand) {
@@ -29,4 +30,11 @@ TEST(CliTorchScript, BadArchiveIsOneLine) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("truncated.pt: not a readable TorchScript archive"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// A module whose forward never ends: the import stops at GRAPHPLACE_TORCHSCRIPT_SECONDS.
+TEST(CliTorchScript, AModuleThatNeverEndsIsOneLine) {
+  gptest::ScopedEnv seconds("GRAPHPLACE_TORCHSCRIPT_SECONDS", "2");
+  gptest::expectCliError("info " + gptest::dataPath("malformed/endless_loop.pt") + " --input-shape 1x4",
+                         "endless_loop.pt: importing it ran longer than 2 s, over the limit");
 }
