@@ -1,6 +1,6 @@
 #include "base/child_process.h"
 
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(__linux__)
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,7 +51,8 @@ ChildResult runInChild(const std::function<std::string()>& work, const ChildLimi
   ChildResult r;
 #ifdef GP_CHILD_FORK
   int fds[2];
-  if (::pipe(fds) != 0) return r;
+  // Close-on-exec: a program another thread starts meanwhile must not hold the write end open.
+  if (::pipe2(fds, O_CLOEXEC) != 0) return r;
   const int64_t parentRss = residentBytes("/proc/self/statm");
   const pid_t pid = ::fork();
   if (pid < 0) {

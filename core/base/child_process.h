@@ -5,8 +5,8 @@
 // memory every 20 ms and kills it once it has grown that much past the caller's at the fork.
 //
 // Only the forking thread exists in the child: the work must not rely on other threads of the
-// parent (a thread pool the parent started, a lock another thread held). POSIX only: where fork
-// is unavailable or fails, runInChild reports NotStarted and the caller decides.
+// parent (a thread pool the parent started, a lock another thread held). On systems other than
+// Linux, or where fork fails, runInChild reports NotStarted and the caller decides.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "base/error.h"
-#include "io/torch_archive.h"
 #include "rl/archive_file.h"
 
 namespace gp::rl {
@@ -83,8 +82,7 @@ LearnedCostModel loadLearnedCostModel(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, "no such cost-model file");
   try {
     torch::serialize::InputArchive archive;
-    checkTorchArchive(path);
-    archive.load_from(path);
+    loadArchiveChecked(archive, path);
     torch::Tensor format, sizes, vocab, kind;
     if (!archive.try_read("gp_cost_model_format", format) || format.numel() != 1 || format.item<int64_t>() != kFormat)
       throw Error(path, "not a graphplace cost model (format 1)");

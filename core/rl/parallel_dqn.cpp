@@ -7,7 +7,6 @@
 
 #include "base/error.h"
 #include "rl/policy_file.h"
-#include "io/torch_archive.h"
 #include "rl/archive_file.h"
 
 namespace gp::rl {
@@ -68,8 +67,7 @@ QNet loadQNet(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) throw Error(path, "no such Q-network file");
   try {
     torch::serialize::InputArchive archive;
-    checkTorchArchive(path);
-    archive.load_from(path);
+    loadArchiveChecked(archive, path);
     torch::Tensor format, sizes;
     if (!archive.try_read("gp_parallel_dqn_format", format) || format.numel() != 1 || format.item<int64_t>() != kFormat)
       throw Error(path, "not a graphplace parallel-plan Q-network (format 1)");

@@ -6,7 +6,6 @@
 #include "fusion/fuser.h"
 #include "base/error.h"
 #include "base/resource_dir.h"
-#include "io/torch_archive.h"
 #include "rl/archive_file.h"
 
 namespace gp::rl {
@@ -102,8 +101,7 @@ GdpPolicy loadCheckpoint(const std::string& path) {
   requireFile(path, "policy");
   try {
     torch::serialize::InputArchive archive;
-    checkTorchArchive(path);
-    archive.load_from(path);
+    loadArchiveChecked(archive, path);
     return readPolicy(archive, path);
   } catch (const c10::Error& e) {
     throw Error(path, std::string("cannot read the policy: ") + e.what_without_backtrace());
@@ -147,8 +145,7 @@ LoadedSession loadSession(const std::string& path, int64_t ops, int64_t devices)
   LoadedSession s;
   try {
     torch::serialize::InputArchive archive;
-    checkTorchArchive(path);
-    archive.load_from(path);
+    loadArchiveChecked(archive, path);
     s.policy = readPolicy(archive, path);
     const int64_t savedOps = scalar(archive, "session_ops", path);
     if (savedOps != ops)

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "rl/archive_file.h"
 #include "rl/policy_file.h"
-#include "io/torch_archive.h"
 
 namespace gp::rl {
 namespace {
@@ -44,8 +44,7 @@ LoadedPretrainSession loadPretrainSession(const std::string& path, size_t tasks)
   LoadedPretrainSession out;
   try {
     torch::serialize::InputArchive archive;
-    checkTorchArchive(path);
-    archive.load_from(path);
+    loadArchiveChecked(archive, path);
     out.policy = readPolicy(archive, path);
     torch::Tensor rounds, seconds, curve, count;
     if (!archive.try_read("pretrain_rounds", rounds) || rounds.numel() != 1 ||
