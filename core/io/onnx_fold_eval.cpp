@@ -203,7 +203,10 @@ class Folder {
 
   // Elementwise binary ops on values of equal size or one scalar; `fmod`: Mod's attribute.
   static std::optional<Value> binary(const std::string& op, const Value& a, const Value& b, bool fmod) {
-    const size_t n = std::max(a.v.size(), b.v.size());
+    // An empty operand broadcast against one element gives an empty result; any other size
+    // must be one element or the result's.
+    const size_t n = a.v.empty() || b.v.empty() ? 0 : std::max(a.v.size(), b.v.size());
+    if ((a.v.size() != 1 && a.v.size() != n) || (b.v.size() != 1 && b.v.size() != n)) return std::nullopt;
     auto dims = elementwiseDims({&a, &b});
     if (!dims) return std::nullopt;
     Value out{a.elemType, *dims, {}};
