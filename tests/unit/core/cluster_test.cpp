@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "base/error.h"
+#include "error_text.h"
 
 using namespace gp;
 
@@ -37,12 +38,7 @@ std::string tinyJson(const std::string& linksOverride = "", const std::string& e
 }
 
 std::string errorOf(const std::string& text) {
-  try {
-    parseClusterJson(text, "c.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { parseClusterJson(text, "c.json"); });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "error_text.h"
 #include "graph/graph_stats.h"
 #include "graph/training.h"
 #include "io/json_io.h"
@@ -17,12 +18,7 @@ std::string graphWithOps(const std::string& ops, const std::string& tensors = ""
   return R"({"format": "graphplace-graph", "tensors": [)" + tensors + R"(], "ops": [)" + ops + "]}";
 }
 std::string errorOf(const std::string& json) {
-  try {
-    deriveTrainingGraph(parseGraphJson(json, "h.json"));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { deriveTrainingGraph(parseGraphJson(json, "h.json")); });
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "error_text.h"
 #include "graph/training.h"
 #include "io/json_io.h"
 #include "io/model_loader.h"
@@ -39,12 +40,7 @@ TEST(JsonIo, MinimalHandWrittenGraph) {
 
 namespace {
 std::string errorOf(const std::string& text) {
-  try {
-    parseGraphJson(text, "bad.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { parseGraphJson(text, "bad.json"); });
 }
 }  // namespace
 

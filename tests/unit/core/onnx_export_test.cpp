@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "error_text.h"
 #include "graph/graph_builder.h"
 #include "graph/training.h"
 #include "io/onnx_import.h"
@@ -306,12 +307,7 @@ TEST(OnnxExport, ExternalDataIsReferencedNotRead) {
 
 std::string errorOf(const std::string& path, const Graph& g) {
   const gp::Cluster c = gptest::toyCluster(1, 2);
-  try {
-    gp::annotatedOnnx(path, g, testPlan(g, 2, false), c, nullptr);
-  } catch (const gp::Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { gp::annotatedOnnx(path, g, testPlan(g, 2, false), c, nullptr); });
 }
 
 TEST(OnnxExport, NonOnnxInputsErrorClearly) {

@@ -7,6 +7,7 @@
 
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
+#include "error_text.h"
 #include "fusion/fuser.h"
 #include "base/error.h"
 #include "graph/training.h"
@@ -32,12 +33,7 @@ struct Fixture {
 };
 
 std::string errorOf(const Fixture& f, const std::string& text, const ModelIdentity& id) {
-  try {
-    parsePlacement(text, "p.json", f.g, id);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { parsePlacement(text, "p.json", f.g, id); });
 }
 
 // The exported file of Fixture::plan, simulated on the fixture's cluster.

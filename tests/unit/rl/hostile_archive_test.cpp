@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/input_limits.h"
 #include "cli_runner.h"
+#include "error_text.h"
 #include "rl/cost_gnn.h"
 #include "rl/parallel_dqn.h"
 #include "rl/policy_file.h"
@@ -20,20 +21,7 @@
 #include "scoped_env.h"
 #include "test_paths.h"
 
-namespace {
-
-std::string errorOf(const std::function<void()>& load) {
-  try {
-    load();
-  } catch (const gp::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("non-gp exception: ") + e.what();
-  }
-  return "no error";
-}
-
-}  // namespace
+using gptest::errorOf;
 
 TEST(HostileArchive, EveryReaderStopsAFileWhoseLoadingNeverEnds) {
   gptest::ScopedEnv seconds(gp::kTorchScriptSecondsVariable, "2");

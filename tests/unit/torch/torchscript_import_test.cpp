@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "error_text.h"
 #include "graph/flops.h"
 #include "graph/graph.h"
 #include "io/torchscript_flops.h"
@@ -52,14 +53,7 @@ std::vector<int64_t> outShape(const Graph& g, const std::string& op) {
 }
 
 std::string errorOf(const std::string& path, const gp::ImportOptions& o = {}) {
-  try {
-    gp::importTorchScript(path, o);
-  } catch (const gp::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("non-gp exception: ") + e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { gp::importTorchScript(path, o); });
 }
 
 TEST(TorchScriptImport, OpCountsMatchWhatTorchScriptReports) {

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/input_limits.h"
+#include "error_text.h"
 #include "io/json_io.h"
 #include "io/torchscript_import.h"
 #include "io/torchscript_plugin.h"
@@ -25,14 +26,7 @@ gp::ImportOptions shaped(std::vector<int64_t> shape) {
 }
 
 std::string errorOf(const std::string& path, const gp::ImportOptions& o) {
-  try {
-    gp::importTorchScriptViaPlugin(path, o);
-  } catch (const gp::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("non-gp exception: ") + e.what();
-  }
-  return "no error";
+  return gptest::errorOf([&] { gp::importTorchScriptViaPlugin(path, o); });
 }
 
 }  // namespace
