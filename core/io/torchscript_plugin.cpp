@@ -4,10 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "base/child_process.h"
 #include "base/error.h"
-#include "base/input_limits.h"
 #include "base/plugin_files.h"
+#include "base/torchscript_child.h"
 #include "io/json_io.h"
 
 namespace gp {
@@ -56,9 +55,8 @@ Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& o
   }
   ImportOptions childOptions = options;
   childOptions.threads = 1;
-  const ChildLimits limits{.seconds = torchScriptSeconds(), .maxMemoryBytes = torchScriptMemoryBytes()};
   // The child's answer: 'G' and the graph as graphplace JSON, or 'E' and the problem.
-  const ChildResult r = runInChild(
+  const ChildResult r = runTorchScriptInChild(
       [&] {
         std::string answer;
         try {
@@ -74,25 +72,12 @@ Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& o
         }
         return answer;
       },
-      limits);
-  using End = ChildResult::End;
-  switch (r.end) {
-    case End::NotStarted:
-      p.fn(path, options, g);
-      return g;
-    case End::TimedOut:
-      throw Error(path, "importing it ran longer than " + std::to_string(limits.seconds) + " s, over the limit (set " +
-                            kTorchScriptSecondsVariable + " to allow more)");
-    case End::OverMemory:
-      throw Error(path, "importing it took more than " + std::to_string(limits.maxMemoryBytes >> 20) +
-                            " MiB of memory, over the limit (set " + kTorchScriptMemoryVariable + " to allow more)");
-    case End::Crashed:
-      throw Error(path, "LibTorch crashed reading it (signal " + std::to_string(r.signal) + ")");
-    case End::Failed:
-      throw Error(path, "the TorchScript import process failed");
-    case End::Finished:
-      break;
+      path, "importing it");
+  if (r.end == ChildResult::End::NotStarted) {
+    p.fn(path, options, g);
+    return g;
   }
+  if (r.end == ChildResult::End::Failed) throw Error(path, "the TorchScript import process failed");
   if (r.output.empty()) throw Error(path, "the TorchScript import process sent nothing back");
   if (r.output[0] == 'E') throw Error(path, r.output.substr(1));
   return parseGraphJson(r.output.substr(1), path);

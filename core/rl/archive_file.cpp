@@ -5,9 +5,8 @@
 
 #include <filesystem>
 
-#include "base/child_process.h"
 #include "base/error.h"
-#include "base/input_limits.h"
+#include "base/torchscript_child.h"
 #include "io/torch_archive.h"
 
 namespace gp {
@@ -34,23 +33,13 @@ void saveArchiveAtomically(torch::serialize::OutputArchive& archive, const std::
 
 void loadArchiveChecked(torch::serialize::InputArchive& archive, const std::string& path) {
   checkTorchArchive(path);
-  const ChildLimits limits{.seconds = torchScriptSeconds(), .maxMemoryBytes = torchScriptMemoryBytes()};
-  const ChildResult trial = runInChild(
+  runTorchScriptInChild(
       [&] {
         torch::serialize::InputArchive probe;
         probe.load_from(path);
         return std::string();
       },
-      limits);
-  using End = ChildResult::End;
-  if (trial.end == End::TimedOut)
-    throw Error(path, "reading it ran longer than " + std::to_string(limits.seconds) + " s, over the limit (set " +
-                          kTorchScriptSecondsVariable + " to allow more)");
-  if (trial.end == End::OverMemory)
-    throw Error(path, "reading it took more than " + std::to_string(limits.maxMemoryBytes >> 20) +
-                          " MiB of memory, over the limit (set " + kTorchScriptMemoryVariable + " to allow more)");
-  if (trial.end == End::Crashed)
-    throw Error(path, "LibTorch crashed reading it (signal " + std::to_string(trial.signal) + ")");
+      path, "reading it");
   archive.load_from(path);
 }
 
