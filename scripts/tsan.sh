@@ -4,7 +4,9 @@
 # CLI and the desktop app in build/tsan, then those tests (the CLI runs under TSan too in the
 # Cli* tests) and the app's Qt Tests whose document jobs, layout jobs and optimizer runs use
 # Qt's thread pool.
-#   scripts/tsan.sh [ctest args]       (e.g. -R Ppo to narrow it)
+#   scripts/tsan.sh [threaded|app] [ctest args]
+# runs both passes, or the one named; ctest args go to each pass that runs, and a -R given there
+# replaces the pass's own list (e.g. scripts/tsan.sh threaded -R Ppo).
 # LibTorch, Gloo, OpenMP and Qt are not instrumented: LibTorch's OpenMP regions run on the
 # calling thread alone (OMP_THREAD_LIMIT=1 caps every team at one thread, whatever a test asks
 # of torch::set_num_threads: OpenMP's barriers are invisible to TSan, so a tensor an OpenMP
@@ -15,6 +17,8 @@
 # A race in our own code fails the test. Tests that bound a latency allow kTimingSlack
 # (tests/common/timing_slack.h) times more.
 set -euo pipefail
+PASSES="threaded app"
+case "${1:-}" in threaded | app) PASSES=$1; shift ;; esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 scripts/setup.sh
@@ -35,8 +39,12 @@ export OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 QT_QPA_PLATFORM=offscreen
 THREADED='^(Ppo|Pretrain|JointTasks|JointEdgeCases|ColocRl|LevelSearch|DistGroup|CpuMeasurement|CostModelTraining'
 THREADED+='|GdpPolicy|CliPretrain|CliTasks)\.'
 status=0
-(cd "$BUILD" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $SUPPRESSIONS ${TSAN_OPTIONS:-}" \
-  ctest --output-on-failure -j"$(nproc)" -R "$THREADED" "$@") || status=1
-(cd "$BUILD" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 $SUPPRESSIONS ${TSAN_OPTIONS:-}" \
-  ctest --output-on-failure -j"$(nproc)" -R "^app\.($APP_TESTS)_test\$" "$@") || status=1
+if [[ " $PASSES " == *" threaded "* ]]; then
+  (cd "$BUILD" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $SUPPRESSIONS ${TSAN_OPTIONS:-}" \
+    ctest --output-on-failure -j"$(nproc)" -R "$THREADED" "$@") || status=1
+fi
+if [[ " $PASSES " == *" app "* ]]; then
+  (cd "$BUILD" && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1 $SUPPRESSIONS ${TSAN_OPTIONS:-}" \
+    ctest --output-on-failure -j"$(nproc)" -R "^app\.($APP_TESTS)_test\$" "$@") || status=1
+fi
 exit $status
