@@ -58,10 +58,11 @@ failed=0
   echo "|---|---|---|---|---|---|---|---|"
   for t in "${TARGETS[@]}"; do
     log="$BUILD/logs/$t.log"
-    execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{print $2}' | tail -1)
-    secs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | awk '{print $5}' | tail -1)
-    rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | awk '{print $2}' | tail -1)
-    cov=$(grep -oE '(DONE|pulse|NEW|REDUCE|INITED) +cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1)
+    # a run stopped by hand (or by a failure) prints no "Done": its seconds stay "?"
+    execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{print $2}' | tail -1 || true)
+    secs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | awk '{print $5}' | tail -1 || true)
+    rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | awk '{print $2}' | tail -1 || true)
+    cov=$(grep -oE '(DONE|pulse|NEW|REDUCE|INITED) +cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1 || true)
     artifacts=$(find "$BUILD/artifacts/$t" -type f -newer "$stamp" | wc -l)
     [ "$artifacts" -gt 0 ] && failed=1
     read -r _ _ edges _ features _ corpus <<<"${cov:-x x ? x ? x ?}"
