@@ -13,6 +13,8 @@ namespace gp {
 // past either bound, or ended by a signal, throws gp::Error(path, one line) whose text starts
 // with `doing` ("importing it", "reading it") and names the variable that moves the bound.
 // Otherwise returns the result: Finished, Failed or NotStarted, for the caller to handle.
+// GP_TORCHSCRIPT_INPROCESS=1 starts no child (NotStarted): for debuggers, and for sanitizers
+// whose allocator a fork can leave locked (scripts/leaks.sh).
 ChildResult runTorchScriptInChild(const std::function<std::string()>& work, const std::string& path,
                                   const std::string& doing);
 

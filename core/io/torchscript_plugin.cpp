@@ -1,8 +1,6 @@
 #include "io/torchscript_plugin.h"
 
-#include <cstdlib>
 #include <string>
-#include <string_view>
 
 #include "base/error.h"
 #include "base/plugin_files.h"
@@ -48,11 +46,6 @@ Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& o
   const Plugin p = plugin();
   if (!p.fn) throw Error(path, p.error);
   Graph g;
-  const char* inProcess = std::getenv("GP_TORCHSCRIPT_INPROCESS");  // for debuggers
-  if (inProcess != nullptr && std::string_view(inProcess) == "1") {
-    p.fn(path, options, g);
-    return g;
-  }
   ImportOptions childOptions = options;
   childOptions.threads = 1;
   // The child's answer: 'G' and the graph as graphplace JSON, or 'E' and the problem.

@@ -26,10 +26,11 @@ inline constexpr uint64_t torchScriptPluginAbi() {
 // ...) when the plugin cannot be found or loaded.
 //
 // A TorchScript file is code (its forward runs once to learn the shapes, its __setstate__ runs
-// on load), so the import runs in a forked child process (base/child_process.h) within the
+// on load), so the import runs in a forked child process (base/torchscript_child.h) within the
 // bounds of base/input_limits.h, and sends the graph back as graphplace JSON: a module that
 // loops forever, allocates without end or crashes LibTorch gives a one-line error, and the
-// caller's open work survives. GP_TORCHSCRIPT_INPROCESS=1 imports in-process (for debuggers).
+// caller's open work survives. Where no child starts (GP_TORCHSCRIPT_INPROCESS=1, or fork
+// failed) the import runs in this process, unbounded.
 Graph importTorchScriptViaPlugin(const std::string& path, const ImportOptions& options);
 
 }  // namespace gp
