@@ -1,9 +1,12 @@
 // Processes of a distributed run for the tests that start several on loopback (posix_spawn,
 // output to files, a bounded wait), each with torchrun's variables.
 #pragma once
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,10 +32,30 @@ struct Rank {
   std::string stdoutText, stderrText;
 };
 
-// A port for one run's rendezvous, different per test process and call.
+// Whether a TCP listener could bind `port` on every address now.
+inline bool portIsFree(uint16_t port) {
+  const int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  a.sin_port = htons(port);
+  const bool free = bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(s);
+  return free;
+}
+
+// A port for one run's rendezvous: different per test process and call, free when chosen, and
+// below Linux's default range of ephemeral ports (32768-60999), where the connections of other
+// tests running at the same time take their local ports.
 inline uint16_t freshPort() {
   static int n = 0;
-  return static_cast<uint16_t>(20000 + (getpid() * 13 + 7 * n++) % 20000);
+  for (int tries = 0; tries < 100; ++tries) {
+    const auto port = static_cast<uint16_t>(12000 + (getpid() * 13 + 7 * n++) % 20000);
+    if (portIsFree(port)) return port;
+  }
+  ADD_FAILURE() << "no free port for the rendezvous";
+  return 0;
 }
 
 inline std::string tmp(const std::string& name) {
