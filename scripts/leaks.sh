@@ -10,9 +10,8 @@
 #      resume from the last one, a pre-training with its session, and the app under Xvfb
 #      (tests/app/soak_test.cpp: GP_APP_SOAK_MODELS models, GP_APP_SOAK_OPTIMIZE Optimize / Stop).
 #   scripts/leaks.sh [SECONDS] [tests,runs]       (default 120 s per run, both parts)
-# Leaks inside Qt, fontconfig, LibTorch's and Python's own start-up are suppressed in
-# tests/lsan/suppressions.txt, each with its reason; a leak whose stack reaches our code is
-# reported. Reports land in build/lsan/reports/ (one file per process that leaked or used a
+# Leaks inside libraries we do not build are suppressed in tests/lsan/suppressions.txt, each
+# with its reason; a leak whose stack reaches our code is reported. Reports land in build/lsan/reports/ (one file per process that leaked or used a
 # suppression); exits 1 when any part leaked or failed.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,8 +30,8 @@ cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]}"
 REPORTS="$ROOT/$BUILD/reports"
 rm -rf "$REPORTS"
 mkdir -p "$REPORTS"
-# log_path: each leaking process writes REPORTS/leak.PID; exitcode 23 makes the leak visible to
-# whoever started the process.
+# log_path: each process that leaked or used a suppression writes REPORTS/leak.PID; exitcode 23
+# makes a leak visible to whoever started the process.
 export LSAN_OPTIONS="suppressions=$ROOT/tests/lsan/suppressions.txt exitcode=23 log_path=$REPORTS/leak ${LSAN_OPTIONS:-}"
 export OMP_WAIT_POLICY=PASSIVE
 status=0
