@@ -28,9 +28,13 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGP_TSAN=ON -
 # The app's tests that open models, measure, run baselines, lay out graphs, optimize, search
 # parallel plans and train cost models in the background.
 APP_TESTS="job_rules|main_window|first_view|plan_edit|run_window|optimize|optimize_tasks|parallel_plan|cost_model"
-APP_TARGETS=()
-for t in ${APP_TESTS//|/ }; do APP_TARGETS+=("gp_app_${t}_test"); done
-cmake --build "$BUILD" -j"$(nproc)" --target gp_rl_tests graphplace-cli gp_rl gp_dist_rank "${APP_TARGETS[@]}"
+# Only what the passes that run need is built.
+TARGETS=()
+[[ " $PASSES " == *" threaded "* ]] && TARGETS+=(gp_rl_tests graphplace-cli gp_rl gp_dist_rank)
+if [[ " $PASSES " == *" app "* ]]; then
+  for t in ${APP_TESTS//|/ }; do TARGETS+=("gp_app_${t}_test"); done
+fi
+cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]}"
 SUPPRESSIONS="suppressions=$ROOT/tests/tsan/suppressions.txt"
 export OMP_NUM_THREADS=1 OMP_THREAD_LIMIT=1 QT_QPA_PLATFORM=offscreen
 # The tests whose code starts threads: the optimizer's search workers, cancellation and incumbent
