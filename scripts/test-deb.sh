@@ -3,11 +3,16 @@
 # chroot) with apt, which pulls its dependencies from the Debian mirror; then the installed
 # programs open the built-in example: graphplace-cli evaluates it and runs one optimizer
 # iteration (the LibTorch plugin), the app saves a screenshot of it under offscreen Qt.
+# Before that, lintian checks the package against Debian policy: any error or warning fails the
+# run, except the tags accepted below, each with its reason.
 # Needs root and the Debian mirror; a run takes minutes (apt fetches ~220 MB). Not part of ./test.sh.
-#   scripts/test-deb.sh [BUILD_DIR]      (default build/release, configured already)
+#   scripts/test-deb.sh [--lint-only] [BUILD_DIR]   (default build/release, configured already,
+#                                                    either generator; --lint-only: stop after lintian)
 # Screenshot: BUILD_DIR/deb-test/shot.png; the chroot's log: BUILD_DIR/deb-test/chroot.log.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+lint_only=0
+[ "${1:-}" = --lint-only ] && { lint_only=1; shift; }
 BUILD=$(cd "${1:-$SRC/build/release}" && pwd)
 BASE=${GP_FRESH_BASE:-/tmp/fresh-base}          # pristine Debian 12, made once (as ../shared/tools/fresh-machine.sh does)
 CHROOT=${GP_DEB_CHROOT:-/tmp/graphplace-deb-root}  # a new copy of it for every run
@@ -16,16 +21,39 @@ OUT=$BUILD/deb-test
 start=$(date +%s)
 
 echo "== build what the package holds"
+# the targets this build has (a build folder of either generator)
+has_target() {
+  if grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja' "$BUILD/CMakeCache.txt"; then
+    ninja -C "$BUILD" -t query "$1" >/dev/null 2>&1
+  else
+    make -C "$BUILD" help 2>/dev/null | grep -qx "\.\.\. $1"
+  fi
+}
 targets=()
-for t in graphplace graphplace-cli gp_rl gp_torchscript gp_profile graphplace_man graphplace-cli_man; do
-  ninja -C "$BUILD" -t query "$t" >/dev/null 2>&1 && targets+=("$t")
+for t in graphplace graphplace-cli gp_rl gp_torchscript gp_profile graphplace_man graphplace-cli_man \
+         graphplace_deb_changelog; do
+  has_target "$t" && targets+=("$t")
 done
 cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]}"
 echo "== cpack -G DEB"
 rm -f "$BUILD"/graphplace_*.deb
 (cd "$BUILD" && cpack -G DEB >/dev/null) || { echo "test-deb: cpack failed" >&2; exit 1; }
 deb=$(ls "$BUILD"/graphplace_*.deb)
-dpkg-deb --field "$deb" Package Version Depends Recommends
+dpkg-deb --field "$deb" Package Version Maintainer Depends Recommends
+
+echo "== lintian"
+command -v lintian >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends lintian >/dev/null
+accepted=(
+  # CPack (3.25) writes postinst and postrm that run ldconfig whenever a shared object lies below
+  # /usr/lib, and has no setting to leave them out or to declare a dpkg trigger instead. Ours are
+  # plugins in the private folder /usr/lib/graphplace, which ldconfig never reads: the calls are
+  # unneeded but harmless (ldconfig rebuilds the cache of the standard folders).
+  maintscript-calls-ldconfig
+)
+lintian --fail-on error,warning --suppress-tags "$(IFS=,; echo "${accepted[*]}")" "$deb" ||
+  { echo "test-deb: lintian reports errors or warnings (above)" >&2; exit 1; }
+echo "lintian: no errors or warnings (accepted: ${accepted[*]})"
+[ "$lint_only" -eq 1 ] && exit 0
 
 echo "== fresh Debian 12 in $CHROOT"
 command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null

@@ -29,7 +29,8 @@ Loaded loadFile(const std::string& file) {
   const OpenedPlugin o = openPlugin(
       file, "the GPU profiler plugin", kProfileAbiSymbol, profilePluginAbi(),
       {kProfileRunSymbol, kProfileListSymbol, kProfileTraceSymbol, kProfileExecuteSymbol, kProfileTimeKernelsSymbol},
-      "(are the CUDA libraries, cuDNN included, on the library path?)");
+      "(are the CUDA libraries, cuDNN included, on the library path? add the toolkit's library folder to "
+      "/etc/ld.so.conf.d and run ldconfig, or to LD_LIBRARY_PATH)");
   Loaded p;
   p.error = o.error;
   if (o.error.empty()) {

@@ -18,13 +18,19 @@ P=$TMP/prefix
 expected=(bin/graphplace bin/graphplace-cli share/graphplace/clusters/4xP100-PCIe.json
           share/graphplace/policies/gdp_default.pt share/graphplace/costmodels/cpu_kernel.pt
           share/graphplace/costmodels/cpu_roofline.json share/applications/graphplace.desktop
-          share/icons/hicolor/scalable/apps/graphplace.svg share/mime/packages/graphplace.xml)
+          share/icons/hicolor/scalable/apps/graphplace.svg share/mime/packages/graphplace.xml
+          share/doc/graphplace/copyright share/doc/graphplace/changelog.gz)
 command -v help2man >/dev/null && expected+=(share/man/man1/graphplace.1.gz share/man/man1/graphplace-cli.1.gz)
 for so in "$BUILD"/lib/*.so; do [ -e "$so" ] && expected+=("lib/graphplace/$(basename "$so")"); done
 for f in "${expected[@]}"; do [ -s "$P/$f" ] || fail "not installed: $f"; done
 ls "$P"/share/graphplace/published/*.json >/dev/null 2>&1 || fail "not installed: share/graphplace/published/*.json"
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$P/share/applications/graphplace.desktop" || fail "desktop entry does not validate"
+fi
+if command -v dpkg-parsechangelog >/dev/null; then
+  zcat "$P/share/doc/graphplace/changelog.gz" >"$TMP/changelog"
+  [ "$(dpkg-parsechangelog -l "$TMP/changelog" -S Source 2>&1)" = graphplace ] ||
+    fail "changelog.gz is not a Debian changelog of graphplace: $(dpkg-parsechangelog -l "$TMP/changelog" 2>&1 | head -3)"
 fi
 if command -v help2man >/dev/null; then
   zgrep -q 'evaluate MODEL' "$P/share/man/man1/graphplace-cli.1.gz" || fail "graphplace-cli.1.gz lacks the usage"
@@ -56,6 +62,16 @@ if [ -e "$P/lib/graphplace/libgp_rl.so" ]; then
     >"$TMP/optimize.log" 2>&1 || { tail -5 "$TMP/optimize.log"; fail "installed CLI could not optimize"; }
   grep -q "file=$P/lib/graphplace/libgp_rl.so .*dynamically loaded" "$TMP/optimize.log" ||
     fail "the installed CLI did not load lib/graphplace/libgp_rl.so: $(grep -m1 'libgp_rl.so' "$TMP/optimize.log")"
+fi
+
+# The GPU profiler plugin (CUDA builds) has no search path of its own once installed: the dynamic
+# linker finds the CUDA libraries in its configured folders, as for any program.
+if [ -e "$P/lib/graphplace/libgp_profile.so" ]; then
+  dynamic=$(readelf -d "$P/lib/graphplace/libgp_profile.so")
+  ! grep -qE '\((RPATH|RUNPATH)\)' <<<"$dynamic" ||
+    fail "the installed libgp_profile.so sets a library search path: $(grep -E 'RPATH|RUNPATH' <<<"$dynamic")"
+  missing=$(run ldd "$P/lib/graphplace/libgp_profile.so" | grep 'not found' || true)
+  [ -z "$missing" ] || fail "the installed libgp_profile.so cannot find $(tr -s " \t\n" " " <<<"$missing"): put the CUDA toolkit's library folder in /etc/ld.so.conf.d and run ldconfig"
 fi
 
 run "$P/bin/graphplace" --screenshot "$TMP/work/shot.png" --size 1024x640 >"$TMP/app.log" 2>&1 ||
