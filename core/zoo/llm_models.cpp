@@ -21,6 +21,7 @@
 #include <cmath>
 #include <string>
 
+#include "zoo/attention_parts.h"
 #include "zoo/layers.h"
 #include "zoo/models.h"
 
@@ -32,24 +33,6 @@ constexpr int64_t kGptVocab = 50304;  // 50257 padded to a multiple of 128
 constexpr int64_t kGptPositions = 2048;
 constexpr int64_t kMoeExperts = 64;
 constexpr double kMoeCapacityFactor = 1.0;
-
-// [tokens, heads * headDim] -> [batch, heads, seq, headDim] (reshape + transpose)
-TensorId toHeads(Net& net, TensorId x, int64_t batch, int64_t headDim) {
-  const int64_t width = net.dim(x, -1), seq = net.dim(x, 0) / batch;
-  return net.op("Transpose", {x}, {batch, width / headDim, seq, headDim}, 0);
-}
-
-// softmax(q k^T [/ sqrt(head dim)] + adder) v for q [b, h, sq, d], k and v [b, h, sk, d];
-// back to [b * sq, h * d].
-TensorId attend(Net& net, TensorId q, TensorId k, TensorId v, TensorId adder, bool scaled) {
-  const int64_t b = net.dim(q, 0), heads = net.dim(q, 1), sq = net.dim(q, 2), d = net.dim(q, 3), sk = net.dim(k, 2);
-  TensorId scores = batchMatmul(net, q, k, {b, heads, sq, sk}, d);
-  if (scaled) scores = unary(net, "Mul", scores);
-  scores = binary(net, "Add", scores, adder);
-  TensorId probs = softmax(net, scores);
-  TensorId ctx = batchMatmul(net, probs, v, {b, heads, sq, d}, sk);
-  return net.op("Transpose", {ctx}, {b * sq, heads * d}, 0);
-}
 
 // ---- GPT ----
 
@@ -171,10 +154,9 @@ Graph gptDecoder(const ModelArgs& a, int64_t experts) {
 constexpr int64_t kT5HeadDim = 64, kT5Vocab = 32128, kT5Buckets = 32;
 
 // T5's layer norm: scale only, no mean subtraction, no bias.
-TensorId rmsNorm(Net& net, TensorId x) {
+TensorId t5Norm(Net& net, TensorId x) {
   Net::Scope s(net, "layer_norm");
-  TensorId w = net.param("weight", {net.dim(x, -1)});
-  return net.op("RMSNorm", {x, w}, net.shapeVec(x), 4.0 * static_cast<double>(net.numel(x)));
+  return rmsNorm(net, x);
 }
 
 // Relative position bias [1, heads, q, k] of one stack, from its block 0's bucket table.
@@ -198,7 +180,7 @@ TensorId t5Attention(Net& net, TensorId xq, TensorId xkv, int64_t batch, TensorI
 template <class Body>
 TensorId t5Sublayer(Net& net, int index, TensorId x, Body body) {
   Net::Scope ls(net, "layer", index);
-  TensorId y = rmsNorm(net, x);
+  TensorId y = t5Norm(net, x);
   y = body(y);
   return binary(net, "Add", y, x);
 }
@@ -220,7 +202,7 @@ TensorId t5Embed(Net& net, TensorId table, TensorId ids) {
 
 TensorId t5FinalNorm(Net& net, TensorId x) {
   Net::Scope fs(net, "final_layer_norm");
-  return rmsNorm(net, x);
+  return t5Norm(net, x);
 }
 
 }  // namespace

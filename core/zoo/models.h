@@ -29,6 +29,7 @@ Graph wavenet(const ModelArgs& a);        // layers = dilation layers per stack,
 Graph randomDag(const ModelArgs& a);      // layers = depth, hidden = most parallel branches, seed
 Graph gpt(const ModelArgs& a);            // GPT-3-style decoder named a.name; layers, hidden (128 per head)
 Graph gptMoe(const ModelArgs& a);         // gpt with a 64-expert top-1 MoE in every other layer
+Graph llamaDecoder(const ModelArgs& a);   // Llama 3 / Mixtral decoder named a.name; layers, hidden (128 per head)
 Graph t5Base(const ModelArgs& a);         // layers = blocks per stack, hidden = d_model (64 per head)
 
 }  // namespace gp::zoo

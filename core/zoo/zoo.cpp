@@ -203,6 +203,49 @@ const std::vector<Model>& models() {
        kGptHidden,
        false,
        zoo::gptMoe},
+      {{"llama3_8b",
+        "Llama 3 8B (Meta 2024; meta-llama/Meta-Llama-3-8B config.json): 32 layers, hidden 4096, 32 query "
+        "heads of 128 sharing 8 key / value heads (grouped-query attention), rotary positions, RMSNorm, "
+        "SwiGLU MLP 14336, vocabulary 128256, output not tied to the embedding; 8.03 B parameters; "
+        "defaults: batch 512, sequence 8192 (4M tokens)",
+        512, 8192, 32, 4096, false, true},
+       8192,
+       {1, 256, 1, {}, "decoder layers"},
+       {512, 32768, 512, {}, "the model width, heads of 128, 4 per key / value head"},
+       false,
+       zoo::llamaDecoder},
+      {{"llama3_70b",
+        "Llama 3 70B (Meta 2024; meta-llama/Meta-Llama-3-70B config.json): 80 layers, hidden 8192, 64 query "
+        "heads of 128 sharing 8 key / value heads, SwiGLU MLP 28672, otherwise as llama3_8b; 70.55 B "
+        "parameters; defaults: batch 512, sequence 8192 (4M tokens)",
+        512, 8192, 80, 8192, false, true},
+       8192,
+       {1, 256, 1, {}, "decoder layers"},
+       {1024, 32768, 1024, {}, "the model width, heads of 128, 8 per key / value head"},
+       false,
+       zoo::llamaDecoder},
+      {{"llama3_405b",
+        "Llama 3.1 405B (Llama 3 paper, Dubey et al. 2024, Table 3; meta-llama/Llama-3.1-405B config.json): "
+        "126 layers, hidden 16384, 128 query heads of 128 sharing 8 key / value heads, SwiGLU MLP 53248, "
+        "otherwise as llama3_8b; 405.85 B parameters; defaults: batch 2048, sequence 8192 (the paper's "
+        "16M-token batch of its last pre-training stage)",
+        2048, 8192, 126, 16384, false, true},
+       131072,
+       {1, 256, 1, {}, "decoder layers"},
+       {2048, 32768, 2048, {}, "the model width, heads of 128, 16 per key / value head"},
+       false,
+       zoo::llamaDecoder},
+      {{"mixtral_8x7b",
+        "Mixtral 8x7B (Jiang et al. 2024; mistralai/Mixtral-8x7B-v0.1 config.json): 32 layers, hidden 4096, "
+        "32 query heads of 128 sharing 8 key / value heads, rotary positions, RMSNorm, a top-2 mixture of 8 "
+        "SwiGLU experts of 14336 in every layer (capacity factor 1.0), vocabulary 32000; 46.70 B parameters, "
+        "12.9 B active per token; defaults: batch 1024, sequence 4096 (4M tokens)",
+        1024, 4096, 32, 4096, false, true},
+       32768,
+       {1, 256, 1, {}, "decoder layers, each a mixture of experts"},
+       {512, 32768, 512, {}, "the model width, heads of 128, 4 per key / value head"},
+       false,
+       zoo::llamaDecoder},
   };
   return m;
 }

@@ -108,7 +108,7 @@ TEST(Cli, ZooListAndExportRoundTrip) {
   gptest::CliRun list = gptest::runCli("zoo list --json");
   ASSERT_EQ(list.code, 0) << list.err;
   auto models = nlohmann::json::parse(list.out);
-  ASSERT_EQ(models.size(), 17u);
+  ASSERT_EQ(models.size(), 21u);
   std::set<std::string> names, llms;
   for (const auto& m : models) {
     names.insert(m["name"].get<std::string>());
@@ -116,9 +116,10 @@ TEST(Cli, ZooListAndExportRoundTrip) {
   }
   EXPECT_EQ(names, (std::set<std::string>{"amoebanet", "bert_base", "gnmt", "inception_v3", "nmt", "random_dag",
                                           "resnet50", "rnnlm", "transformer_xl", "wavenet", "gpt_1_3b", "gpt_6_7b",
-                                          "gpt_13b", "gpt_30b", "gpt_175b", "t5_base", "moe_1_3b_64e"}));
+                                          "gpt_13b", "gpt_30b", "gpt_175b", "t5_base", "moe_1_3b_64e", "llama3_8b",
+                                          "llama3_70b", "llama3_405b", "mixtral_8x7b"}));
   EXPECT_EQ(llms, (std::set<std::string>{"gpt_1_3b", "gpt_6_7b", "gpt_13b", "gpt_30b", "gpt_175b", "t5_base",
-                                         "moe_1_3b_64e"}));
+                                         "moe_1_3b_64e", "llama3_8b", "llama3_70b", "llama3_405b", "mixtral_8x7b"}));
   auto out = std::filesystem::temp_directory_path() / "gp_cli_resnet50.json";
   gptest::CliRun exp = gptest::runCli("zoo export resnet50 --batch 1 --out " + out.string());
   ASSERT_EQ(exp.code, 0) << exp.err;

@@ -11,27 +11,16 @@
 
 #include "base/error.h"
 #include "zoo/zoo.h"
+#include "graph_shapes.h"
 
 using namespace gp;
+using gptest::outputShape;
+using gptest::tensorShape;
 
 namespace {
 
 double params(const Graph& g) {
   return static_cast<double>(g.totalParamBytes()) / 4;  // f32
-}
-
-std::vector<int64_t> outputShape(const Graph& g, const std::string& op) {
-  const OpId id = g.findOp(op);
-  if (id == kNone) return {};
-  auto s = g.shape(g.outputs(id)[0]);
-  return {s.begin(), s.end()};
-}
-
-std::vector<int64_t> tensorShape(const Graph& g, const std::string& name) {
-  const TensorId t = g.findTensor(name);
-  if (t == kNone) return {};
-  auto s = g.shape(t);
-  return {s.begin(), s.end()};
 }
 
 // The layer indices N of the scopes "<model>/<prefix>_N" the ops lie in; every op outside them
@@ -211,7 +200,8 @@ TEST(LlmZoo, MoeFollowsTheParallelPlannersConventions) {
 
 TEST(LlmZoo, ListedAsLlmsWithOneLineErrors) {
   const std::set<std::string> llms = {"gpt_1_3b", "gpt_6_7b", "gpt_13b",     "gpt_30b",
-                                      "gpt_175b", "t5_base",  "moe_1_3b_64e"};
+                                      "gpt_175b", "t5_base",  "moe_1_3b_64e", "llama3_8b",
+                                      "llama3_70b", "llama3_405b", "mixtral_8x7b"};
   std::set<std::string> listed;
   for (const ZooEntry& e : zooModels())
     if (e.llm) listed.insert(e.name);

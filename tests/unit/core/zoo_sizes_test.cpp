@@ -12,9 +12,11 @@
 #include "io/model_loader.h"
 #include "placement/placer.h"
 #include "zoo/zoo.h"
+#include "graph_shapes.h"
 #include "zoo_checks.h"
 
 using namespace gp;
+using gptest::outputShape;
 
 namespace {
 
@@ -24,7 +26,7 @@ struct Variant {
 };
 
 // Two sizes per model (inception_v3 takes none; one per LLM generator: gpt_*, t5_base,
-// moe_1_3b_64e), small enough to keep the test fast.
+// moe_1_3b_64e, the dense and the mixture Llama-family decoders), small enough to keep the test fast.
 const Variant kVariants[] = {
     {"rnnlm", {.batch = 2, .seqLen = 4, .layers = 1, .hidden = 64}},
     {"rnnlm", {.batch = 2, .seqLen = 4, .layers = 4, .hidden = 200}},
@@ -48,19 +50,14 @@ const Variant kVariants[] = {
     {"gpt_1_3b", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 256}},
     {"t5_base", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 128}},
     {"moe_1_3b_64e", {.batch = 1, .seqLen = 16, .layers = 4, .hidden = 128}},
+    {"llama3_8b", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 512}},
+    {"mixtral_8x7b", {.batch = 1, .seqLen = 16, .layers = 2, .hidden = 512}},
 };
 
 int countType(const Graph& g, std::string_view type) {
   int n = 0;
   for (OpId op = 0; op < g.numOps(); ++op) n += g.opType(op) == type;
   return n;
-}
-
-std::vector<int64_t> outputShape(const Graph& g, const std::string& op) {
-  const OpId id = g.findOp(op);
-  if (id == kNone) return {};
-  auto s = g.shape(g.outputs(id)[0]);
-  return {s.begin(), s.end()};
 }
 
 std::string errorOf(const std::string& name, ZooParams p) {

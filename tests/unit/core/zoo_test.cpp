@@ -68,7 +68,8 @@ std::string errorOf(const std::string& name, ZooParams p) {
 
 const char* const kNames[] = {"rnnlm",   "nmt",      "gnmt",      "inception_v3", "amoebanet",   "transformer_xl",
                               "wavenet", "resnet50", "bert_base", "random_dag",   "gpt_1_3b",    "gpt_6_7b",
-                              "gpt_13b", "gpt_30b",  "gpt_175b",  "t5_base",      "moe_1_3b_64e"};
+                              "gpt_13b", "gpt_30b",  "gpt_175b",  "t5_base",      "moe_1_3b_64e", "llama3_8b",
+                              "llama3_70b", "llama3_405b", "mixtral_8x7b"};
 
 }  // namespace
 
