@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <string_view>
+#include <tuple>
 
 #include "base/error.h"
 
@@ -38,10 +40,14 @@ int64_t elementsOf(const Graph& g, TensorId t) {
   return g.tensorBytes(t) / (size > 0 ? size : 4);
 }
 
-// A family of numbered sibling scopes: members[i] = scope of index i.
+// A family of numbered sibling scopes: members[i] = scope of index i. Merged parallel module
+// lists keep the other lists' scopes of index i in aliases[i].
 struct Family {
-  std::string key;  // "<parent>/<base>"
+  std::string key;  // "<parent>/<base>" (merged: the lists' keys joined by " + ")
   std::vector<ScopeId> members;
+  ScopeId parent = 0;
+  int firstIndex = 0;
+  std::vector<std::vector<ScopeId>> aliases;
   double flops = 0;
 };
 
@@ -61,11 +67,90 @@ std::vector<Family> numberedFamilies(const Graph& g) {
     // Contiguous indices from 0 or 1.
     const int first = members.begin()->first;
     if (first > 1 || members.rbegin()->first - first + 1 != static_cast<int>(members.size())) continue;
-    Family f{key, {}, 0};
+    Family f{key, {}, g.scopeParent(members.begin()->second), first, {}, 0};
     for (auto& [i, s] : members) f.members.push_back(s);
+    f.aliases.resize(f.members.size());
     out.push_back(std::move(f));
   }
   return out;
+}
+
+// Member scope -> family index (aliases included), and the outermost member scope above each
+// scope (root first wins; an alias counts as its layer's member), or -1.
+struct Membership {
+  std::vector<int32_t> scopeFamily;
+  std::vector<ScopeId> memberOf;
+};
+
+Membership membership(const Graph& g, const std::vector<Family>& families) {
+  Membership m;
+  m.scopeFamily.assign(static_cast<size_t>(g.numScopes()), -1);
+  std::vector<ScopeId> layerScope(static_cast<size_t>(g.numScopes()), -1);
+  for (size_t f = 0; f < families.size(); ++f)
+    for (size_t i = 0; i < families[f].members.size(); ++i) {
+      const ScopeId member = families[f].members[i];
+      for (ScopeId s : families[f].aliases[i]) {
+        m.scopeFamily[static_cast<size_t>(s)] = static_cast<int32_t>(f);
+        layerScope[static_cast<size_t>(s)] = member;
+      }
+      m.scopeFamily[static_cast<size_t>(member)] = static_cast<int32_t>(f);
+      layerScope[static_cast<size_t>(member)] = member;
+    }
+  m.memberOf.assign(static_cast<size_t>(g.numScopes()), -1);
+  for (ScopeId s = 1; s < g.numScopes(); ++s) {
+    const ScopeId parentMember = m.memberOf[static_cast<size_t>(g.scopeParent(s))];
+    m.memberOf[static_cast<size_t>(s)] = parentMember >= 0 ? parentMember : layerScope[static_cast<size_t>(s)];
+  }
+  return m;
+}
+
+// Parallel module lists (attn.3, norm1.3, moe.3 under one parent, as some models keep each
+// block's parts): sibling families with the same indices whose members run interleaved, every
+// op of index i before any op of index i + 1, are one layer per index. The list whose index 0
+// runs first names the layers; the others' scopes become aliases. Lists that run one after the
+// other (a U-Net's down.N and up.N) stay apart.
+void mergeParallelLists(const Graph& g, std::vector<Family>& families, const std::vector<int32_t>& topoPos) {
+  const Membership before = membership(g, families);
+  std::vector<int32_t> firstPos(static_cast<size_t>(g.numScopes()), INT32_MAX), lastPos(firstPos.size(), -1);
+  for (OpId op = 0; op < g.numOps(); ++op) {
+    const ScopeId m = before.memberOf[static_cast<size_t>(g.opScope(op))];
+    if (m < 0 || g.role(op) != OpRole::Forward) continue;
+    firstPos[static_cast<size_t>(m)] = std::min(firstPos[static_cast<size_t>(m)], topoPos[static_cast<size_t>(op)]);
+    lastPos[static_cast<size_t>(m)] = std::max(lastPos[static_cast<size_t>(m)], topoPos[static_cast<size_t>(op)]);
+  }
+  std::map<std::tuple<ScopeId, int, size_t>, std::vector<size_t>> groups;  // (parent, first index, size)
+  for (size_t f = 0; f < families.size(); ++f)
+    if (before.memberOf[static_cast<size_t>(families[f].parent)] < 0)  // not nested in another family's member
+      groups[{families[f].parent, families[f].firstIndex, families[f].members.size()}].push_back(f);
+  std::vector<uint8_t> dropped(families.size(), 0);
+  for (auto& [shape, lists] : groups) {
+    if (lists.size() < 2) continue;
+    const size_t n = std::get<2>(shape);
+    bool interleaved = true;
+    for (size_t i = 0; i < n && interleaved; ++i)
+      for (size_t f : lists) {
+        const auto s = static_cast<size_t>(families[f].members[i]);
+        if (lastPos[s] < 0) interleaved = false;  // a member without forward ops
+        for (size_t other : lists)
+          if (i + 1 < n && lastPos[s] >= firstPos[static_cast<size_t>(families[other].members[i + 1])])
+            interleaved = false;
+      }
+    if (!interleaved) continue;
+    std::sort(lists.begin(), lists.end(), [&](size_t a, size_t b) {
+      return firstPos[static_cast<size_t>(families[a].members[0])] < firstPos[static_cast<size_t>(families[b].members[0])];
+    });
+    Family& head = families[lists[0]];
+    for (size_t k = 1; k < lists.size(); ++k) {
+      const Family& other = families[lists[k]];
+      head.key += " + " + other.key;
+      for (size_t i = 0; i < n; ++i) head.aliases[i].push_back(other.members[i]);
+      dropped[lists[k]] = 1;
+    }
+  }
+  std::vector<Family> kept;
+  for (size_t f = 0; f < families.size(); ++f)
+    if (!dropped[f]) kept.push_back(std::move(families[f]));
+  families = std::move(kept);
 }
 
 bool underExperts(const Graph& g, ScopeId s) {
@@ -98,20 +183,12 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   for (OpId op = 0; op < n; ++op)
     if (g.role(op) == OpRole::Forward) totalFlops += g.flops(op);
 
-  // Member scope -> family index; families nested inside a member of another are not layers.
+  // Families nested inside a member of another are not layers.
   std::vector<Family> families = numberedFamilies(g);
-  std::vector<int32_t> scopeFamily(static_cast<size_t>(g.numScopes()), -1);
-  for (size_t f = 0; f < families.size(); ++f)
-    for (ScopeId member : families[f].members) scopeFamily[static_cast<size_t>(member)] = static_cast<int32_t>(f);
-  // The outermost member scope above each scope (root first wins).
-  std::vector<ScopeId> memberOf(static_cast<size_t>(g.numScopes()), -1);  // the member scope above, or -1
-  for (ScopeId s = 1; s < g.numScopes(); ++s) {
-    const ScopeId parentMember = memberOf[static_cast<size_t>(g.scopeParent(s))];
-    if (parentMember >= 0)
-      memberOf[static_cast<size_t>(s)] = parentMember;
-    else if (scopeFamily[static_cast<size_t>(s)] >= 0)
-      memberOf[static_cast<size_t>(s)] = s;
-  }
+  mergeParallelLists(g, families, topoPos);
+  const Membership members = membership(g, families);
+  const std::vector<int32_t>& scopeFamily = members.scopeFamily;
+  const std::vector<ScopeId>& memberOf = members.memberOf;
   for (OpId op = 0; op < n; ++op) {
     const int32_t m = memberOf[static_cast<size_t>(g.opScope(op))];
     if (m >= 0 && g.role(op) == OpRole::Forward) families[static_cast<size_t>(scopeFamily[static_cast<size_t>(m)])].flops += g.flops(op);
@@ -157,6 +234,8 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     const Family& f = families[static_cast<size_t>(scopeFamily[static_cast<size_t>(k.member)])];
     StackPart p;
     p.name = g.scopeName(k.member);
+    const auto index = static_cast<size_t>(std::find(f.members.begin(), f.members.end(), k.member) - f.members.begin());
+    for (ScopeId alias : f.aliases[index]) p.name += " + " + g.scopeName(alias);
     p.kind = f.key;
     st.layers.push_back(std::move(p));
   }

@@ -12,6 +12,7 @@
 #include "parallel/parallel_search.h"
 #include "test_clusters.h"
 #include "test_graphs.h"
+#include "zoo/layers.h"
 #include "zoo/zoo.h"
 
 using namespace gp;
@@ -183,6 +184,50 @@ TEST(ParallelStack, BertLayersAreFoundWithMegatronsSplit) {
   EXPECT_GT(st.prologue.params, 30522 * 768);
   // The word embedding is vocabulary-parallel; the small token-type and position tables are not.
   EXPECT_EQ(st.prologue.tpAllReducesForward, 1);
+}
+
+namespace {
+
+// Four blocks of a LayerNorm and two products. Interleaved: each block's parts in parallel
+// module lists (norm1.i, attn.i, mlp.i), run block by block. Otherwise two lists run one after
+// the other, as a U-Net's down.i and up.i.
+Graph moduleLists(bool interleaved) {
+  zoo::Net net("lists");
+  TensorId x = net.input("x", {8, 64});
+  auto part = [&](const std::string& scope, bool norm) {
+    zoo::Net::Scope s(net, scope);
+    x = norm ? zoo::layerNorm(net, x) : zoo::dense(net, x, 64);
+  };
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    if (interleaved) {
+      part("norm1." + n, true);
+      part("attn." + n, false);
+      part("mlp." + n, false);
+    } else {
+      part("down." + n, false);
+    }
+  }
+  if (!interleaved)
+    for (int i = 0; i < 4; ++i) part("up." + std::to_string(i), false);
+  zoo::Net::Scope hs(net, "head");
+  zoo::dense(net, x, 10);
+  return std::move(net).build();
+}
+
+}  // namespace
+
+TEST(ParallelStack, ParallelModuleListsAreOneLayerPerIndex) {
+  const LayerStack st = detectLayerStack(moduleLists(true), "lists.onnx");
+  ASSERT_EQ(st.numLayers(), 4);
+  EXPECT_EQ(st.layers[2].name, "lists/norm1.2 + lists/attn.2 + lists/mlp.2");
+  EXPECT_EQ(st.layers[2].kind, "lists/norm1 + lists/attn + lists/mlp");
+  for (const StackPart& l : st.layers) EXPECT_EQ(l.params, 2 * 64 + 2 * (64 * 64 + 64)) << l.name;
+  // lists that run one after the other are layers of their own, in the order they run
+  const LayerStack unet = detectLayerStack(moduleLists(false), "unet.onnx");
+  ASSERT_EQ(unet.numLayers(), 8);
+  EXPECT_EQ(unet.layers[3].name, "lists/down.3");
+  EXPECT_EQ(unet.layers[4].name, "lists/up.0");
 }
 
 TEST(ParallelStack, AModelWithoutRepeatedLayersGetsOneLine) {
