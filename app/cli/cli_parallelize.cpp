@@ -48,7 +48,10 @@ std::string planText(const ParallelPlan& p, int64_t batch) {
                   std::to_string(p.microbatches) + " x " + std::to_string(p.microbatchSize(batch)) + " samples, " +
                   std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";
   for (const PipeStage& st : p.stages)
-    s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) + (st.recompute ? "r" : "");
+    s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) +
+         (st.recompute == Recompute::Full ? "r" : st.recompute == Recompute::Selective ? "s" : "");
+  if (p.sequenceParallel) s += ", sequence parallel";
+  if (p.attention == AttentionImpl::Unfused) s += ", unfused attention";
   if (p.expertParallel) s += ", experts over dp";
   return s;
 }
@@ -57,11 +60,12 @@ ordered_json planJson(const ParallelPlan& p) {
   ordered_json stages = ordered_json::array(), recompute = ordered_json::array();
   for (const PipeStage& st : p.stages) {
     stages.push_back({st.first, st.last});
-    recompute.push_back(st.recompute);
+    recompute.push_back(std::string(recomputeName(st.recompute)));
   }
   return {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"microbatches", p.microbatches},
           {"schedule", std::string(pipeScheduleName(p.schedule))}, {"zero", p.zero}, {"stages", stages},
-          {"recompute", recompute}, {"expert_parallel", p.expertParallel}};
+          {"recompute", recompute}, {"expert_parallel", p.expertParallel},
+          {"attention", std::string(attentionImplName(p.attention))}, {"sequence_parallel", p.sequenceParallel}};
 }
 
 ordered_json resultJson(const ParallelResult& r) {
@@ -92,7 +96,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.erase("--mode");
   opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
-               "--episodes", "--patience"});
+               "--episodes", "--patience", "--attention"});
   Args a = parseArgs(argv, opts, {"--json", "--from-scratch"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
@@ -108,8 +112,14 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     if (end == b->c_str() || *end || !(search.budgetSeconds > 0) || search.budgetSeconds > 1e6)
       throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
   }
+  if (auto v = a.value("--attention")) {
+    if (*v != "flash" && *v != "unfused") throw std::invalid_argument("--attention must be flash or unfused, got '" + *v + "'");
+    if (a.has("--plan")) throw std::invalid_argument("--attention sets how searched plans run attention; a --plan file says it itself");
+    search.attention = *v == "flash" ? AttentionImpl::Flash : AttentionImpl::Unfused;
+  }
   DqnOptions dqn;
   dqn.budgetSeconds = search.budgetSeconds;
+  dqn.attention = search.attention;
   dqn.policy = a.value("--policy").value_or("");
   dqn.fromScratch = a.has("--from-scratch");
   dqn.maxEpisodes = a.countValue("--episodes", 0);
@@ -148,8 +158,8 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     results.push_back(std::move(r));
   } else {
     for (const std::string& m : methods) {
-      if (m == "megatron") results.push_back(megatronPlan(model, batch));
-      else if (m == "dp") results.push_back(dataParallelPlan(model, batch));
+      if (m == "megatron") results.push_back(megatronPlan(model, batch, search.attention));
+      else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.attention));
       else if (m == "exact") results.push_back(exactSearch(model, batch, search));
       else if (m == "dqn") results.push_back(parallelizeDqn(model, batch, dqn, {}, interrupt.flag()));
       else {

@@ -7,12 +7,8 @@
 #include <unordered_set>
 
 namespace gp {
-namespace {
 
-// Type names are normalised before lookup: "aten::"/"onnx::" prefixes and a training "Grad"
-// suffix dropped, lower case, underscores removed, a TensorFlow version suffix ("V2", "V3")
-// dropped. So "aten::max_pool2d_", "MaxPool" and "MaxPoolGrad" all read "maxpool(2d)".
-std::string normalise(std::string_view t) {
+std::string normaliseOpType(std::string_view t) {
   if (auto p = t.rfind("::"); p != std::string_view::npos) t = t.substr(p + 2);
   if (t.size() > 4 && t.ends_with("Grad")) t.remove_suffix(4);
   std::string s;
@@ -24,6 +20,10 @@ std::string normalise(std::string_view t) {
   if (digits > 0 && s.size() > digits + 1 && s[s.size() - 1 - digits] == 'v') s.resize(s.size() - 1 - digits);
   return s;
 }
+
+namespace {
+
+std::string normalise(std::string_view t) { return normaliseOpType(t); }
 
 struct Entry {
   OpClass cls;

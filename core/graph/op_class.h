@@ -1,6 +1,7 @@
 // Op classes the cost model gives an efficiency each, and the op-type -> class table.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace gp {
@@ -19,6 +20,11 @@ enum class OpClass : uint8_t {
 constexpr int kNumOpClasses = static_cast<int>(OpClass::Count);
 
 std::string_view opClassName(OpClass c);  // "MatMul", "Conv", ...
+
+// An op type as the lookups here read it: "aten::"/"onnx::" prefixes and a training "Grad"
+// suffix dropped, lower case, underscores removed, a TensorFlow version suffix ("V2", "V3")
+// dropped. So "aten::max_pool2d_", "MaxPool" and "MaxPoolGrad" all read "maxpool(2d)".
+std::string normaliseOpType(std::string_view opType);
 
 // Understands ONNX names (Conv, MatMul, Gemm, Relu, ...), TensorFlow-style zoo names (Conv2D,
 // FusedBatchNorm, BatchMatMulV2, GatherV2, ConcatV2, ...), TorchScript "aten::" names and the

@@ -9,6 +9,8 @@
 #include <tuple>
 
 #include "base/error.h"
+#include "parallel/attention_core.h"
+#include "parallel/saved_tensors.h"
 
 namespace gp {
 namespace {
@@ -283,7 +285,32 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     }
   }
   st.prologue.outputBytes = cut[0] / samplesInGraph;
+  if (st.hidden > 0) st.seqLen = std::llround(static_cast<double>(hiddenElems) / static_cast<double>(st.hidden) / samplesInGraph);
   for (int32_t l = 0; l < L; ++l) st.layers[static_cast<size_t>(l)].outputBytes = cut[static_cast<size_t>(l + 1)] / samplesInGraph;
+
+  // Attention cores: each op's core, and the core's entry in its part.
+  const std::vector<AttentionCore> cores = findAttentionCores(g);
+  std::vector<int32_t> coreOf(static_cast<size_t>(n), -1);
+  std::vector<std::pair<int32_t, int32_t>> coreSlot(cores.size(), {0, -1});  // (part, index in its attention)
+  for (size_t c = 0; c < cores.size(); ++c) {
+    const AttentionCore& core = cores[c];
+    for (OpId op : core.ops) coreOf[static_cast<size_t>(op)] = static_cast<int32_t>(c);
+    StackPart& sp = partOf(part[static_cast<size_t>(core.softmax)]);
+    coreSlot[c] = {part[static_cast<size_t>(core.softmax)], static_cast<int32_t>(sp.attention.size())};
+    StackAttention a;
+    auto bytes = [&](TensorId t) { return static_cast<double>(g.tensorBytes(t)) / samplesInGraph; };
+    a.ioBytes = bytes(core.q) + bytes(core.k) + bytes(core.v) + bytes(core.out);
+    a.outBytes = bytes(core.out);
+    a.statBytes = 4.0 * static_cast<double>(core.rows) / samplesInGraph;
+    a.dtype = g.dtype(core.out);
+    a.causal = core.causal;
+    sp.attention.push_back(a);
+  }
+  auto attentionOf = [&](OpId op) -> StackAttention& {
+    const auto [p, i] = coreSlot[static_cast<size_t>(coreOf[static_cast<size_t>(op)])];
+    return partOf(p).attention[static_cast<size_t>(i)];
+  };
+  std::vector<int32_t> savedIn(static_cast<size_t>(g.numTensors()), INT_MIN);  // part that keeps the tensor
 
   // Tensor-parallel split, propagated in topological order within each part.
   std::vector<uint8_t> sharded(static_cast<size_t>(g.numTensors()), 0);
@@ -319,7 +346,23 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     so.paramBytesRead = paramRead;
     so.activationBytes = std::max(0.0, static_cast<double>(g.bytesRead(op) + g.bytesWritten(op)) - paramRead) / samplesInGraph;
     so.metadata = isMetadataOp(g.opType(op));
-    so.savedBytes = so.metadata ? 0.0 : outBytes / samplesInGraph;
+    so.attentionCore = coreOf[static_cast<size_t>(op)] >= 0;
+    const SavedForBackward keep = savedForBackward(g, op);
+    const AttentionCore* core = so.attentionCore ? &cores[static_cast<size_t>(coreOf[static_cast<size_t>(op)])] : nullptr;
+    for (TensorId t : keep.tensors) {
+      if (savedIn[static_cast<size_t>(t)] == p) continue;
+      savedIn[static_cast<size_t>(t)] = p;
+      const double bytes = static_cast<double>(g.tensorBytes(t)) / samplesInGraph;
+      if (core) {  // the core's own accounts: Q, K, V kept however it runs, the rest only unfused
+        (t == core->q || t == core->k || t == core->v ? attentionOf(op).keptBytes : attentionOf(op).innerBytes) += bytes;
+        continue;
+      }
+      const OpId prod = g.producer(t);
+      const bool split = sharded[static_cast<size_t>(t)] && prod != kNone && part[static_cast<size_t>(prod)] == p;
+      (split ? so.savedSplitBytes : so.savedBytes) += bytes;
+    }
+    if (core) attentionOf(op).innerBytes += keep.maskBytes / samplesInGraph;
+    else so.savedBytes += keep.maskBytes / samplesInGraph;
     bool outSharded = false;
     if (so.cls == OpClass::MatMul && readsParam && outElems >= smallOutput) {
       so.split = TpSplit::Sharded;
@@ -345,6 +388,11 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     for (TensorId t : outs) sharded[static_cast<size_t>(t)] = outSharded ? 1 : 0;
     opSharded[static_cast<size_t>(op)] = so.split == TpSplit::Sharded;
     sp.forwardFlops += so.flops;
+    if (core) {
+      StackAttention& a = attentionOf(op);
+      a.flops += so.flops;
+      a.sharded = a.sharded || so.split == TpSplit::Sharded;
+    }
     sp.ops.push_back(so);
   }
 

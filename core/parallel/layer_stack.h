@@ -25,6 +25,11 @@
 //   tensor's gradient in backward (once per distinct tensor).
 // Ops under a scope component named `experts` are mixture-of-experts experts: their
 // parameters are split over the expert-parallel group instead.
+//
+// What backward needs is kept per op as autograd keeps it (saved_tensors.h), each tensor once
+// per part, split into bytes of TP-sharded and of whole tensors. Each attention core
+// (attention_core.h) is kept apart as a StackAttention: a fused kernel replaces its ops, and
+// selective recomputation drops what it saves inside.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -50,7 +55,23 @@ struct StackOp {
   double flops = 0;           // per sample
   double activationBytes = 0; // read + written activation bytes per sample (parameters excluded)
   double paramBytesRead = 0;  // bytes of parameters the op reads (not per sample)
-  double savedBytes = 0;      // output bytes per sample kept for backward (0 for views)
+  double savedBytes = 0;      // bytes per sample of whole (not TP-sharded) tensors kept for backward
+  double savedSplitBytes = 0; // bytes per sample of TP-sharded tensors kept for backward
+  bool attentionCore = false; // one of an attention core's ops (its costs are in StackPart::attention)
+};
+
+// An attention core of a part, per sample: what a fused kernel (FlashAttention) reads, writes
+// and keeps, and what the unfused ops keep.
+struct StackAttention {
+  double flops = 0;       // the core's ops (Q K^T, scale, mask, softmax, P V)
+  double ioBytes = 0;     // Q, K and V read + the output written
+  double keptBytes = 0;   // Q, K, V: kept for backward however the core runs
+  double innerBytes = 0;  // what the unfused ops keep besides (the probabilities, dropout masks)
+  double outBytes = 0;    // the output: a fused kernel keeps it for its backward
+  double statBytes = 0;   // one f32 per softmax row: a fused kernel's log-sum-exp
+  DType dtype = DType::F32;
+  bool causal = false;    // a fused causal kernel skips the masked half of the products
+  bool sharded = false;   // runs on its TP shard (its heads split)
 };
 
 // One layer (or the prologue / epilogue): its ops and what parallelism needs to know of it.
@@ -68,6 +89,7 @@ struct StackPart {
   double tpAllReduceBytes = 0;  // per sample, each (a hidden-sized tensor)
   bool moe = false;              // has experts: an all-to-all before and after them
   double moeDispatchBytes = 0;   // per sample, each all-to-all
+  std::vector<StackAttention> attention;
 };
 
 struct LayerStack {
@@ -75,6 +97,7 @@ struct LayerStack {
   int64_t hidden = 0;  // width of the hidden-sized tensors (last dimension)
   int heads = 0;       // attention heads, 0 when no attention was found
   int experts = 0;     // experts per MoE layer, 0 without
+  int64_t seqLen = 0;  // tokens per sample: the hidden-sized tensor's elements / hidden
   double samplesInGraph = 1;
   DType activationType = DType::F32;  // of the layers' activations
   StackPart prologue, epilogue;

@@ -16,7 +16,26 @@ PipeSchedule parsePipeSchedule(std::string_view name, const std::string& source)
   throw Error(source, "unknown pipeline schedule '" + std::string(name) + "' (gpipe, 1f1b)");
 }
 
-std::vector<PipeStage> evenStages(int layers, int pp, bool recompute) {
+std::string_view recomputeName(Recompute r) {
+  return r == Recompute::Full ? "full" : r == Recompute::Selective ? "selective" : "none";
+}
+
+Recompute parseRecompute(std::string_view name, const std::string& source) {
+  if (name == "none") return Recompute::None;
+  if (name == "selective") return Recompute::Selective;
+  if (name == "full") return Recompute::Full;
+  throw Error(source, "unknown recomputation '" + std::string(name) + "' (none, selective, full)");
+}
+
+std::string_view attentionImplName(AttentionImpl a) { return a == AttentionImpl::Flash ? "flash" : "unfused"; }
+
+AttentionImpl parseAttentionImpl(std::string_view name, const std::string& source) {
+  if (name == "flash") return AttentionImpl::Flash;
+  if (name == "unfused") return AttentionImpl::Unfused;
+  throw Error(source, "unknown attention '" + std::string(name) + "' (flash, unfused)");
+}
+
+std::vector<PipeStage> evenStages(int layers, int pp, Recompute recompute) {
   std::vector<PipeStage> out;
   if (pp < 1) return out;
   int first = 0;
@@ -80,6 +99,9 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";
   if (p.expertParallel && st.experts % p.dp != 0)
     return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
+  if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
+  if (p.sequenceParallel && st.seqLen > 0 && st.seqLen % p.tp != 0)
+    return "tp = " + num(p.tp) + " does not divide the sequence of " + num(st.seqLen) + " tokens (sequence parallelism)";
   if (p.pp > st.numLayers())
     return "pp = " + num(p.pp) + " exceeds the " + num(st.numLayers()) + " layers (each stage needs at least one)";
   if (static_cast<int>(p.stages.size()) != p.pp)
@@ -107,7 +129,7 @@ std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
   nlohmann::json stages = nlohmann::json::array(), recompute = nlohmann::json::array();
   for (const PipeStage& s : p.stages) {
     stages.push_back({s.first, s.last});
-    recompute.push_back(s.recompute);
+    recompute.push_back(std::string(recomputeName(s.recompute)));
   }
   nlohmann::json devices = nlohmann::json::array();
   for (int d : planDevices(p, c))
@@ -127,6 +149,8 @@ std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
                         {"stages", stages},
                         {"recompute", recompute},
                         {"expert_parallel", p.expertParallel},
+                        {"attention", std::string(attentionImplName(p.attention))},
+                        {"sequence_parallel", p.sequenceParallel},
                         {"devices", devices}}}};
   return j.dump(2) + "\n";
 }
@@ -167,7 +191,7 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
   if (!pj.contains("stages") || !pj["stages"].is_array()) throw fail("\"stages\" must be a list of [first, last] layer ranges");
   const nlohmann::json& rec = pj.contains("recompute") ? pj["recompute"] : nlohmann::json::array();
   if (!rec.is_array() || (pj.contains("recompute") && rec.size() != pj["stages"].size()))
-    throw fail("\"recompute\" must be a list of booleans, one per stage");
+    throw fail("\"recompute\" must be a list with one entry per stage (\"none\", \"selective\", \"full\")");
   for (size_t s = 0; s < pj["stages"].size(); ++s) {
     const nlohmann::json& r = pj["stages"][s];
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer())
@@ -175,16 +199,25 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
     const int64_t first = r[0].get<int64_t>(), last = r[1].get<int64_t>();
     if (first < 0 || last < 0 || first > (1 << 20) || last > (1 << 20))
       throw fail("stage " + std::to_string(s) + " = [" + std::to_string(first) + ", " + std::to_string(last) + "] is outside 0..1048576");
-    PipeStage stg{static_cast<int>(first), static_cast<int>(last), false};
+    PipeStage stg{static_cast<int>(first), static_cast<int>(last), Recompute::None};
     if (s < rec.size()) {
-      if (!rec[s].is_boolean()) throw fail("\"recompute\"[" + std::to_string(s) + "] must be true or false");
-      stg.recompute = rec[s].get<bool>();
+      if (rec[s].is_boolean()) stg.recompute = rec[s].get<bool>() ? Recompute::Full : Recompute::None;
+      else if (rec[s].is_string()) stg.recompute = parseRecompute(rec[s].get<std::string>(), source);
+      else throw fail("\"recompute\"[" + std::to_string(s) + "] must be \"none\", \"selective\" or \"full\"");
     }
     p.stages.push_back(stg);
   }
   if (pj.contains("expert_parallel")) {
     if (!pj["expert_parallel"].is_boolean()) throw fail("\"expert_parallel\" must be true or false");
     p.expertParallel = pj["expert_parallel"].get<bool>();
+  }
+  if (pj.contains("attention")) {
+    if (!pj["attention"].is_string()) throw fail("\"attention\" must be \"flash\" or \"unfused\"");
+    p.attention = parseAttentionImpl(pj["attention"].get<std::string>(), source);
+  }
+  if (pj.contains("sequence_parallel")) {
+    if (!pj["sequence_parallel"].is_boolean()) throw fail("\"sequence_parallel\" must be true or false");
+    p.sequenceParallel = pj["sequence_parallel"].get<bool>();
   }
   if (pj.contains("devices")) {
     if (!pj["devices"].is_array()) throw fail("\"devices\" must be a list of device names");

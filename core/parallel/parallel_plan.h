@@ -31,9 +31,22 @@ enum class PipeSchedule : uint8_t { GPipe, OneFOneB };
 std::string_view pipeScheduleName(PipeSchedule s);  // "gpipe", "1f1b"
 PipeSchedule parsePipeSchedule(std::string_view name, const std::string& source);
 
+// Activation recomputation of a stage (Korthikanti et al. 2022): none; selective, the attention
+// cores only (what they keep inside is dropped and their forward runs again in backward); full,
+// only each layer's input is kept and the whole forward runs again in backward.
+enum class Recompute : uint8_t { None, Selective, Full };
+std::string_view recomputeName(Recompute r);  // "none", "selective", "full"
+Recompute parseRecompute(std::string_view name, const std::string& source);
+
+// How attention cores run: one fused kernel each (FlashAttention: the probabilities are never
+// stored, backward recomputes them) or as the graph's separate ops.
+enum class AttentionImpl : uint8_t { Flash, Unfused };
+std::string_view attentionImplName(AttentionImpl a);  // "flash", "unfused"
+AttentionImpl parseAttentionImpl(std::string_view name, const std::string& source);
+
 struct PipeStage {
   int first = 0, last = 0;  // layers [first, last)
-  bool recompute = false;   // activations recomputed in backward: only the stage's inputs kept
+  Recompute recompute = Recompute::None;
 };
 
 struct ParallelPlan {
@@ -44,6 +57,12 @@ struct ParallelPlan {
   // Mixture of experts: each replica holds experts / dp of the experts (expert parallelism over
   // the dp group; tokens reach their expert by all-to-all, expert gradients are not all-reduced).
   bool expertParallel = false;
+  AttentionImpl attention = AttentionImpl::Flash;
+  // Sequence parallelism (Korthikanti et al. 2022), with tp > 1: the ops tensor parallelism
+  // leaves whole (norms, residual adds, dropout) run on 1/tp of the sequence each, so their time
+  // and the activations every op keeps are divided by tp; each TP all-reduce becomes a
+  // reduce-scatter + all-gather of the same ring traffic; stage-to-stage sends carry 1/tp.
+  bool sequenceParallel = false;
   std::vector<PipeStage> stages;  // pp entries
   std::vector<int> devices;       // rank -> device; empty = server order
 
@@ -52,7 +71,7 @@ struct ParallelPlan {
 };
 
 // Stages of `pp` near-equal layer counts (the first stages take the remainder).
-std::vector<PipeStage> evenStages(int layers, int pp, bool recompute = false);
+std::vector<PipeStage> evenStages(int layers, int pp, Recompute recompute = Recompute::None);
 
 // The devices of the cluster in server order: servers (the name before the last '/') in the
 // order they first appear, devices within a server in cluster order.
@@ -67,14 +86,17 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // degrees below 1, dp*tp*pp other than the cluster's device count (a plan uses every device), tp not dividing the heads or the hidden
 // size, stages that do not cover the layers in order, a batch not divisible by dp x
 // micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats,
-// expert parallelism without experts or with dp not dividing them, pp x micro-batches or the
-// global batch beyond the bounds above.
+// expert parallelism without experts or with dp not dividing them, sequence parallelism without
+// tp > 1 or with tp not dividing the sequence, pp x micro-batches or the global batch beyond the
+// bounds above.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",
 // "global_batch", "plan": {"dp", "tp", "pp", "microbatches", "schedule", "zero",
-// "stages": [[first, last], ...], "recompute": [bool per stage], "expert_parallel" (optional,
-// false), "devices": [names]}}.
+// "stages": [[first, last], ...], "recompute": ["none" | "selective" | "full" per stage; true and
+// false read as "full" and "none"], "expert_parallel" (optional, false), "attention" (optional,
+// "flash" | "unfused", default "flash"), "sequence_parallel" (optional, false), "devices":
+// [names]}}.
 struct ParallelPlanFile {
   std::string model, cluster;
   int64_t globalBatch = 0;

@@ -31,15 +31,19 @@ int devicesPerServer(const Cluster& c) {
   return static_cast<int>(std::count(server.begin(), server.end(), server.empty() ? 0 : server[0]));
 }
 
+bool sequenceParallelFits(const LayerStack& st, int tp) { return tp > 1 && (st.seqLen <= 0 || st.seqLen % tp == 0); }
+
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   ParallelPlan p;
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
+  p.attention = shape.attention, p.sequenceParallel = shape.sequenceParallel;
   p.stages = std::move(stages);
   return p;
 }
 
-std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer) {
+std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer,
+                                  AttentionImpl attention) {
   std::vector<PlanShape> out;
   const int n = c.numDevices();
   const int server = devicesPerServer(c);
@@ -54,7 +58,8 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
           for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
             for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
               out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
-                             sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero, ep == 1});
+                             sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero, ep == 1, attention,
+                             sequenceParallelFits(st, static_cast<int>(tp))});
       }
     }
   }
@@ -79,27 +84,26 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
   for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], tpG, dpG));
 
   // Cost of stage s over layers [a, b): pass time per micro-batch, recomputation chosen, or kInf.
-  auto stageCost = [&](int s, int a, int b, bool& recompute) {
+  auto stageCost = [&](int s, int a, int b, Recompute& recompute) {
     const int lo = s == 0 ? -1 : a, hi = s == pp - 1 ? L : b - 1;
-    double t0 = 0, t1 = 0, saved = 0, inputs = 0, largestSaved = 0;
+    double time[3] = {0, 0, 0}, kept[2] = {0, 0}, inputs = 0, largestSaved = 0;
     int64_t params = 0, largestParams = 0, local = 0;
     for (int pi = lo; pi <= hi; ++pi) {
       const PartCost& pc = parts[static_cast<size_t>(pi + 1)];
-      t0 += pc.passTime(false), t1 += pc.passTime(true);
-      saved += pc.saved, inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
+      for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) time[static_cast<int>(r)] += pc.passTime(r);
+      kept[0] += pc.saved, kept[1] += pc.savedSelective, inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
       params += pc.params, largestParams = std::max(largestParams, pc.params), local += pc.localParams;
     }
     const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
     const TrainingBytes tb = model.bytes();
     const int64_t stat = saturatingBytes(static_cast<double>(staticMemoryBytes(tb, shape.zero, shape.dp, params, largestParams)) +
                                          (tb.weight + tb.grad + tb.optimizer) * static_cast<double>(local));
-    if (stat + activationMemoryBytes(inFlight, false, saved, inputs, largestSaved) <= capacity) {
-      recompute = false;
-      return t0;
-    }
-    if (stat + activationMemoryBytes(inFlight, true, saved, inputs, largestSaved) <= capacity) {
-      recompute = true;
-      return t1;
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+      const bool full = r == Recompute::Full;
+      if (stat + activationMemoryBytes(inFlight, full, full ? 0 : kept[static_cast<int>(r)], inputs, largestSaved) <= capacity) {
+        recompute = r;
+        return time[static_cast<int>(r)];
+      }
     }
     return kInf;
   };
@@ -110,10 +114,10 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
   for (int s = 0; s < pp; ++s)
     for (int a = 0; a < L; ++a)
       for (int b = a + 1; b <= L; ++b) {
-        bool r = false;
+        Recompute r = Recompute::None;
         const size_t i = (static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b);
         cost[i] = stageCost(s, a, b, r);
-        rec[i] = r;
+        rec[i] = static_cast<uint8_t>(r);
       }
   auto at = [&](int s, int a, int b) { return cost[(static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)]; };
   auto solve = [&](double cap, std::vector<double>& best, std::vector<int>& from, bool minMax) {
@@ -142,7 +146,8 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
   out.stages.resize(static_cast<size_t>(pp));
   for (int s = pp, b = L; s > 0; --s) {
     const int a = from[static_cast<size_t>(s) * W + static_cast<size_t>(b)];
-    out.stages[static_cast<size_t>(s - 1)] = {a, b, rec[(static_cast<size_t>(s - 1) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)] != 0};
+    out.stages[static_cast<size_t>(s - 1)] = {
+        a, b, static_cast<Recompute>(rec[(static_cast<size_t>(s - 1) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)])};
     b = a;
   }
   double before = 0;
@@ -164,7 +169,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     StagePartition part;
   };
   std::vector<Candidate> cands;
-  const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer);
+  const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.attention);
   for (const PlanShape& s : shapes) {
     if (auto p = partitionStages(model, globalBatch, s)) cands.push_back({s, std::move(*p)});
     if (secondsSince(t0) > options.budgetSeconds) {
@@ -198,7 +203,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   return res;
 }
 
-ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch) {
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention) {
   const auto t0 = std::chrono::steady_clock::now();
   const LayerStack& st = model.stack();
   const Cluster& c = model.cluster();
@@ -221,12 +226,14 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch) {
   for (auto [tp, pp] : sizes) {
     const int64_t dp = n / tp / pp;
     if (globalBatch % dp) continue;
-    for (bool recompute : {false, true}) {
+    for (Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       for (int64_t mbs : {1, 2, 4, 8}) {
         if ((globalBatch / dp) % mbs) continue;
         ParallelPlan plan;
         plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp;
         plan.microbatches = static_cast<int>(globalBatch / dp / mbs);
+        plan.attention = attention;
+        plan.sequenceParallel = sequenceParallelFits(st, tp);
         plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
         ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
         ++res.evaluated;
@@ -252,7 +259,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch) {
   return res;
 }
 
-ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch) {
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention) {
   const auto t0 = std::chrono::steady_clock::now();
   const Cluster& c = model.cluster();
   ParallelResult res;
@@ -267,16 +274,18 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
   ParallelPlan lastPlan;
   for (int zero = 0; zero <= (n > 1 ? 3 : 0); ++zero)
     for (int64_t m : divisors(globalBatch / n))
-      for (bool recompute : {false, true}) {
+      for (Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       ParallelPlan plan;
       plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
+      plan.attention = attention;
       plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
       ++res.evaluated;
       if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
         res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
-        res.note = "the fastest of ZeRO 0-3 x micro-batch counts x recomputation: ZeRO-" + std::to_string(zero) + ", " +
-                   std::to_string(m) + " micro-batches" + (recompute ? ", recomputation" : "");
+        res.note = "the fastest of ZeRO 0-3 x micro-batch counts x recomputation none / selective / full: ZeRO-" + std::to_string(zero) + ", " +
+                   std::to_string(m) + " micro-batches" +
+                   (recompute == Recompute::None ? std::string() : ", " + std::string(recomputeName(recompute)) + " recomputation");
       } else if (!res.found) {
         last = std::move(meas), lastPlan = std::move(plan);
       }

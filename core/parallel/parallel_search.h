@@ -5,11 +5,12 @@
 // devices. For a shape, stage boundaries and per-stage recomputation come from dynamic
 // programming over the layers (Alpa's inter-operator pass): the partition whose slowest stage
 // (forward + backward per micro-batch) is fastest, among those every stage of which fits its
-// devices' memory (recomputation only where a stage does not fit without), ties broken by the
-// smallest sum of stage times. The exact search enumerates every shape (tp dividing the heads
+// devices' memory (per stage the first of no, selective and full recomputation that fits),
+// ties broken by the smallest sum of stage times. The exact search enumerates every shape (tp dividing the heads
 // and the hidden size, across servers too; every micro-batch size dividing the per-replica
 // batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1; with and without expert
-// parallelism for a mixture of experts whose experts dp divides), partitions each, and simulates
+// parallelism for a mixture of experts whose experts dp divides; sequence parallelism wherever it
+// fits), partitions each, and simulates
 // (pipeline_sim.h) every shape whose lower bound — max over stages k of (the passes of the
 // stages before k) + micro-batches x (stage k's pass) — beats the best step found so far, in
 // order of that bound. Within its budget it is exact over shapes; the partition within a
@@ -32,6 +33,8 @@ struct PlanShape {
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;
   bool expertParallel = false;
+  AttentionImpl attention = AttentionImpl::Flash;
+  bool sequenceParallel = false;
 };
 
 struct ParallelResult {
@@ -50,13 +53,21 @@ struct ParallelSearchOptions {
   double budgetSeconds = 60;
   const std::atomic<bool>* cancel = nullptr;
   bool tpWithinServer = false;  // prune tp larger than a server (the exact search keeps them)
+  AttentionImpl attention = AttentionImpl::Flash;  // how every plan searched runs attention
 };
+
+// Sequence parallelism wherever it applies (tp > 1 dividing the sequence): it keeps the TP
+// all-reduces' traffic and divides the whole ops' time and kept activations by tp, so every
+// search uses it there.
+bool sequenceParallelFits(const LayerStack& st, int tp);
 
 // The number of devices on each server (of device 0's server), from serverOf.
 int devicesPerServer(const Cluster& c);
 
-// Every shape on all devices for the global batch (see above).
-std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer);
+// Every shape on all devices for the global batch (see above), attention as given, sequence
+// parallelism where it fits.
+std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer,
+                                  AttentionImpl attention = AttentionImpl::Flash);
 
 struct StagePartition {
   std::vector<PipeStage> stages;
@@ -72,12 +83,12 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
 // Megatron-LM's rule (Narayanan et al. 2021, §3 takeaways): the smallest model-parallel size
 // t x p that fits memory, growing tp up to the GPUs of a server first (the largest divisor of
 // heads and hidden size there), then pp across servers with an even layer split; data
-// parallelism over the rest; 1F1B, no ZeRO; at each size first without recomputation, then
-// with it, before the next size; the micro-batch size the best of 1, 2, 4 and 8 (the paper's
-// sweep).
-ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch);
+// parallelism over the rest; 1F1B, no ZeRO, sequence parallelism with tp (Korthikanti et al.);
+// at each size first without recomputation, then selective, then full, before the next size;
+// the micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep).
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention = AttentionImpl::Flash);
 // Data parallelism on every device: the fastest plan that fits over ZeRO 0-3, every
-// micro-batch count (gradient accumulation) and recomputation on or off.
-ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch);
+// micro-batch count (gradient accumulation) and recomputation none / selective / full.
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention = AttentionImpl::Flash);
 
 }  // namespace gp

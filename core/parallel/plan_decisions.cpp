@@ -21,8 +21,12 @@ double paramsOnRank(const LayerStack& st, int tp) {
 
 }  // namespace
 
-PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch)
-    : model_(&model), batch_(globalBatch), n_(model.cluster().numDevices()), perServer_(devicesPerServer(model.cluster())) {
+PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention)
+    : model_(&model),
+      batch_(globalBatch),
+      n_(model.cluster().numDevices()),
+      perServer_(devicesPerServer(model.cluster())),
+      attention_(attention) {
   const Cluster& c = model.cluster();
   const LayerStack& st = model.stack();
   capacity_ = INT64_MAX;
@@ -40,7 +44,8 @@ PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch)
   double expert = 0, sharded = 0, saved = 0;
   for (const StackPart& l : st.layers) {
     expert += static_cast<double>(l.expertParams), sharded += static_cast<double>(l.shardedParams);
-    for (const StackOp& op : l.ops) saved += op.savedBytes;
+    for (const StackOp& op : l.ops) saved += op.savedBytes + op.savedSplitBytes;
+    for (const StackAttention& a : l.attention) saved += a.keptBytes + a.outBytes;
   }
   const int L = std::max(1, st.numLayers());
   const int elem = std::max(1, dtypeSize(st.activationType));
@@ -161,6 +166,8 @@ PlanShape PlanDecisions::shape(const PartialPlan& p) const {
   PlanShape s;
   s.tp = p.tp, s.pp = p.pp, s.dp = p.dp, s.zero = p.zero, s.schedule = p.schedule, s.expertParallel = p.expertParallel;
   s.microbatches = static_cast<int>(batch_ / (int64_t{p.dp} * p.mbs));
+  s.sequenceParallel = sequenceParallelFits(model_->stack(), p.tp);
+  s.attention = attention_;
   return s;
 }
 

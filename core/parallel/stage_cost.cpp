@@ -27,8 +27,8 @@ int64_t saturatingBytes(double bytes) {
   return static_cast<int64_t>(std::ceil(std::clamp(bytes, 0.0, kMax)));
 }
 
-int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double inputs, double largestSaved) {
-  return saturatingBytes(recompute ? inFlight * inputs + largestSaved : inFlight * saved);
+int64_t activationMemoryBytes(int inFlight, bool fullRecompute, double saved, double inputs, double largestSaved) {
+  return saturatingBytes(fullRecompute ? inFlight * inputs + largestSaved : inFlight * saved);
 }
 
 Precision defaultTrainingPrecision(const Cluster& c) {
@@ -68,7 +68,8 @@ const StackPart& StageCostModel::partAt(int part) const {
   return st_->layers[static_cast<size_t>(part)];
 }
 
-double StageCostModel::partForward(int part, int64_t mbs, int tp, int device) const {
+PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention,
+                                     int device) const {
   const Cluster& c = cost_->cluster();
   int rep = device;  // first device of the same kind: the cache key
   for (int d = 0; d < device; ++d)
@@ -76,20 +77,34 @@ double StageCostModel::partForward(int part, int64_t mbs, int tp, int device) co
       rep = d;
       break;
     }
-  auto [it, fresh] = forwardCache_.try_emplace({mbs, tp, rep});
-  std::vector<double>& times = it->second;
+  auto [it, fresh] = timesCache_.try_emplace({mbs, tp, sequenceParallel, attention, rep});
+  std::vector<PartTimes>& times = it->second;
   if (fresh) {
     const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
     const double b = static_cast<double>(mbs);
+    const bool fused = attention == AttentionImpl::Flash;
     for (int pi = -1; pi <= st_->numLayers(); ++pi) {
-      double t = 0;
-      for (const StackOp& op : partAt(pi).ops) {
-        if (op.metadata) continue;
-        const double split = op.split == TpSplit::Sharded ? tp : 1;
+      PartTimes t;
+      const StackPart& sp = partAt(pi);
+      for (const StackOp& op : sp.ops) {
+        if (op.metadata || (fused && op.attentionCore)) continue;
+        const double split = op.split == TpSplit::Sharded || sequenceParallel ? tp : 1;
         const double flops = op.flops * b / split;
         const double bytes = (op.activationBytes * b + op.paramBytesRead * weightScale) / split;
-        t += cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, op.dtype, rep);
+        const double f = cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, op.dtype, rep);
+        t.forward += f;
+        if (op.attentionCore) t.coreForward += f;
       }
+      t.backward = 2 * t.forward;
+      if (fused)
+        for (const StackAttention& a : sp.attention) {
+          const double split = a.sharded || sequenceParallel ? tp : 1;
+          const double flops = a.flops * b / split * (a.causal ? 0.5 : 1.0);
+          const double bytes = a.ioBytes * b / split;
+          t.forward += cost_->fusedTime(flops / kFusedAttentionForwardShare, saturatingBytes(bytes), OpClass::MatMul, a.dtype, rep);
+          t.backward += cost_->fusedTime(2.5 * flops / kFusedAttentionBackwardShare, saturatingBytes(2 * bytes), OpClass::MatMul,
+                                         a.dtype, rep);
+        }
       times.push_back(t);
     }
   }
@@ -102,7 +117,10 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   const StackPart& part = partAt(pi);
   const double b = static_cast<double>(mbs);
   PartCost pc;
-  pc.forward = partForward(pi, mbs, p.tp, device);
+  const PartTimes times = partTimes(pi, mbs, p.tp, p.sequenceParallel, p.attention, device);
+  pc.forward = times.forward;
+  pc.backward = times.backward;
+  pc.coreForward = times.coreForward;
   if (p.tp > 1 && part.tpAllReduceBytes > 0) {
     const double ar = collectiveCost(c, Collective::AllReduce, tpG, b * part.tpAllReduceBytes, serverOf_).time;
     pc.arForward = part.tpAllReducesForward * ar;
@@ -120,9 +138,19 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   }
   if (p.zero == 3 && p.dp > 1)
     pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
-  for (const StackOp& op : part.ops) pc.saved += op.savedBytes * b / (op.split == TpSplit::Sharded ? p.tp : 1);
+  const double whole = p.sequenceParallel ? p.tp : 1;
+  for (const StackOp& op : part.ops) pc.saved += b * (op.savedBytes / whole + op.savedSplitBytes / p.tp);
+  pc.savedSelective = pc.saved;
+  for (const StackAttention& a : part.attention) {
+    const double split = a.sharded || p.sequenceParallel ? p.tp : 1;
+    const double kept = b * a.keptBytes / split;
+    const double fused = b * (a.outBytes / split + a.statBytes / (a.sharded ? p.tp : 1));
+    pc.saved += kept + (p.attention == AttentionImpl::Flash ? fused : b * a.innerBytes / split);
+    pc.savedSelective += kept + (p.attention == AttentionImpl::Flash ? fused : 0);
+  }
   const int L = st_->numLayers();
-  if (pi >= 0 && pi < L) pc.input = b * (pi == 0 ? st_->prologue.outputBytes : st_->layers[static_cast<size_t>(pi - 1)].outputBytes);
+  if (pi >= 0 && pi < L)
+    pc.input = b * (pi == 0 ? st_->prologue.outputBytes : st_->layers[static_cast<size_t>(pi - 1)].outputBytes) / whole;
   return pc;
 }
 
@@ -140,27 +168,29 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   int64_t largestLayerParams = 0;
   for (int pi = first; pi <= last; ++pi) {
     const PartCost pc = partCost(p, pi, mbs, device, tpG, dpG);
-    sc.forward += pc.forward + pc.arForward + pc.gather;
-    const double bwd = pc.passTime(stg.recompute) - (pc.forward + pc.arForward + pc.gather);
+    sc.forward += pc.forwardTime();
+    const double bwd = pc.backwardTime(stg.recompute);
     sc.backward += bwd;
-    sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (stg.recompute ? pc.arForward + pc.gather : 0);
+    const bool full = stg.recompute == Recompute::Full;
+    sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (full ? pc.arForward + pc.gather : 0);
     sc.bucketBackward.push_back(bwd);
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
     sc.params += pc.params;
     sc.localParams += pc.localParams;
     largestLayerParams = std::max(largestLayerParams, pc.params);
-    saved += pc.saved;
+    saved += pc.kept(stg.recompute);
     largestSaved = std::max(largestSaved, pc.saved);
     inputs += pc.input;
   }
   std::reverse(sc.bucketBackward.begin(), sc.bucketBackward.end());
   std::reverse(sc.bucketBytes.begin(), sc.bucketBytes.end());
-  if (stage < p.pp - 1) sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes;
+  if (stage < p.pp - 1)
+    sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
 
   const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
   sc.staticMemory = saturatingBytes(static_cast<double>(staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams)) +
                                     (bytes_.weight + bytes_.grad + bytes_.optimizer) * static_cast<double>(sc.localParams));
-  sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute, saved, inputs, largestSaved);
+  sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute == Recompute::Full, saved, inputs, largestSaved);
 
   const double P = static_cast<double>(sc.params);
   const double dp = static_cast<double>(p.dp);

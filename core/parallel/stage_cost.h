@@ -3,13 +3,19 @@
 // buckets, its optimizer step and its memory.
 //
 // Compute: each op of the stack at the micro-batch size, its FLOPs and activation bytes
-// divided by tp when it is split (layer_stack.h), timed by the cost model's roofline as one
-// kernel (CostModel::fusedTime); backward = 2 x forward per op (a gradient op does about
-// twice the work of its forward: two matrix products, or twice the memory traffic);
-// recomputation adds one more forward to backward. TP all-reduces (S = micro-batch x the
-// part's hidden-sized tensor) run between the kernels, blocking (collectives.h, over the TP
-// groups of every replica at once); ZeRO-3's parameter all-gathers likewise, once per layer
-// in forward and again in backward.
+// divided by tp when it is split (layer_stack.h), and by tp for the rest too under sequence
+// parallelism, timed by the cost model's roofline as one kernel (CostModel::fusedTime);
+// backward = 2 x forward per op (a gradient op does about twice the work of its forward: two
+// matrix products, or twice the memory traffic). A fused attention core is one kernel of the
+// core's FLOPs (half of them when causal: the masked blocks are skipped) reading Q, K, V and
+// writing the output, at kFusedAttentionForwardShare of the device's matrix-product rate; its
+// backward does 2.5 x those FLOPs (FlashAttention-2: five products against two, the
+// probabilities recomputed) over twice the bytes, at kFusedAttentionBackwardShare. Full recomputation adds one more forward to backward,
+// selective recomputation the unfused attention cores' forward. TP all-reduces (S = micro-batch
+// x the part's hidden-sized tensor) run between the kernels, blocking (collectives.h, over the
+// TP groups of every replica at once); with sequence parallelism each is a reduce-scatter +
+// all-gather of the same ring traffic, costed the same; ZeRO-3's parameter all-gathers
+// likewise, once per layer in forward and again in backward.
 //
 // Training precision follows the activations: 16-bit activations mean mixed precision (2-byte
 // weights and gradients, fp32 master weights + Adam moments = 12 bytes per parameter), else
@@ -19,9 +25,14 @@
 // with P the stage's parameters on one TP rank, + (w + g + o) per expert parameter a replica
 // holds alone under expert parallelism (each expert whole on one replica of the dp group; its
 // tokens arrive by an all-to-all over the group before the experts and leave by one after, in
-// forward and again in backward), plus activations: the saved outputs of every
-// op per micro-batch (split ones / tp) x the micro-batches in flight (GPipe: all of them;
-// 1F1B: pp - stage), or with recomputation only each layer's input plus one layer's outputs.
+// forward and again in backward), plus activations: what every op keeps for backward per
+// micro-batch (TP-sharded tensors / tp; whole ones / tp too under sequence parallelism; an
+// attention core keeps Q, K, V, plus its output and one f32 per softmax row when fused, or its
+// probabilities when unfused and not recomputed) x the micro-batches in flight (GPipe: all of
+// them; 1F1B: pp - stage), or with full recomputation only each layer's input plus one layer's
+// kept activations. For a GPT layer in 16-bit, unfused and without dropout (the zoo's), this
+// is sbh(8 + 24/t) + 2as^2b/t bytes: Korthikanti et al.'s sbh(10 + 24/t + 5as/ht) less its
+// three dropout masks and the dropout's output.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -36,6 +47,12 @@
 
 namespace gp {
 
+// FlashAttention-2 (Dao 2023) reaches up to 73 % of an A100's peak in forward and 63 % in
+// backward, where large cuBLAS GEMMs reach about 90 % (CostParams' MatMul efficiency): a fused
+// attention kernel runs at these shares of the device's matrix-product rate.
+inline constexpr double kFusedAttentionForwardShare = 0.8;
+inline constexpr double kFusedAttentionBackwardShare = 0.7;
+
 struct TrainingBytes {
   double weight = 4, grad = 4, optimizer = 8;  // per parameter
 };
@@ -47,9 +64,9 @@ Precision defaultTrainingPrecision(const Cluster& c);
 // Weights, gradients and optimizer state per device under ZeRO stage `zero` over dp replicas
 // (the formulas above); `largestPartParams`: ZeRO-3 holds two parts' gathered weights.
 int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
-// Activations: `saved` bytes per micro-batch x inFlight, or with recomputation the parts'
+// Activations: `saved` bytes per micro-batch x inFlight, or with full recomputation the parts'
 // `inputs` x inFlight + the largest part's saved bytes (recomputed one part at a time).
-int64_t activationMemoryBytes(int inFlight, bool recompute, double saved, double inputs, double largestSaved);
+int64_t activationMemoryBytes(int inFlight, bool fullRecompute, double saved, double inputs, double largestSaved);
 // Bytes as an integer, clamped to [0, 9e18] (no overflow on absurd sizes).
 int64_t saturatingBytes(double bytes);
 
@@ -77,17 +94,27 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
 // One part (prologue, layer, epilogue) of a stage, per micro-batch on one device.
 struct PartCost {
   double forward = 0;      // compute
+  double backward = 0;     // compute of the backward pass, without recomputation
+  double coreForward = 0;  // compute of the unfused attention cores (what selective recomputation repeats)
   double arForward = 0;    // collectives in forward: TP all-reduces, MoE all-to-alls
   double arBackward = 0;   // in backward
   double gather = 0;       // ZeRO-3 weight all-gather, per pass
   int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
   int64_t localParams = 0; // on one device, its own (experts under expert parallelism)
-  double saved = 0;        // activation bytes kept for backward
-  double input = 0;        // bytes of the activation it reads from the part before (kept under recomputation)
-  double passTime(bool recompute) const {  // forward + backward
-    const double f = forward + arForward + gather;
-    return f + 2 * forward + arBackward + gather + (recompute ? f : 0);
+  double saved = 0;        // activation bytes kept for backward without recomputation
+  double savedSelective = 0;  // with selective recomputation
+  double input = 0;        // bytes of the activation it reads from the part before (kept under full recomputation)
+  double forwardTime() const { return forward + arForward + gather; }
+  double backwardTime(Recompute r) const {
+    return backward + arBackward + gather + (r == Recompute::Full ? forwardTime() : r == Recompute::Selective ? coreForward : 0);
   }
+  double passTime(Recompute r) const { return forwardTime() + backwardTime(r); }  // forward + backward
+  double kept(Recompute r) const { return r == Recompute::Selective ? savedSelective : saved; }
+};
+
+// Compute times of one part per micro-batch on one device.
+struct PartTimes {
+  double forward = 0, backward = 0, coreForward = 0;
 };
 
 class StageCostModel {
@@ -106,9 +133,13 @@ class StageCostModel {
   PartCost partCost(const ParallelPlan& p, int part, int64_t mbs, int device, std::span<const std::vector<int>> tpG,
                     std::span<const std::vector<int>> dpG) const;
 
-  // Forward compute time of one part (-1 prologue, 0..L-1 layers, L epilogue) on device kind
-  // of `device`, at micro-batch size mbs and tensor-parallel degree tp (no collectives).
-  double partForward(int part, int64_t mbs, int tp, int device) const;
+  // Compute times of one part (-1 prologue, 0..L-1 layers, L epilogue) on the device kind of
+  // `device`, at micro-batch size mbs, tensor-parallel degree tp, with or without sequence
+  // parallelism, attention cores fused or not (no collectives).
+  PartTimes partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, int device) const;
+  double partForward(int part, int64_t mbs, int tp, int device) const {
+    return partTimes(part, mbs, tp, false, AttentionImpl::Flash, device).forward;
+  }
 
  private:
   const StackPart& partAt(int part) const;
@@ -116,7 +147,8 @@ class StageCostModel {
   const CostModel* cost_;
   std::vector<int> serverOf_;
   TrainingBytes bytes_;
-  mutable std::map<std::tuple<int64_t, int, int>, std::vector<double>> forwardCache_;  // (mbs, tp, kind) -> per part
+  // (mbs, tp, sequence parallel, attention, kind) -> per part
+  mutable std::map<std::tuple<int64_t, int, bool, AttentionImpl, int>, std::vector<PartTimes>> timesCache_;
 };
 
 }  // namespace gp

@@ -321,7 +321,7 @@ class ParallelPlanTest : public QObject {
 
   // GP_SCREENSHOT_DIR/parallel-plan.png: GPT-13B on two DGX H100 servers after Megatron, Exact
   // and (with the plugin) a short DQN run, edited by hand into a 4-stage pipeline whose first
-  // three stages recompute.
+  // stage recomputes everything and the next two their attention cores.
   void screenshot() {
     const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR");
     if (dir.isEmpty()) QSKIP("GP_SCREENSHOT_DIR not set");
@@ -354,8 +354,8 @@ class ParallelPlanTest : public QObject {
     chooseData(c->degreeCombo(2), 4);
     chooseData(c->microbatchCombo(), 16);
     chooseData(c->zeroCombo(), 1);
-    for (int stage = 0; stage < 3; ++stage)
-      QTest::mouseClick(c->recomputeBox(stage), Qt::LeftButton);  // the last fits without
+    for (int stage = 0; stage < 3; ++stage)  // the last fits without
+      chooseData(c->recomputeBox(stage), static_cast<int>(stage == 0 ? Recompute::Full : Recompute::Selective));
     QCOMPARE(s.state().plan.pp, 4);
     QVERIFY(s.measurement().feasible);
     QTest::qWait(300);

@@ -11,12 +11,12 @@
 namespace {
 
 // Megatron-LM's GPT-175B layout on 64 GPUs: tp 8 inside a server, 8 stages, 384 micro-batches
-// of 4. Arg 1: recomputation on every stage.
+// of 4, sequence parallel. Arg: recomputation on every stage (0 none, 1 selective, 2 full).
 void BM_EvaluatePlanGpt175bOn64Gpus(benchmark::State& state) {
   static const auto s = gp::zooParallelTask("gpt_175b", {}, "8x8xH100-IB", 1536);
   gp::ParallelPlan plan;
-  plan.tp = 8, plan.pp = 8, plan.microbatches = 384;
-  plan.stages = gp::evenStages(s->stack.numLayers(), 8, state.range(0) == 1);
+  plan.tp = 8, plan.pp = 8, plan.microbatches = 384, plan.sequenceParallel = true;
+  plan.stages = gp::evenStages(s->stack.numLayers(), 8, static_cast<gp::Recompute>(state.range(0)));
   gp::ParallelMeasurement m;
   for (auto _ : state) {
     // A fresh cost model per plan: the stage costs are computed, not cached.
@@ -26,7 +26,7 @@ void BM_EvaluatePlanGpt175bOn64Gpus(benchmark::State& state) {
   }
   state.SetLabel("step " + std::to_string(m.stepTime * 1e3) + " ms" + (m.feasible ? "" : " (" + m.problem + ")"));
 }
-BENCHMARK(BM_EvaluatePlanGpt175bOn64Gpus)->Arg(0)->Arg(1)->ArgNames({"recompute"})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluatePlanGpt175bOn64Gpus)->Arg(0)->Arg(1)->Arg(2)->ArgNames({"recompute"})->Unit(benchmark::kMillisecond);
 
 void BM_ExactSearchGpt13bOn16Gpus(benchmark::State& state) {
   static const auto s = gp::zooParallelTask("gpt_13b", {}, "2x8xH100-IB", 512);

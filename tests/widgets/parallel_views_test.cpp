@@ -81,10 +81,16 @@ class ParallelViewsTest : public QObject {
     QCOMPARE(withBoundary(b, 1, 0).stages[1].first, 1);
     QCOMPARE(withBoundary(b, 1, 9).stages[0].last, 3);
     QVERIFY(samePlan(withBoundary(b, 2, 1), b));  // no boundary 2
-    // Recomputation survives a new pp when every stage had it.
-    ParallelPlan r = withRecompute(withRecompute(b, 0, true), 1, true);
-    QVERIFY(withMesh(r, 4, 256, 4, 1, 4).stages[3].recompute);
-    QVERIFY(!withMesh(withRecompute(b, 0, true), 4, 256, 4, 1, 4).stages[0].recompute);
+    // A new pp gives every stage the least recomputation a stage had.
+    const ParallelPlan r = withRecompute(withRecompute(b, 0, Recompute::Full), 1, Recompute::Selective);
+    QCOMPARE(withMesh(r, 4, 256, 4, 1, 4).stages[3].recompute, Recompute::Selective);
+    QCOMPARE(withMesh(withRecompute(b, 0, Recompute::Full), 4, 256, 4, 1, 4).stages[0].recompute, Recompute::None);
+    // Sequence parallelism needs tp > 1: tp 1 turns it off; attention and SP are part of the plan.
+    const ParallelPlan sp = withSequenceParallel(withMesh(b, 4, 256, 4, 2, 2), true);
+    QVERIFY(sp.sequenceParallel && !samePlan(sp, withSequenceParallel(sp, false)));
+    QVERIFY(!withMesh(sp, 4, 256, 8, 1, 2).sequenceParallel);
+    QVERIFY(withMesh(sp, 4, 256, 2, 4, 2).sequenceParallel);
+    QVERIFY(!samePlan(sp, withAttention(sp, AttentionImpl::Unfused)));
     // Another batch keeps the micro-batch size where it divides, else the count.
     const PlanState s{256, b};
     QCOMPARE(withBatch(s, 512).plan.microbatches, 16);

@@ -10,6 +10,7 @@
 
 #include "device_colors.h"
 #include "parallel/parallel_edits.h"
+#include "parallel/parallel_format.h"
 
 namespace gp {
 
@@ -105,7 +106,7 @@ QString LayerStackView::stageText(int stage) const {
   const PipeStage& s = p.stages[static_cast<size_t>(stage)];
   QString text =
       tr("Stage %1 · layers %2–%3 · tp %4 · dp %5").arg(stage).arg(s.first).arg(s.last - 1).arg(p.tp).arg(p.dp);
-  if (s.recompute) text += tr(" · recompute");
+  if (s.recompute != Recompute::None) text += tr(" · %1 recomputation").arg(pformat::recomputeName(s.recompute).toLower());
   return text;
 }
 
@@ -135,7 +136,9 @@ void LayerStackView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     const QString full = stageText(s);
     const QString shorter = tr("S%1 · tp %2 · dp %3").arg(s).arg(plan.tp).arg(plan.dp);
-    const QString medium = plan.stages[static_cast<size_t>(s)].recompute ? shorter + tr(" · recompute") : shorter;
+    const Recompute rc = plan.stages[static_cast<size_t>(s)].recompute;
+    const QString medium =
+        rc == Recompute::None ? shorter : shorter + (rc == Recompute::Full ? tr(" · recompute") : tr(" · selective"));
     const double room = r.width() - 6;
     QString text = fm.elidedText(QString::number(s), Qt::ElideRight, static_cast<int>(room));
     for (const QString& t : {full, medium, shorter})
@@ -146,7 +149,8 @@ void LayerStackView::paintEvent(QPaintEvent*) {
     p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
   }
 
-  // Layer boxes: filled with their stage's colour, hatched where the stage recomputes.
+  // Layer boxes: filled with their stage's colour, hatched where the stage recomputes everything,
+  // dotted where it recomputes the attention cores.
   const double u = unit();
   const bool numbersInside = fm.horizontalAdvance(QString::number(layers())) + 4 <= u;
   for (int part = -1; part <= layers(); ++part) {
@@ -157,8 +161,8 @@ void LayerStackView::paintEvent(QPaintEvent*) {
     p.setPen(QPen(c.darker(130), 1));
     p.setBrush(edge ? c.lighter(140) : c);
     p.drawRoundedRect(r, 2, 2);
-    if (plan.stages[static_cast<size_t>(s)].recompute && !edge) {
-      p.setBrush(QBrush(QColor(255, 255, 255, 110), Qt::BDiagPattern));
+    if (const Recompute rc = plan.stages[static_cast<size_t>(s)].recompute; rc != Recompute::None && !edge) {
+      p.setBrush(QBrush(QColor(255, 255, 255, 110), rc == Recompute::Full ? Qt::BDiagPattern : Qt::Dense6Pattern));
       p.drawRoundedRect(r, 2, 2);
     }
     const QString label = part < 0 ? tr("P") : part == layers() ? tr("E") : QString::number(part);

@@ -76,20 +76,31 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   zero_->addItem(tr("3: + parameters"), 3);
   zero_->setToolTip(tr("ZeRO stage: what is split over the data-parallel replicas instead of replicated"));
   form->addRow(tr("ZeRO"), zero_);
+  attention_ = makeCombo(this, "parallelAttention");
+  attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionImpl::Flash));
+  attention_->addItem(tr("Unfused"), static_cast<int>(AttentionImpl::Unfused));
+  attention_->setToolTip(tr("Fused: each attention runs as one kernel that never stores its probabilities; "
+                            "unfused: as the graph's separate operations"));
+  form->addRow(tr("Attention"), attention_);
+  sequenceParallel_ = new QCheckBox(tr("Sequence parallel"), this);
+  sequenceParallel_->setObjectName(QStringLiteral("parallelSequence"));
+  sequenceParallel_->setToolTip(tr("With tp > 1: norms, residual adds and the activations kept for backward are "
+                                   "split over the tensor-parallel GPUs along the sequence"));
+  form->addRow(QString(), sequenceParallel_);
   top->addLayout(form);
 
   stages_ = new QTableWidget(this);
   stages_->setObjectName(QStringLiteral("parallelStages"));
   stages_->setColumnCount(4);
-  stages_->setHorizontalHeaderLabels({tr("Stage"), tr("First layer"), tr("Layers"), tr("Recompute")});
+  stages_->setHorizontalHeaderLabels({tr("Stage"), tr("First layer"), tr("Layers"), tr("Recomputation")});
   stages_->verticalHeader()->hide();
   stages_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   stages_->horizontalHeader()->setStretchLastSection(true);
   stages_->setSelectionMode(QAbstractItemView::NoSelection);
   stages_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   stages_->setToolTip(
-      tr("Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it "
-         "recomputes its activations in backward instead of keeping them"));
+      tr("Where each pipeline stage starts (or drag the boundaries in the layer stack), and what it "
+         "recomputes in backward instead of keeping: nothing, the attention cores (selective) or everything (full)"));
   top->addWidget(stages_, 1);
   notice_ = new QLabel(this);
   notice_->setObjectName(QStringLiteral("parallelNotice"));
@@ -122,6 +133,17 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
     if (z == state_.plan.zero) return;
     Q_EMIT editRequested({state_.batch, pedit::withZero(state_.plan, z)}, tr("ZeRO-%1").arg(z));
   });
+  connect(attention_, &QComboBox::activated, this, [this](int index) {
+    const auto a = static_cast<AttentionImpl>(attention_->itemData(index).toInt());
+    if (a == state_.plan.attention) return;
+    Q_EMIT editRequested({state_.batch, pedit::withAttention(state_.plan, a)},
+                         tr("Attention %1").arg(attention_->itemText(index)));
+  });
+  connect(sequenceParallel_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on == state_.plan.sequenceParallel) return;
+    Q_EMIT editRequested({state_.batch, pedit::withSequenceParallel(state_.plan, on)},
+                         on ? tr("Sequence parallelism on") : tr("Sequence parallelism off"));
+  });
 }
 
 QComboBox* ParallelControls::degreeCombo(int which) const { return which == 0 ? dp_ : which == 1 ? tp_ : pp_; }
@@ -150,6 +172,11 @@ void ParallelControls::setState(const pedit::PlanState& state) {
   fillMicrobatches();
   selectData(schedule_, static_cast<int>(state.plan.schedule));
   selectData(zero_, state.plan.zero);
+  selectData(attention_, static_cast<int>(state.plan.attention));
+  {
+    const QSignalBlocker block(sequenceParallel_);
+    sequenceParallel_->setChecked(state.plan.sequenceParallel);
+  }
   fillStages();
 }
 
@@ -210,13 +237,17 @@ void ParallelControls::fillStages() {
       stages_->setCellWidget(s, 1, spin);
     }
     stages_->setItem(s, 2, new QTableWidgetItem(QString::number(st.last - st.first)));
-    auto* box = new QCheckBox(stages_);
+    auto* box = new QComboBox(stages_);
     box->setObjectName(QStringLiteral("recompute_%1").arg(s));
-    box->setChecked(st.recompute);
-    connect(box, &QCheckBox::toggled, this, [this, s](bool on) {
-      if (s >= static_cast<int>(state_.plan.stages.size())) return;
-      Q_EMIT editRequested({state_.batch, pedit::withRecompute(state_.plan, s, on)},
-                           on ? tr("Recompute stage %1").arg(s) : tr("Keep activations of stage %1").arg(s));
+    box->setFrame(false);
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full})
+      box->addItem(pformat::recomputeName(r), static_cast<int>(r));
+    box->setCurrentIndex(box->findData(static_cast<int>(st.recompute)));
+    connect(box, &QComboBox::activated, this, [this, s, box](int index) {
+      const auto r = static_cast<Recompute>(box->itemData(index).toInt());
+      if (s >= static_cast<int>(state_.plan.stages.size()) || r == state_.plan.stages[static_cast<size_t>(s)].recompute) return;
+      Q_EMIT editRequested({state_.batch, pedit::withRecompute(state_.plan, s, r)},
+                           tr("Stage %1: %2 recomputation").arg(s).arg(pformat::recomputeName(r).toLower()));
     });
     stages_->setCellWidget(s, 3, box);
   }
@@ -227,12 +258,13 @@ QSpinBox* ParallelControls::boundarySpin(int boundary) const {
   return qobject_cast<QSpinBox*>(stages_->cellWidget(boundary, 1));
 }
 
-QWidget* ParallelControls::recomputeBox(int stage) const { return stages_->cellWidget(stage, 3); }
+QComboBox* ParallelControls::recomputeBox(int stage) const { return qobject_cast<QComboBox*>(stages_->cellWidget(stage, 3)); }
 
 void ParallelControls::setEditable(bool editable, const QString& whyNot) {
   for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
                      static_cast<QWidget*>(pp_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
-                     static_cast<QWidget*>(zero_), static_cast<QWidget*>(stages_)}) {
+                     static_cast<QWidget*>(zero_), static_cast<QWidget*>(attention_),
+                     static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);
   }
   setToolTip(editable ? QString() : whyNot);

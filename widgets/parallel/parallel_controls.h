@@ -1,7 +1,8 @@
 // ParallelControls: the hand controls of a parallel plan — global batch, the dp / tp / pp
 // degrees (only combinations whose product fits the devices are offered), the micro-batch count
-// (only counts that divide the per-replica batch), the schedule, the ZeRO stage, and per stage
-// its first layer and recomputation. Every change is reported as editRequested(the edited
+// (only counts that divide the per-replica batch), the schedule, the ZeRO stage, fused or unfused
+// attention, sequence parallelism, and per stage its first layer and recomputation (none,
+// selective, full). Every change is reported as editRequested(the edited
 // state, a one-line description); the owner checks and applies it, then calls setState — also
 // after a refusal, which setNotice shows, so the controls always show the applied plan.
 #pragma once
@@ -10,6 +11,7 @@
 
 #include "parallel/parallel_edits.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -35,10 +37,12 @@ class ParallelControls : public QWidget {
   QComboBox* microbatchCombo() const { return micro_; }
   QComboBox* scheduleCombo() const { return schedule_; }
   QComboBox* zeroCombo() const { return zero_; }
+  QComboBox* attentionCombo() const { return attention_; }
+  QCheckBox* sequenceParallelBox() const { return sequenceParallel_; }
   QTableWidget* stageTable() const { return stages_; }
-  // The spin box of boundary b (stage b's first layer, b = 1..pp-1) and stage s's recompute box.
+  // The spin box of boundary b (stage b's first layer, b = 1..pp-1) and stage s's recomputation.
   QSpinBox* boundarySpin(int boundary) const;
-  QWidget* recomputeBox(int stage) const;
+  QComboBox* recomputeBox(int stage) const;
 
  Q_SIGNALS:
   void editRequested(const gp::pedit::PlanState& after, const QString& text);
@@ -52,7 +56,8 @@ class ParallelControls : public QWidget {
   int devices_ = 1, layers_ = 1;
   pedit::PlanState state_;
   QSpinBox* batch_;
-  QComboBox *dp_, *tp_, *pp_, *micro_, *schedule_, *zero_;
+  QComboBox *dp_, *tp_, *pp_, *micro_, *schedule_, *zero_, *attention_;
+  QCheckBox* sequenceParallel_;
   QTableWidget* stages_;
   QLabel* notice_;
 };

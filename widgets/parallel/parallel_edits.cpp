@@ -24,7 +24,8 @@ int countKeepingSize(int64_t batch, int dp, int64_t mbs, int fallback) {
 
 bool samePlan(const ParallelPlan& a, const ParallelPlan& b) {
   return a.dp == b.dp && a.tp == b.tp && a.pp == b.pp && a.microbatches == b.microbatches && a.schedule == b.schedule &&
-         a.zero == b.zero && sameStages(a.stages, b.stages) && a.devices == b.devices;
+         a.zero == b.zero && sameStages(a.stages, b.stages) && a.devices == b.devices && a.attention == b.attention &&
+         a.sequenceParallel == b.sequenceParallel && a.expertParallel == b.expertParallel;
 }
 
 bool sameState(const PlanState& a, const PlanState& b) { return a.batch == b.batch && samePlan(a.plan, b.plan); }
@@ -57,10 +58,12 @@ ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, 
   out.tp = tp;
   out.pp = pp;
   if (pp != p.pp || static_cast<int>(p.stages.size()) != pp) {
-    const bool allRecompute = !p.stages.empty() && std::all_of(p.stages.begin(), p.stages.end(),
-                                                               [](const PipeStage& s) { return s.recompute; });
-    out.stages = evenStages(layers, pp, allRecompute);
+    // Every stage keeps the least recomputation any stage had: re-split stages start alike.
+    Recompute least = p.stages.empty() ? Recompute::None : Recompute::Full;
+    for (const PipeStage& s : p.stages) least = std::min(least, s.recompute);
+    out.stages = evenStages(layers, pp, least);
   }
+  if (tp < 2) out.sequenceParallel = false;  // nothing to split the sequence over
   if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);
   if (pp == 1 && out.schedule == PipeSchedule::GPipe) out.schedule = PipeSchedule::OneFOneB;
   out.devices.clear();  // a custom device order is for its own degrees only
@@ -93,9 +96,21 @@ ParallelPlan withZero(const ParallelPlan& p, int zero) {
   return out;
 }
 
-ParallelPlan withRecompute(const ParallelPlan& p, int stage, bool on) {
+ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r) {
   ParallelPlan out = p;
-  if (stage >= 0 && stage < static_cast<int>(out.stages.size())) out.stages[static_cast<size_t>(stage)].recompute = on;
+  if (stage >= 0 && stage < static_cast<int>(out.stages.size())) out.stages[static_cast<size_t>(stage)].recompute = r;
+  return out;
+}
+
+ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on) {
+  ParallelPlan out = p;
+  out.sequenceParallel = on;
+  return out;
+}
+
+ParallelPlan withAttention(const ParallelPlan& p, AttentionImpl a) {
+  ParallelPlan out = p;
+  out.attention = a;
   return out;
 }
 

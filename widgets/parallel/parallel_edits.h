@@ -35,15 +35,18 @@ ParallelPlan startPlan(int devices, int layers, int64_t batch);
 // refuses the edit with its reason.
 std::array<int, 3> meshWith(const ParallelPlan& p, int devices, int which, int value);
 
-// Other degrees. A changed pp gets even stages (recomputation kept if every stage had it); the
-// micro-batch size stays when the batch allows it, else the micro-batch count stays.
+// Other degrees. A changed pp gets even stages, each with the least recomputation a stage had;
+// tp 1 turns sequence parallelism off; the micro-batch size stays when the batch allows it, else
+// the micro-batch count stays.
 ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, int tp, int pp);
 // Another global batch: the micro-batch size stays when it allows, else the count.
 PlanState withBatch(const PlanState& s, int64_t batch);
 ParallelPlan withMicrobatches(const ParallelPlan& p, int microbatches);
 ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule);
 ParallelPlan withZero(const ParallelPlan& p, int zero);
-ParallelPlan withRecompute(const ParallelPlan& p, int stage, bool on);
+ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r);
+ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on);
+ParallelPlan withAttention(const ParallelPlan& p, AttentionImpl a);
 
 // Boundary b (1 .. pp-1) is where stage b starts. The layers it may start at, keeping a layer in
 // each of the two stages it separates: [first, last]; {0, -1} for a boundary that does not exist.

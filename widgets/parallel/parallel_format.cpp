@@ -24,14 +24,27 @@ QString shapeText(const ParallelPlan& p, int64_t batch) {
       .arg(p.pp)
       .arg(loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
            scheduleName(p.schedule))
-      .arg(p.zero);
+      .arg(p.zero) +
+         (p.sequenceParallel ? QStringLiteral(" · SP") : QString()) +
+         (p.attention == AttentionImpl::Unfused
+              ? QCoreApplication::translate("gp::ParallelFormat", " · unfused attention")
+              : QString());
+}
+
+QString recomputeName(Recompute r) {
+  switch (r) {
+    case Recompute::Selective: return QCoreApplication::translate("gp::ParallelFormat", "Selective");
+    case Recompute::Full: return QCoreApplication::translate("gp::ParallelFormat", "Full");
+    case Recompute::None: break;
+  }
+  return QCoreApplication::translate("gp::ParallelFormat", "None");
 }
 
 QString stagesText(const ParallelPlan& p) {
   QStringList parts;
   for (const PipeStage& s : p.stages) {
     QString t = s.last - s.first > 1 ? QStringLiteral("%1–%2").arg(s.first).arg(s.last - 1) : QString::number(s.first);
-    if (s.recompute) t += QStringLiteral(" r");
+    if (s.recompute != Recompute::None) t += s.recompute == Recompute::Full ? QStringLiteral(" r") : QStringLiteral(" s");
     parts << t;
   }
   return parts.join(QStringLiteral(", "));

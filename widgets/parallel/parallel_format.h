@@ -12,9 +12,12 @@ QString samplesText(double samplesPerSecond);  // "1,333.8" (number only)
 QString stepMsText(double seconds);            // "48.0": milliseconds, one decimal
 QString percentText(double share);             // "35.1" for 0.351
 QString scheduleName(PipeSchedule s);          // "1F1B", "GPipe"
-// "dp 8 × tp 2 × pp 1 · 64 × 1 samples · 1F1B · ZeRO-1"
+QString recomputeName(Recompute r);            // "None", "Selective", "Full"
+// "dp 8 × tp 2 × pp 1 · 64 × 1 samples · 1F1B · ZeRO-1", then " · SP" with sequence parallelism
+// and " · unfused attention" when it is not fused
 QString shapeText(const ParallelPlan& p, int64_t batch);
-// "0–9, 10–19 r, …": each stage's layers, r where it recomputes
+// "0–9, 10–19 r, 20–29 s, …": each stage's layers, r where it recomputes everything, s where it
+// recomputes the attention cores (selective)
 QString stagesText(const ParallelPlan& p);
 // "1,333.8 samples/s · step 48.0 ms · MFU 35.1 % · bubble 0.0 % · communication 1.6 %", or the
 // measurement's problem when the plan does not fit.

@@ -29,8 +29,11 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     for (const char* key : {"method", "feasible", "samples_per_s", "step_time_ms", "mfu", "bubble_share", "comm_share",
                             "peak_memory_bytes", "search_seconds", "plan"})
       EXPECT_TRUE(res.contains(key)) << key;
-    for (const char* key : {"dp", "tp", "pp", "microbatches", "schedule", "zero", "stages"})
+    for (const char* key : {"dp", "tp", "pp", "microbatches", "schedule", "zero", "stages", "recompute", "attention",
+                            "sequence_parallel"})
       EXPECT_TRUE(res["plan"].contains(key)) << key;
+    EXPECT_EQ(res["plan"]["attention"], "flash");
+    EXPECT_EQ(res["plan"]["sequence_parallel"], res["plan"]["tp"].get<int>() > 1);
     const auto& p = res["plan"];
     EXPECT_EQ(res["peak_memory_bytes"].size(), p["dp"].get<size_t>() * p["tp"].get<size_t>() * p["pp"].get<size_t>());
   }
@@ -65,6 +68,7 @@ TEST(CliParallelize, BadInputGetsOneLine) {
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --method fastest", "--method must be one of"},
       {gptest::dataPath("dot/small.dot") + " --cluster 2x8xH100-IB --global-batch 64", "no repeated layer structure"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --budget-seconds -1", "--budget-seconds wants a positive"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --attention paged", "--attention must be flash or unfused, got 'paged'"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 10 --method dp", ""},  // runs: reports why no plan
   };
   for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "base/error.h"
 #include "cost/cost_model.h"
@@ -264,6 +265,15 @@ TEST(ParallelPlanRules, BadPlansAreNamed) {
   heads.heads = 6;
   p.zero = 0, p.tp = 4, p.dp = 1, p.pp = 1, p.stages = evenStages(8, 1);
   EXPECT_EQ(parallelPlanProblem(heads, t.c, 12, p), "tp = 4 does not divide the 6 attention heads");
+  // Sequence parallelism splits the sequence over the TP group.
+  LayerStack seq = st;
+  seq.seqLen = 100;
+  p.tp = 1, p.dp = 4, p.sequenceParallel = true;
+  EXPECT_EQ(parallelPlanProblem(seq, t.c, 12, p), "sequence parallelism splits over the TP group: it needs tp > 1");
+  p.tp = 4, p.dp = 1;
+  EXPECT_EQ(parallelPlanProblem(seq, t.c, 12, p), "");
+  seq.seqLen = 98;
+  EXPECT_EQ(parallelPlanProblem(seq, t.c, 12, p), "tp = 4 does not divide the sequence of 98 tokens (sequence parallelism)");
 }
 
 TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
@@ -273,7 +283,8 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   const StageCostModel& model = task->model;
   ParallelPlan p;
   p.dp = 4, p.tp = 2, p.pp = 2, p.microbatches = 8, p.zero = 1, p.schedule = PipeSchedule::GPipe;
-  p.stages = {{0, 5, true}, {5, 12, false}};
+  p.stages = {{0, 5, Recompute::Full}, {5, 12, Recompute::Selective}};
+  p.sequenceParallel = true, p.attention = AttentionImpl::Unfused;
   const ParallelMeasurement before = simulateParallel(model, 64, p);
   ASSERT_TRUE(before.feasible) << before.problem;
   const std::string text = parallelPlanJson({"zoo:bert_base", c.name(), 64, p}, c);
@@ -284,8 +295,33 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   EXPECT_EQ(after.stepTime, before.stepTime);
   EXPECT_EQ(after.peakMemory, before.peakMemory);
   EXPECT_EQ(f.plan.stages.size(), 2u);
-  EXPECT_TRUE(f.plan.stages[0].recompute);
+  EXPECT_EQ(f.plan.stages[0].recompute, Recompute::Full);
+  EXPECT_EQ(f.plan.stages[1].recompute, Recompute::Selective);
+  EXPECT_TRUE(f.plan.sequenceParallel);
+  EXPECT_EQ(f.plan.attention, AttentionImpl::Unfused);
   EXPECT_EQ(f.plan.schedule, PipeSchedule::GPipe);
+  // Files that say recompute true / false mean full / none; without "attention" it is fused.
+  std::string old = text;
+  old.replace(old.find("\"full\""), 6, "true");
+  old.replace(old.find("\"selective\""), 11, "false");
+  old.erase(old.find("\"attention\": \"unfused\","), 24);
+  const ParallelPlanFile o = parseParallelPlanJson(old, "old.json", c);
+  EXPECT_EQ(o.plan.stages[0].recompute, Recompute::Full);
+  EXPECT_EQ(o.plan.stages[1].recompute, Recompute::None);
+  EXPECT_EQ(o.plan.attention, AttentionImpl::Flash);
+  for (auto [from, to, why] : {std::tuple{"\"full\"", "\"most\"", "old.json: unknown recomputation 'most' (none, selective, full)"},
+                               std::tuple{"\"unfused\"", "\"paged\"", "old.json: unknown attention 'paged' (flash, unfused)"},
+                               std::tuple{"\"sequence_parallel\": true", "\"sequence_parallel\": 1",
+                                          "old.json: \"sequence_parallel\" must be true or false"}}) {
+    std::string bad = text;
+    bad.replace(bad.find(from), std::string(from).size(), to);
+    try {
+      parseParallelPlanJson(bad, "old.json", c);
+      ADD_FAILURE() << to;
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), why);
+    }
+  }
   // Bad files: one line naming the file and the field.
   EXPECT_THROW(parseParallelPlanJson("{}", "p.json", c), Error);
   try {
