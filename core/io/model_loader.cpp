@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "graph/training.h"
 #include "io/dot_import.h"
+#include "io/hf_config.h"
 #include "io/json_io.h"
 #include "io/onnx_import.h"
 #include "io/sha256.h"
@@ -68,6 +69,13 @@ std::string modelSha256(const std::string& spec, const LoadOptions& options) {
     if (options.precision != Precision::FP32) key += " precision=" + std::string(precisionName(options.precision));
     return sha256Hex(key);
   }
+  if (const std::string hf = hfConfigPath(spec); !hf.empty()) {  // the config's bytes and what shapes its graph
+    const ZooParams& z = options.zoo;
+    std::string key = sha256OfFile(hf) + " batch=" + std::to_string(z.batch) + " seq=" + std::to_string(z.seqLen) +
+                      " layers=" + std::to_string(z.layers) + " mode=" + std::to_string(static_cast<int>(options.mode)) +
+                      " precision=" + std::string(precisionName(options.precision));
+    return sha256Hex(key);
+  }
   // a file run in another precision is another graph: the file's hash, hashed with the precision
   const std::string file = sha256OfFile(spec);
   if (options.precision == Precision::FP32) return file;
@@ -91,8 +99,11 @@ std::string estimatedCostWarning(const Graph& g, int maxNames) {
 }
 
 Graph loadModel(const std::string& spec, const LoadOptions& options) {
-  const bool isZoo = spec.rfind("zoo:", 0) == 0;
-  Graph g = isZoo ? makeZooModel(spec.substr(4), options.zoo) : importFile(spec, options.import);
+  const std::string hf = hfConfigPath(spec);
+  const bool isZoo = spec.rfind("zoo:", 0) == 0 || !hf.empty();  // generated: a training step by default
+  Graph g = !hf.empty() ? hfModel(hf, options.zoo)
+            : isZoo     ? makeZooModel(spec.substr(4), options.zoo)
+                        : importFile(spec, options.import);
   if (options.warn && g.numEstimatedOps() > 0) options.warn(spec + ": " + estimatedCostWarning(g));
   const bool training =
       options.mode == GraphMode::Training || (options.mode == GraphMode::Default && isZoo);

@@ -1,5 +1,6 @@
-// Opening a model: a file path (by extension: .onnx, .pt/.pth/.torchscript, .dot/.gv, .json)
-// or "zoo:NAME", in inference or training mode.
+// Opening a model: a file path (by extension: .onnx, .pt/.pth/.torchscript, .dot/.gv, .json),
+// "zoo:NAME" or "hf:PATH/config.json" (a Hugging Face config, io/hf_config.h), in inference or
+// training mode (generated models, zoo and hf, are training steps by default).
 #pragma once
 #include <functional>
 #include <string>
@@ -34,7 +35,8 @@ Graph loadModel(const std::string& spec, const LoadOptions& options = {});
 
 // A stable identity of what loadModel(spec, options) reads: the SHA-256 of the file's bytes, or
 // for zoo models of the spec and the options that shape the graph (batch, sequence length,
-// mode, and layers / hidden / seed when any is set); a precision other than fp32 is hashed in.
+// mode, and layers / hidden / seed when any is set), for hf models of the config's bytes and
+// those options; a precision other than fp32 is hashed in.
 // Placement files record it.
 std::string modelSha256(const std::string& spec, const LoadOptions& options = {});
 
