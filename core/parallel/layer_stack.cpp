@@ -163,6 +163,10 @@ bool underExperts(const Graph& g, ScopeId s) {
 
 }  // namespace
 
+bool LayerStack::tpDivides(int tp) const {
+  return tp >= 1 && (heads == 0 || heads % tp == 0) && (kvHeads == 0 || kvHeads % tp == 0) && (hidden == 0 || hidden % tp == 0);
+}
+
 int64_t LayerStack::totalParams() const {
   int64_t n = prologue.params + epilogue.params;
   for (const StackPart& l : layers) n += l.params;
@@ -430,9 +434,30 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     }
   }
 
-  // Attention heads: a 4-D activation [.., heads, .., head_dim] in layer 0 whose two inner
-  // dimensions multiply to the hidden size; heads is the earlier of the two.
-  if (st.hidden > 0) {
+  // Attention heads: Q's heads in layer 0's first attention core, and the fewest heads K has
+  // on its way there (grouped-query attention repeats each key / value head for its queries).
+  for (const AttentionCore& core : cores) {
+    if (part[static_cast<size_t>(core.softmax)] != 0 || !g.hasShape(core.q) || g.shape(core.q).size() != 4) continue;
+    st.heads = static_cast<int>(g.shape(core.q)[1]);
+    st.kvHeads = st.heads;
+    TensorId k = core.k;
+    for (int step = 0; step < 8 && k != kNone && g.hasShape(k) && g.shape(k).size() == 4; ++step) {
+      st.kvHeads = std::min(st.kvHeads, static_cast<int>(g.shape(k)[1]));
+      const OpId prod = g.producer(k);
+      k = kNone;
+      if (prod == kNone) break;
+      for (TensorId in : g.inputs(prod))
+        if (g.tensorKind(in) == TensorKind::Activation && g.hasShape(in) && g.shape(in).size() == 4) {
+          k = in;
+          break;
+        }
+    }
+    if (st.kvHeads < 1 || st.heads % st.kvHeads != 0) st.kvHeads = st.heads;
+    break;
+  }
+  // Without an attention core: a 4-D activation [.., heads, .., head_dim] in layer 0 whose two
+  // inner dimensions multiply to the hidden size; heads is the earlier of the two.
+  if (st.hidden > 0 && st.heads == 0) {
     for (OpId op = 0; op < n && st.heads == 0; ++op) {
       if (part[static_cast<size_t>(op)] != 0 || g.role(op) != OpRole::Forward) continue;
       for (TensorId t : g.outputs(op)) {

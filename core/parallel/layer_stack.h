@@ -96,6 +96,7 @@ struct LayerStack {
   std::string model;
   int64_t hidden = 0;  // width of the hidden-sized tensors (last dimension)
   int heads = 0;       // attention heads, 0 when no attention was found
+  int kvHeads = 0;     // key / value heads (fewer than heads under grouped-query attention), 0 without attention
   int experts = 0;     // experts per MoE layer, 0 without
   int64_t seqLen = 0;  // tokens per sample: the hidden-sized tensor's elements / hidden
   double samplesInGraph = 1;
@@ -104,6 +105,8 @@ struct LayerStack {
   std::vector<StackPart> layers;
 
   int numLayers() const { return static_cast<int>(layers.size()); }
+  // Tensor parallelism of degree tp splits the heads, the key / value heads and the width evenly.
+  bool tpDivides(int tp) const;
   int64_t totalParams() const;
   double forwardFlopsPerSample() const;
 };

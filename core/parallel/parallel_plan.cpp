@@ -94,6 +94,8 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   }
   if (st.heads > 0 && st.heads % p.tp != 0)
     return "tp = " + num(p.tp) + " does not divide the " + num(st.heads) + " attention heads";
+  if (st.kvHeads > 0 && st.kvHeads % p.tp != 0)
+    return "tp = " + num(p.tp) + " does not divide the " + num(st.kvHeads) + " key / value heads";
   if (st.hidden > 0 && st.hidden % p.tp != 0)
     return "tp = " + num(p.tp) + " does not divide the hidden size " + num(st.hidden);
   if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";

@@ -83,12 +83,12 @@ std::vector<int> serverOf(const Cluster& c);
 std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 
 // "" when the plan is valid for the stack, cluster and global batch; else the one-line reason:
-// degrees below 1, dp*tp*pp other than the cluster's device count (a plan uses every device), tp not dividing the heads or the hidden
-// size, stages that do not cover the layers in order, a batch not divisible by dp x
-// micro-batches, a ZeRO stage outside 0..3, a device list of the wrong size or with repeats,
-// expert parallelism without experts or with dp not dividing them, sequence parallelism without
-// tp > 1 or with tp not dividing the sequence, pp x micro-batches or the global batch beyond the
-// bounds above.
+// degrees below 1, dp*tp*pp other than the cluster's device count (a plan uses every device), tp
+// not dividing the heads, the key / value heads or the hidden size, stages that do not cover the
+// layers in order, a batch not divisible by dp x micro-batches, a ZeRO stage outside 0..3, a device
+// list of the wrong size or with repeats, expert parallelism without experts or with dp not
+// dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, pp x
+// micro-batches or the global batch beyond the bounds above.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",

@@ -48,7 +48,7 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
   const int n = c.numDevices();
   const int server = devicesPerServer(c);
   for (int64_t tp : divisors(n)) {
-    if ((st.heads > 0 && st.heads % tp) || (st.hidden > 0 && st.hidden % tp) || (tpWithinServer && tp > server)) continue;
+    if (!st.tpDivides(static_cast<int>(tp)) || (tpWithinServer && tp > server)) continue;
     for (int64_t pp : divisors(n / tp)) {
       if (pp > st.numLayers()) continue;
       const int64_t dp = n / tp / pp;
@@ -215,7 +215,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, At
   std::vector<std::pair<int, int>> sizes;
   int maxTp = 1;
   for (int64_t d : divisors(n))
-    if (d <= server && (st.heads == 0 || st.heads % d == 0) && (st.hidden == 0 || st.hidden % d == 0)) {
+    if (d <= server && st.tpDivides(static_cast<int>(d))) {
       sizes.push_back({static_cast<int>(d), 1});
       maxTp = static_cast<int>(d);
     }

@@ -1,22 +1,20 @@
 // Choosing a parallel plan: Megatron-LM's hand rule, pure data parallelism with ZeRO, and an
 // exact search.
 //
-// A plan shape is (dp, tp, pp, micro-batches, schedule, ZeRO stage) on all the cluster's
-// devices. For a shape, stage boundaries and per-stage recomputation come from dynamic
-// programming over the layers (Alpa's inter-operator pass): the partition whose slowest stage
-// (forward + backward per micro-batch) is fastest, among those every stage of which fits its
-// devices' memory (per stage the first of no, selective and full recomputation that fits),
-// ties broken by the smallest sum of stage times. The exact search enumerates every shape (tp dividing the heads
-// and the hidden size, across servers too; every micro-batch size dividing the per-replica
-// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1; with and without expert
-// parallelism for a mixture of experts whose experts dp divides; sequence parallelism wherever it
-// fits), partitions each, and simulates
-// (pipeline_sim.h) every shape whose lower bound — max over stages k of (the passes of the
-// stages before k) + micro-batches x (stage k's pass) — beats the best step found so far, in
-// order of that bound. Within its budget it is exact over shapes; the partition within a
+// A plan shape is (dp, tp, pp, micro-batches, schedule, ZeRO stage) on all the cluster's devices.
+// For a shape, stage boundaries and per-stage recomputation come from dynamic programming over the
+// layers (Alpa's inter-operator pass): the partition whose slowest stage (forward + backward per
+// micro-batch) is fastest, among those every stage of which fits its devices' memory (per stage the
+// first of no, selective and full recomputation that fits), ties broken by the smallest sum of
+// stage times. The exact search enumerates every shape (tp dividing the heads, the key / value
+// heads and the hidden size, across servers too; every micro-batch size dividing the per-replica
+// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1; with and without expert parallelism for
+// a mixture of experts whose experts dp divides; sequence parallelism wherever it fits), partitions
+// each, and simulates (pipeline_sim.h) every shape whose lower bound — max over stages k of (the
+// passes of the stages before k) + micro-batches x (stage k's pass) — beats the best step found so
+// far, in order of that bound. Within its budget it is exact over shapes; the partition within a
 // shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
-// groups: exact on clusters of identical servers (every preset), an approximation on mixed
-// ones.
+// groups: exact on clusters of identical servers (every preset), an approximation on mixed ones.
 #pragma once
 #include <atomic>
 #include <functional>

@@ -104,7 +104,7 @@ std::array<bool, kNumActions> PlanDecisions::mask(const PartialPlan& p) const {
     const int v = kDecisionValues[static_cast<size_t>(a)];
     switch (p.step) {
       case DecisionStep::Tp: {
-        if (!divides(n_, v) || v > perServer_ || (st.heads > 0 && st.heads % v) || (st.hidden > 0 && st.hidden % v)) break;
+        if (!divides(n_, v) || v > perServer_ || !st.tpDivides(v)) break;
         for (int pp : kDecisionValues)
           if (ppValid(v, pp)) {
             m[static_cast<size_t>(a)] = true;

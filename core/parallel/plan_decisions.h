@@ -7,7 +7,7 @@
 // of the value in kDecisionValues, for the schedule slots 0-1 (1F1B, GPipe), for ZeRO 0-3,
 // for expert parallelism 0-1 (off, on).
 // Task-specific pruning masks the slots that cannot lead to a valid plan that fits:
-// - tp divides the devices, the heads and the hidden size and stays inside a server;
+// - tp divides the devices, the heads, the key / value heads and the hidden size and stays inside a server;
 // - pp divides the devices left, is at most the layers, and an average stage's parameter
 //   state at ZeRO-3 over the data-parallel replicas fits a device (the heaviest holds more);
 // - the micro-batch size divides the per-replica batch, and one micro-batch's layer inputs

@@ -11,7 +11,8 @@
 #include "cli_runner.h"
 #include "io/hf_config.h"
 #include "io/model_loader.h"
-#include "parallel/layer_stack.h"
+#include "cluster/cluster.h"
+#include "parallel/parallel_plan.h"
 #include "test_paths.h"
 
 using namespace gp;
@@ -93,20 +94,28 @@ TEST(HfConfig, TheLayerStackIsWhatTheConfigSays) {
   o.zoo.seqLen = 256;
   struct Case {
     const char* name;
-    int layers;
+    int layers, heads, kvHeads;
   };
-  for (const Case& c : {Case{"mistral-7b", 32}, Case{"gpt2", 12}, Case{"pythia-160m", 12}, Case{"gpt-j-6b", 28},
-                        Case{"falcon-7b", 32}, Case{"mixtral-8x7b", 32}}) {
+  for (const Case& c : {Case{"mistral-7b", 32, 32, 8}, Case{"gpt2", 12, 12, 12}, Case{"pythia-160m", 12, 12, 12},
+                        Case{"gpt-j-6b", 28, 16, 16}, Case{"falcon-7b", 32, 71, 1}, Case{"mixtral-8x7b", 32, 32, 8}}) {
     const char* name = c.name;
     const Graph g = loadModel("hf:" + config(name), o);
     const LayerStack st = detectLayerStack(g, name, 1);
     EXPECT_EQ(st.numLayers(), c.layers) << name;
+    EXPECT_EQ(st.heads, c.heads) << name;
+    EXPECT_EQ(st.kvHeads, c.kvHeads) << name;
     EXPECT_EQ(st.seqLen, 256) << name;
     ASSERT_FALSE(st.layers.empty());
     ASSERT_EQ(st.layers[1].attention.size(), 1u) << name;
     EXPECT_TRUE(st.layers[1].attention[0].causal) << name;
     EXPECT_EQ(st.layers[1].tpAllReducesForward, 2) << name;  // o_proj and down_proj (or the experts')
   }
+  // Tensor parallelism splits the key / value heads too (Megatron-LM asserts it).
+  const Graph falcon = loadModel("hf:" + config("falcon-40b"), o);
+  const LayerStack st = detectLayerStack(falcon, "falcon-40b", 1);
+  EXPECT_EQ(st.kvHeads, 8);
+  EXPECT_TRUE(st.tpDivides(8));
+  EXPECT_FALSE(st.tpDivides(16));
   // The spec's options shape the graph and its identity; the file's bytes too.
   LoadOptions other = o;
   other.zoo.batch = 2;
@@ -170,4 +179,17 @@ TEST(HfConfig, ParallelizeTakesAConfig) {
                                             " --cluster 8xH100-NVSwitch --global-batch 64");
   EXPECT_EQ(bad.code, 1);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+TEST(HfConfig, PlansSplitTheKeyValueHeadsEvenly) {
+  LoadOptions o;
+  o.mode = GraphMode::Inference;
+  o.zoo.seqLen = 128;
+  o.zoo.layers = 2;
+  const Graph g = loadModel("hf:" + config("falcon-40b"), o);
+  const LayerStack st = detectLayerStack(g, "falcon-40b", 1);
+  Cluster c = loadCluster("2x8xH100-IB");
+  ParallelPlan p;
+  p.tp = 16, p.stages = evenStages(2, 1);
+  EXPECT_EQ(parallelPlanProblem(st, c, 16, p), "tp = 16 does not divide the 8 key / value heads");
 }
