@@ -152,8 +152,32 @@ HfModel parseHfConfig(const std::string& text, const std::string& source) {
                  : f.flag("parallel_attn", true)    ? zoo::DecoderResidual::ParallelOneNorm
                                                     : zoo::DecoderResidual::Sequential;
     c.tiedEmbeddings = f.flag("tie_word_embeddings", true);
+  } else if (type == "t5" || type == "mt5") {
+    zoo::T5Config t;
+    t.name = c.name;
+    t.dModel = f.size({"d_model"});
+    t.dKv = f.size({"d_kv"});
+    t.heads = f.size({"num_heads"});
+    t.dFf = f.size({"d_ff"});
+    t.layers = f.size({"num_layers"}, -1, kMaxLayers);
+    t.decoderLayers = f.size({"num_decoder_layers"}, t.layers, kMaxLayers);
+    t.vocab = f.size({"vocab_size"});
+    t.buckets = f.size({"relative_attention_num_buckets"}, 32, 4096);
+    std::string ff = "relu";
+    if (j.contains("feed_forward_proj") && !j["feed_forward_proj"].is_null()) {
+      if (!j["feed_forward_proj"].is_string()) throw Error(source, "\"feed_forward_proj\" must be a string");
+      ff = j["feed_forward_proj"].get<std::string>();
+    }
+    if (ff != "relu" && ff != "gated-gelu")
+      throw Error(source, "\"feed_forward_proj\" = \"" + ff + "\" is not supported (relu, gated-gelu)");
+    t.gatedGelu = ff == "gated-gelu";
+    t.tiedEmbeddings = f.flag("tie_word_embeddings", true);
+    m.maxPositions = f.size({"n_positions"}, 512, int64_t{1} << 30);
+    m.t5 = t;
+    return m;
   } else {
-    throw Error(source, "model_type '" + type + "' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon)");
+    throw Error(source, "model_type '" + type +
+                            "' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, t5, mt5)");
   }
   if (c.kvHeads == 0) c.kvHeads = c.heads;
   if (c.headDim == 0) {
@@ -178,12 +202,17 @@ Graph hfModel(const std::string& path, const ZooParams& params) {
   if (params.batch < 0 || params.seqLen < 0 || params.layers < 0)
     throw Error(path, "batch, sequence length and layers must be positive");
   if (params.layers > kMaxLayers) throw Error(path, "layers must be at most " + std::to_string(kMaxLayers));
+  const int64_t batch = params.batch > 0 ? params.batch : 1;
+  if (m.t5) {  // relative positions: any length
+    if (params.layers > 0) m.t5->layers = m.t5->decoderLayers = params.layers;
+    return zoo::t5Model(*m.t5, batch, params.seqLen > 0 ? params.seqLen : m.maxPositions);
+  }
   if (params.layers > 0) m.decoder.layers = params.layers;
   const int64_t seq = params.seqLen > 0 ? params.seqLen : std::min(m.maxPositions, kMaxDefaultSeq);
   if (seq > m.maxPositions)
     throw Error(path, "sequence length " + std::to_string(seq) + " exceeds the config's " + std::to_string(m.maxPositions) +
                           " positions");
-  return zoo::decoderModel(m.decoder, params.batch > 0 ? params.batch : 1, seq);
+  return zoo::decoderModel(m.decoder, batch, seq);
 }
 
 }  // namespace gp

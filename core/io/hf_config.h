@@ -3,14 +3,18 @@
 // model_type llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj and falcon become decoders
 // (zoo/decoder_model.h) with the config's width, layers, heads, key / value heads, head size,
 // MLP size, vocabulary, tied embeddings, experts and experts per token, positions (learned or
-// rotary), biases and residual form, as each family's Hugging Face modelling code builds them.
-// The graph holds `batch` sequences (default 1) of `seqLen` tokens (default the config's
-// maximum positions, at most 8192); `layers` > 0 replaces the config's layer count.
+// rotary), biases and residual form, as each family's Hugging Face modelling code builds them;
+// t5 and mt5 become encoder-decoders (zoo/t5_model.h). The graph holds `batch` sequences
+// (default 1) of `seqLen` tokens (default the config's maximum positions, at most 8192; T5: 512,
+// its decoder a quarter of that); `layers` > 0 replaces the config's layer count (T5: of each
+// stack).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "graph/graph.h"
 #include "zoo/decoder_model.h"
+#include "zoo/t5_model.h"
 #include "zoo/zoo.h"
 
 namespace gp {
@@ -23,7 +27,8 @@ std::string hfConfigPath(const std::string& spec);
 
 struct HfModel {
   std::string modelType;  // the config's model_type
-  zoo::DecoderConfig decoder;
+  zoo::DecoderConfig decoder;        // the decoder-only families
+  std::optional<zoo::T5Config> t5;   // t5, mt5
   int64_t maxPositions = 0;  // max_position_embeddings / n_positions
 };
 

@@ -55,7 +55,8 @@ TEST(HfConfig, EveryFamilyHasItsPublishedParameterCount) {
                         Case{"mixtral-8x7b", 46'702'792'704}, Case{"qwen2-0.5b", 494'032'768},
                         Case{"qwen2-7b", 7'615'616'512}, Case{"gpt2", 124'439'808}, Case{"gpt2-xl", 1'557'611'200},
                         Case{"pythia-160m", 162'322'944}, Case{"gpt-neox-20b", 20'554'567'680},
-                        Case{"falcon-7b", 6'921'720'704}, Case{"falcon-40b", 41'303'293'952}}) {
+                        Case{"falcon-7b", 6'921'720'704}, Case{"falcon-40b", 41'303'293'952},
+                        Case{"t5-small", 60'506'624}, Case{"t5-large", 737'668'096}, Case{"t5-v1_1-base", 247'577'856}}) {
     LoadOptions o;
     o.mode = GraphMode::Inference;
     o.zoo.seqLen = 64;
@@ -97,7 +98,8 @@ TEST(HfConfig, TheLayerStackIsWhatTheConfigSays) {
     int layers, heads, kvHeads;
   };
   for (const Case& c : {Case{"mistral-7b", 32, 32, 8}, Case{"gpt2", 12, 12, 12}, Case{"pythia-160m", 12, 12, 12},
-                        Case{"gpt-j-6b", 28, 16, 16}, Case{"falcon-7b", 32, 71, 1}, Case{"mixtral-8x7b", 32, 32, 8}}) {
+                        Case{"gpt-j-6b", 28, 16, 16}, Case{"falcon-7b", 32, 71, 1}, Case{"mixtral-8x7b", 32, 32, 8},
+                        Case{"t5-small", 12, 8, 8}}) {
     const char* name = c.name;
     const Graph g = loadModel("hf:" + config(name), o);
     const LayerStack st = detectLayerStack(g, name, 1);
@@ -106,9 +108,18 @@ TEST(HfConfig, TheLayerStackIsWhatTheConfigSays) {
     EXPECT_EQ(st.kvHeads, c.kvHeads) << name;
     EXPECT_EQ(st.seqLen, 256) << name;
     ASSERT_FALSE(st.layers.empty());
-    ASSERT_EQ(st.layers[1].attention.size(), 1u) << name;
-    EXPECT_TRUE(st.layers[1].attention[0].causal) << name;
-    EXPECT_EQ(st.layers[1].tpAllReducesForward, 2) << name;  // o_proj and down_proj (or the experts')
+    size_t cores = 0, causal = 0;
+    for (const StackPart& l : st.layers) {
+      cores += l.attention.size();
+      for (const StackAttention& a : l.attention) causal += a.causal;
+    }
+    // One causal self-attention per decoder layer; T5's encoder blocks attend both ways and its
+    // decoder blocks attend to the encoder as well.
+    const bool t5 = std::string(name) == "t5-small";
+    EXPECT_EQ(cores, t5 ? 18u : static_cast<size_t>(c.layers)) << name;
+    EXPECT_EQ(causal, t5 ? 6u : static_cast<size_t>(c.layers)) << name;
+    // o_proj and down_proj (or the experts'); T5's decoder blocks: o, the cross-attention's o, wo.
+    EXPECT_EQ(st.layers.back().tpAllReducesForward, t5 ? 3 : 2) << name;
   }
   // Tensor parallelism splits the key / value heads too (Megatron-LM asserts it).
   const Graph falcon = loadModel("hf:" + config("falcon-40b"), o);
@@ -136,7 +147,10 @@ TEST(HfConfig, BadConfigsAreOneLineNamingTheField) {
   EXPECT_EQ(errorOf("[1, 2]"), "not a Hugging Face config.json (a JSON object with \"model_type\")");
   EXPECT_EQ(errorOf("{\"hidden_size\": 8}"), "\"model_type\" is missing: not a Hugging Face model config");
   EXPECT_EQ(errorOf("{\"model_type\": \"bloom\"}"),
-            "model_type 'bloom' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon)");
+            "model_type 'bloom' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, t5, mt5)");
+  EXPECT_EQ(errorOf(R"({"model_type": "t5", "d_model": 64, "d_kv": 8, "num_heads": 8, "d_ff": 128, "num_layers": 2, )"
+                    R"("vocab_size": 100, "feed_forward_proj": "gated-silu"})"),
+            "\"feed_forward_proj\" = \"gated-silu\" is not supported (relu, gated-gelu)");
   const std::string llama =
       R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2, "num_attention_heads": 32, )"
       R"("num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 4096)";
