@@ -1,5 +1,6 @@
 #include "cli/cli_parallelize.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -87,7 +88,28 @@ ordered_json resultJson(const ParallelResult& r) {
                  {"note", r.note},
                  {"problem", m.problem}};
   j["plan"] = r.found ? planJson(r.plan) : ordered_json(nullptr);
+  ordered_json memory = ordered_json::array();
+  for (const StageCost& s : m.stages)
+    memory.push_back({{"weights", std::llround(s.staticParts.weights)},
+                      {"gradients", std::llround(s.staticParts.gradients)},
+                      {"optimizer", std::llround(s.staticParts.optimizer)},
+                      {"activations", s.activationMemory}});
+  j["memory_per_stage"] = memory;
   return j;
+}
+
+// "stage 0: 2.1 weights + 2.1 gradients + 1.6 optimizer + 30.2 activations = 36.0 GiB" per stage
+// (per device of the stage).
+void printMemory(std::ostream& out, const ParallelMeasurement& m) {
+  char line[256];
+  for (size_t s = 0; s < m.stages.size(); ++s) {
+    const StageCost& c = m.stages[s];
+    std::snprintf(line, sizeof line,
+                  "  stage %zu: %.1f weights + %.1f gradients + %.1f optimizer + %.1f activations = %.1f GiB\n", s,
+                  gib(static_cast<int64_t>(c.staticParts.weights)), gib(static_cast<int64_t>(c.staticParts.gradients)),
+                  gib(static_cast<int64_t>(c.staticParts.optimizer)), gib(c.activationMemory), gib(c.peakMemory()));
+    out << line;
+  }
 }
 
 }  // namespace
@@ -212,7 +234,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     out << line << (r.found ? planText(r.plan, batch) : "-") << "\n";
     if (!fits || !r.note.empty()) out << "          " << (fits ? r.note : (m.problem.empty() ? r.note : m.problem)) << "\n";
   }
-  if (best >= 0) out << "\nbest: " << results[static_cast<size_t>(best)].method << "\n";
+  if (best >= 0) {
+    out << "\nbest: " << results[static_cast<size_t>(best)].method << "; memory per device:\n";
+    printMemory(out, results[static_cast<size_t>(best)].measurement);
+  }
   return 0;
 }
 

@@ -10,16 +10,17 @@ TrainingBytes trainingBytesFor(DType activationType) {
   return {4, 4, 8};
 }
 
-int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
+StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
   const double P = static_cast<double>(params), n = dp;
-  double bytes = 0;
-  switch (zero) {
-    case 0: bytes = (tb.weight + tb.grad + tb.optimizer) * P; break;
-    case 1: bytes = (tb.weight + tb.grad) * P + tb.optimizer * P / n; break;
-    case 2: bytes = tb.weight * P + (tb.grad + tb.optimizer) * P / n; break;
-    default: bytes = (tb.weight + tb.grad + tb.optimizer) * P / n + 2 * tb.weight * static_cast<double>(largestPartParams); break;
-  }
-  return saturatingBytes(bytes);
+  StaticMemory m{tb.weight * P, tb.grad * P, tb.optimizer * P};
+  if (zero >= 1) m.optimizer /= n;
+  if (zero >= 2) m.gradients /= n;
+  if (zero >= 3) m.weights = m.weights / n + 2 * tb.weight * static_cast<double>(largestPartParams);
+  return m;
+}
+
+int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
+  return saturatingBytes(staticMemoryParts(tb, zero, dp, params, largestPartParams).total());
 }
 
 int64_t saturatingBytes(double bytes) {
@@ -188,8 +189,12 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
     sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
 
   const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
-  sc.staticMemory = saturatingBytes(static_cast<double>(staticMemoryBytes(bytes_, p.zero, p.dp, sc.params, largestLayerParams)) +
-                                    (bytes_.weight + bytes_.grad + bytes_.optimizer) * static_cast<double>(sc.localParams));
+  sc.staticParts = staticMemoryParts(bytes_, p.zero, p.dp, sc.params, largestLayerParams);
+  const double own = static_cast<double>(sc.localParams);
+  sc.staticParts.weights += bytes_.weight * own;
+  sc.staticParts.gradients += bytes_.grad * own;
+  sc.staticParts.optimizer += bytes_.optimizer * own;
+  sc.staticMemory = saturatingBytes(sc.staticParts.total());
   sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute == Recompute::Full, saved, inputs, largestSaved);
 
   const double P = static_cast<double>(sc.params);

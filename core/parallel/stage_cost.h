@@ -63,6 +63,11 @@ Precision defaultTrainingPrecision(const Cluster& c);
 
 // Weights, gradients and optimizer state per device under ZeRO stage `zero` over dp replicas
 // (the formulas above); `largestPartParams`: ZeRO-3 holds two parts' gathered weights.
+struct StaticMemory {
+  double weights = 0, gradients = 0, optimizer = 0;  // bytes
+  double total() const { return weights + gradients + optimizer; }
+};
+StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
 int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
 // Activations: `saved` bytes per micro-batch x inFlight, or with full recomputation the parts'
 // `inputs` x inFlight + the largest part's saved bytes (recomputed one part at a time).
@@ -82,6 +87,7 @@ struct StageCost {
   int64_t params = 0;            // parameters on one device of the stage, synchronised over dp
   int64_t localParams = 0;       // parameters only this replica holds (its experts)
   int64_t staticMemory = 0;      // bytes: weights, gradients, optimizer state
+  StaticMemory staticParts;      // the same, apart (experts a replica holds alone included)
   int64_t activationMemory = 0;  // bytes: activations of the micro-batches in flight + working set
   int64_t peakMemory() const { return staticMemory + activationMemory; }
 };

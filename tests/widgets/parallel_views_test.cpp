@@ -201,6 +201,11 @@ class ParallelViewsTest : public QObject {
     QCOMPARE(panel.bar(0)->peakBytes(), m.peakMemory[0]);
     QCOMPARE(panel.bar(m.rankDevice[7])->peakBytes(), m.peakMemory[7]);
     QCOMPARE(panel.bar(m.rankDevice[8])->peakBytes(), m.peakMemory[8]);  // stage 1
+    // Its tooltip breaks the peak down.
+    const QString tip = panel.bar(m.rankDevice[8])->toolTip();
+    QVERIFY2(tip.contains(QStringLiteral("stage 1")) && tip.contains(QStringLiteral("optimizer state")) &&
+                 tip.contains(QStringLiteral("activations")),
+             qPrintable(tip));
     // A plan that does not run (it leaves devices idle) leaves the bars empty, without a crash.
     DeviceMemoryPanel empty;
     empty.setCluster(task->c);

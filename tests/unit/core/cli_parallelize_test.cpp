@@ -36,6 +36,11 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     EXPECT_EQ(res["plan"]["sequence_parallel"], res["plan"]["tp"].get<int>() > 1);
     const auto& p = res["plan"];
     EXPECT_EQ(res["peak_memory_bytes"].size(), p["dp"].get<size_t>() * p["tp"].get<size_t>() * p["pp"].get<size_t>());
+    ASSERT_EQ(res["memory_per_stage"].size(), p["pp"].get<size_t>());
+    const auto& m0 = res["memory_per_stage"][0];
+    const int64_t parts = m0["weights"].get<int64_t>() + m0["gradients"].get<int64_t>() + m0["optimizer"].get<int64_t>() +
+                          m0["activations"].get<int64_t>();
+    EXPECT_NEAR(static_cast<double>(parts), res["peak_memory_bytes"][0].get<double>(), 4.0);
   }
   EXPECT_EQ(methods, (std::set<std::string>{"exact"}));
   const std::string best = j["best"].get<std::string>();

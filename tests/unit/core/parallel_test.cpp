@@ -155,6 +155,11 @@ TEST(ParallelMemory, ZeroStagesFollowTheZeroPaper) {
   EXPECT_EQ(staticMemoryBytes(mixed, 3, 64, P, 1000), 16 * P / 64 + 4000);
   const TrainingBytes fp32 = trainingBytesFor(DType::F32);
   EXPECT_EQ(staticMemoryBytes(fp32, 0, 8, P, 0), 16 * P);
+  // Apart: ZeRO-2 in mixed precision keeps the 2-byte weights whole, shards gradients and state.
+  const StaticMemory z2 = staticMemoryParts(mixed, 2, 64, P, 0);
+  EXPECT_EQ(z2.weights, 2.0 * P);
+  EXPECT_EQ(z2.gradients, 2.0 * P / 64);
+  EXPECT_EQ(z2.optimizer, 12.0 * P / 64);
   // Recomputation keeps each layer's input per micro-batch in flight plus one layer's outputs.
   EXPECT_EQ(activationMemoryBytes(4, false, 100, 10, 30), 400);
   EXPECT_EQ(activationMemoryBytes(4, true, 100, 10, 30), 70);
