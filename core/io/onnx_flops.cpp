@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "graph/flops.h"
+#include "io/onnx_einsum.h"
 
 namespace gp::onnxio {
 
@@ -200,63 +201,23 @@ double gemmFlops(const onnx::NodeProto& node, const ShapeTable& shapes) {
 }
 
 double einsumFlops(const onnx::NodeProto& node, const ShapeTable& shapes) {
-  std::string eq;
-  for (char c : stringAttr(node, "equation"))
-    if (c != ' ') eq += c;
-  const auto arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
-  const std::string rhs = arrow == std::string::npos ? std::string() : eq.substr(arrow + 2);
-  std::array<int64_t, 128> size;
-  size.fill(-1);                  // -1: letter not used
-  std::vector<int64_t> ellipsis;  // broadcast of the operands' "..." dims (right-aligned)
-  std::string inLetters;
-  int operands = 0;
-  size_t start = 0;
-  while (start <= lhs.size()) {
-    size_t comma = lhs.find(',', start);
-    if (comma == std::string::npos) comma = lhs.size();
-    const std::string term = lhs.substr(start, comma - start);
-    if (operands >= node.input_size()) return 0;  // malformed: more terms than inputs
-    const auto& s = need(shapes, inputName(node, operands));
-    const auto dots = term.find("...");
-    if (dots != std::string::npos && term.find("...", dots + 3) != std::string::npos) return 0;  // malformed
-    const std::string letters = dots == std::string::npos ? term : term.substr(0, dots) + term.substr(dots + 3);
-    const size_t nEll = s.size() >= letters.size() ? s.size() - letters.size() : 0;
-    size_t axis = 0;
-    for (size_t i = 0; i < term.size(); ++i) {
-      if (term.compare(i, 3, "...") == 0) {
-        if (axis + nEll > s.size()) return 0;  // malformed: the term does not fit the shape
-        std::vector<int64_t> e(s.begin() + static_cast<long>(axis), s.begin() + static_cast<long>(axis + nEll));
-        if (e.size() > ellipsis.size()) ellipsis.insert(ellipsis.begin(), e.size() - ellipsis.size(), 1);
-        for (size_t j = 0; j < e.size(); ++j) {
-          int64_t& o = ellipsis[ellipsis.size() - e.size() + j];
-          o = std::max(o, e[j]);
-        }
-        axis += nEll;
-        i += 2;
-        continue;
-      }
-      const auto c = static_cast<unsigned char>(term[i]);
-      if (c >= size.size()) return 0;
-      size[c] = std::max(size[c], dimAt(s, axis++));
-      inLetters += term[i];
-    }
-    ++operands;
-    start = comma + 1;
-  }
-  double space = product(ellipsis);
-  for (int64_t s : size)
+  std::vector<std::vector<int64_t>> operands;
+  for (int i = 0; i < node.input_size(); ++i) operands.push_back(need(shapes, inputName(node, i)));
+  const std::optional<onnxio::EinsumSpace> sp = onnxio::einsumSpace(stringAttr(node, "equation"), operands);
+  if (!sp) return 0;  // malformed
+  double space = product(sp->ellipsis);
+  for (int64_t s : sp->size)
     if (s >= 0) space *= static_cast<double>(s);
-  if (operands == 1) {
-    std::string a = inLetters, b;
-    for (char c : rhs)
+  if (sp->operands == 1) {
+    std::string a = sp->inLetters, b;
+    for (char c : sp->rhs)
       if (c != '.') b += c;
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
-    if (arrow != std::string::npos && a == b) return 0;  // a pure transpose
+    if (sp->arrow && a == b) return 0;  // a pure transpose
     return space;
   }
-  return space * operands;
+  return space * sp->operands;
 }
 
 double rnnFlops(const onnx::NodeProto& node, const ShapeTable& shapes, int gates) {

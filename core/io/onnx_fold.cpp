@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/onnx_flops.h"
+#include "io/onnx_einsum.h"
 #include "io/onnx_fold_eval.h"
 #include "io/onnx_infer.h"
 #include "io/onnx_shapes.h"
@@ -127,8 +128,14 @@ class Propagator {
       if (node.op_type() == "Loop" && unrollLoop(node)) continue;
       if (node.op_type() == "If" && takeBranch(node)) continue;
       infer(node, context);
+      if (node.op_type() == "Einsum") einsumShape(node);
       sequenceOp(node);
-      if (auto v = foldNode(node, value, shape)) setValue(node.output(0), std::move(*v));
+      if (node.op_type() == "Split") {
+        std::vector<FoldValue> parts = foldSplit(node, value);
+        for (size_t i = 0; i < parts.size(); ++i) setValue(node.output(static_cast<int>(i)), std::move(parts[i]));
+      } else if (auto v = foldNode(node, value, shape)) {
+        setValue(node.output(0), std::move(*v));
+      }
     }
   }
 
@@ -222,6 +229,23 @@ class Propagator {
     } catch (...) {
       // a node inference rejects keeps its declared types
     }
+  }
+
+  // An Einsum's output shape from its equation (ONNX infers only its rank).
+  void einsumShape(const onnx::NodeProto& n) {
+    if (n.output_size() < 1 || n.output(0).empty() || n.input_size() < 1) return;
+    std::string equation;
+    for (const auto& a : n.attribute())
+      if (a.name() == "equation") equation = a.s();
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& in : n.input()) {
+      const std::vector<int64_t>* d = dimsOf(in);
+      if (d == nullptr) return;
+      shapes.push_back(*d);
+    }
+    const auto t = types_.find(n.input(0));
+    if (t == types_.end() || !t->second.has_tensor_type()) return;
+    if (auto sp = einsumSpace(equation, shapes)) offer(n.output(0), typeOf(t->second.tensor_type().elem_type(), sp->output));
   }
 
   // Sequence ops, element by element, when the elements are known.

@@ -604,4 +604,34 @@ std::optional<FoldValue> foldNode(const onnx::NodeProto& node, const FoldInput& 
   return Folder(value, shape).eval(node);
 }
 
+std::vector<FoldValue> foldSplit(const onnx::NodeProto& node, const FoldInput& value) {
+  if (node.op_type() != "Split" || node.input_size() < 1 || node.output_size() < 1) return {};
+  const FoldValue* in = value(node.input(0));
+  if (in == nullptr || in->dims.size() != 1 || (intAttr(node, "axis", 0) != 0 && intAttr(node, "axis", 0) != -1)) return {};
+  std::vector<int64_t> sizes;
+  for (const auto& a : node.attribute())
+    if (a.name() == "split") sizes.assign(a.ints().begin(), a.ints().end());
+  if (sizes.empty() && node.input_size() > 1 && !node.input(1).empty()) {
+    const FoldValue* s = value(node.input(1));
+    if (s == nullptr) return {};
+    for (double x : s->v) sizes.push_back(static_cast<int64_t>(x));
+  }
+  const auto total = static_cast<int64_t>(in->v.size());
+  const int64_t parts = node.output_size();
+  if (sizes.empty()) {
+    if (total % parts != 0) return {};
+    sizes.assign(static_cast<size_t>(parts), total / parts);
+  }
+  if (static_cast<int64_t>(sizes.size()) != parts) return {};
+  std::vector<FoldValue> out;
+  int64_t at = 0;
+  for (int64_t s : sizes) {
+    if (s < 0 || at + s > total) return {};
+    out.push_back({in->elemType, {s}, {in->v.begin() + at, in->v.begin() + at + s}});
+    at += s;
+  }
+  if (at != total) return {};
+  return out;
+}
+
 }  // namespace gp::onnxio

@@ -35,5 +35,8 @@ std::optional<FoldValue> foldFromTensor(const onnx::TensorProto& t);
 onnx::TensorProto foldToTensor(const std::string& name, const FoldValue& value);
 // The node's first output, when its op is one of the above and its inputs are known.
 std::optional<FoldValue> foldNode(const onnx::NodeProto& node, const FoldInput& value, const FoldShape& shape);
+// Every output of a Split of a known vector (the split sizes from the input or the attribute,
+// else equal parts), or nothing.
+std::vector<FoldValue> foldSplit(const onnx::NodeProto& node, const FoldInput& value);
 
 }  // namespace gp::onnxio

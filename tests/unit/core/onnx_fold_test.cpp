@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/onnx_einsum.h"
 #include "io/onnx_fold_eval.h"
 
 namespace {
@@ -225,3 +226,42 @@ TEST(OnnxFold, ShapeReadsKnownDims) {
 }
 
 }  // namespace
+
+// torch.repeat_interleave's export splits a folded vector of repeat counts: each part is known.
+TEST(OnnxFold, SplitOfAKnownVectorGivesEveryPart) {
+  Env env;
+  env.set("x", {4}, {7, 8, 9, 10});
+  env.set("sizes", {2}, {1, 3});
+  const gp::onnxio::FoldInput value = [&](const std::string& t) -> const FoldValue* {
+    auto it = env.vals.find(t);
+    return it == env.vals.end() ? nullptr : &it->second;
+  };
+  onnx::NodeProto n = node("Split", {"x", "sizes"});
+  n.add_output("out2");
+  auto parts = gp::onnxio::foldSplit(n, value);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].v, (std::vector<double>{7}));
+  EXPECT_EQ(parts[1].v, (std::vector<double>{8, 9, 10}));
+  EXPECT_EQ(parts[1].dims, (std::vector<int64_t>{3}));
+  onnx::NodeProto equal = node("Split", {"x"});
+  equal.add_output("out2");
+  EXPECT_EQ(gp::onnxio::foldSplit(equal, value)[1].v, (std::vector<double>{9, 10}));
+  env.set("bad", {2}, {1, 5});  // more than the vector holds
+  EXPECT_TRUE(gp::onnxio::foldSplit(node("Split", {"x", "bad"}), value).empty());
+}
+
+// ONNX infers only an Einsum's rank; the equation gives its dims (a mixture of experts' products).
+TEST(OnnxFold, EinsumShapesComeFromTheEquation) {
+  using gp::onnxio::einsumSpace;
+  auto out = [](const std::string& eq, const std::vector<std::vector<int64_t>>& s) {
+    auto sp = einsumSpace(eq, s);
+    return sp ? sp->output : std::vector<int64_t>{-1};
+  };
+  EXPECT_EQ(out("btd,edf->btef", {{2, 64, 256}, {4, 256, 512}}), (std::vector<int64_t>{2, 64, 4, 512}));
+  EXPECT_EQ(out("bted,bte->btd", {{2, 64, 4, 256}, {2, 64, 4}}), (std::vector<int64_t>{2, 64, 256}));
+  EXPECT_EQ(out("...ij,...jk->...ik", {{3, 5, 2, 4}, {4, 6}}), (std::vector<int64_t>{3, 5, 2, 6}));
+  EXPECT_EQ(out("ij,jk", {{2, 3}, {3, 4}}), (std::vector<int64_t>{2, 4}));  // implicit: letters used once
+  EXPECT_EQ(out("ij,jk->ik", {{2, 3}}), (std::vector<int64_t>{-1}));        // an operand missing
+  EXPECT_EQ(out("ijk->i", {{2, 3}}), (std::vector<int64_t>{-1}));           // rank mismatch
+  EXPECT_EQ(out("ij->iz", {{2, 3}}), (std::vector<int64_t>{-1}));           // an output letter never seen
+}
