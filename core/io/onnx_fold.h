@@ -11,7 +11,8 @@
 // node's own value is evaluated if it is shape arithmetic. So one pass resolves chains of any
 // length. Sequences are followed element by element, a Loop with a constant trip count is
 // unrolled over its body's types and an If with a folded condition takes its branch, so
-// exported `torch.split` / `unbind` and shape-dependent branches keep exact shapes. The pass runs isolated like runShapeInference (a crash costs the shapes, not the
+// exported `torch.split` / `unbind` and shape-dependent branches keep exact shapes; an Einsum's
+// output dims come from its equation (onnx_einsum.h). The pass runs isolated like runShapeInference (a crash costs the shapes, not the
 // process); what it finds goes into the model's value_info (node outputs whose declared type
 // said less) and graph output types. The model's nodes are never changed.
 #pragma once

@@ -3,7 +3,7 @@
 // rank —, Concat, Unsqueeze, Squeeze, Cast, Add / Sub / Mul / Div / Mod / Max / Min / Pow,
 // Equal / Less / Greater (/ OrEqual), And / Or / Not, Neg / Abs / Sqrt / Floor / Ceil /
 // Reciprocal / Round, Where, Range, ConstantOfShape, ReduceProd / Sum / Min / Max / Mean of
-// vectors, Identity, Constant). Values hold at most
+// vectors, Identity, Constant; Split of a vector, every output, through foldSplit). Values hold at most
 // kMaxFoldElems elements of an integer, bool or float type; anything else is not evaluated.
 #pragma once
 #include <onnx/onnx_pb.h>
