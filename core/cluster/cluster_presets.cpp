@@ -1,11 +1,13 @@
 // loadCluster / clusterPresetNames: presets are the .json files of the cluster resource folder;
-// "random:SEED[:DEVICES]" is a random cluster (cluster/random_cluster.h).
+// "random:SEED[:DEVICES]" is a random cluster (cluster/random_cluster.h); "<N>x<server>" N copies of
+// a multi-server preset's server (cluster/scaled_cluster.h).
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
 
 #include "cluster/cluster.h"
 #include "cluster/random_cluster.h"
+#include "cluster/scaled_cluster.h"
 #include "base/error.h"
 #include "base/file_text.h"
 #include "base/resource_dir.h"
@@ -36,11 +38,14 @@ Cluster loadCluster(const std::string& presetOrPath) {
     throw Error(presetOrPath, "cluster presets not found (set GP_RESOURCE_DIR to the folder holding clusters/)");
   fs::path file = fs::path(dir) / (presetOrPath + ".json");
   std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    if (auto scaled = scaledClusterJson(presetOrPath)) return parseClusterJson(*scaled, presetOrPath);
   if (!fs::is_regular_file(file, ec)) {
     std::string known;
     for (const std::string& n : clusterPresetNames()) known += (known.empty() ? "" : ", ") + n;
     throw Error(presetOrPath,
-                "unknown cluster preset (known: " + known + "; or give a .json path or random:SEED[:DEVICES])");
+                "unknown cluster preset (known: " + known +
+                    "; N servers of a multi-server preset: e.g. 128x8xH100-IB; or give a .json path or random:SEED[:DEVICES])");
   }
   return parseClusterJson(readFileText(file.string(), "a cluster JSON file"), file.string());
 }
