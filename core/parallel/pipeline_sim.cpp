@@ -223,6 +223,18 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     comm = std::max(comm, m * sc.blockingComm + exposed);
   }
   out.bubbleShare = lastPass > 0 ? std::max(0.0, 1 - busy / pp / lastPass) : 0;
+  {
+    const auto critical = static_cast<size_t>(std::max_element(stageEnd.begin(), stageEnd.end()) - stageEnd.begin());
+    const StageCost& sc = out.stages[critical];
+    StepBreakdown& b = out.breakdown;
+    b.stage = static_cast<int>(critical);
+    b.passComm = m * sc.blockingComm;
+    b.recompute = m * sc.recompute;
+    b.compute = m * (sc.forward + sc.backward) - b.passComm - b.recompute;
+    b.bubble = passesEnd[critical] - m * (sc.forward + sc.backward);
+    b.optimizer = sc.update;
+    b.dpExposed = stageEnd[critical] - passesEnd[critical] - sc.update;
+  }
   out.commShare = out.stepTime > 0 ? comm / out.stepTime : 0;
   if (out.stepTime > 0) {
     out.samplesPerSecond = static_cast<double>(globalBatch) / out.stepTime;

@@ -45,6 +45,15 @@ struct PipelineEvent {
   bool backward = false;  // Send: a gradient going back
 };
 
+// Where the step's time goes on the stage that finishes last; the parts add up to the step:
+// micro-batches x (compute, recomputation, the collectives inside the passes), the time its
+// passes wait (pipeline bubble and stage-to-stage transfers), the gradient synchronisation and
+// ZeRO gathers not hidden behind its passes, and its optimizer step.
+struct StepBreakdown {
+  int stage = 0;
+  double compute = 0, recompute = 0, passComm = 0, bubble = 0, dpExposed = 0, optimizer = 0;  // s
+};
+
 struct ParallelMeasurement {
   bool feasible = true;
   std::string problem;      // plan error, or the device over its memory
@@ -57,6 +66,7 @@ struct ParallelMeasurement {
   std::vector<int64_t> capacity;    // per rank
   std::vector<int> rankDevice;      // rank -> cluster device
   std::vector<StageCost> stages;
+  StepBreakdown breakdown;
   std::vector<PipelineEvent> events;  // when asked for
 };
 

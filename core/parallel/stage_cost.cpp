@@ -174,6 +174,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
     sc.backward += bwd;
     const bool full = stg.recompute == Recompute::Full;
     sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (full ? pc.arForward + pc.gather : 0);
+    sc.recompute += full ? pc.forward : stg.recompute == Recompute::Selective ? pc.coreForward : 0;
     sc.bucketBackward.push_back(bwd);
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
     sc.params += pc.params;

@@ -79,6 +79,7 @@ struct StageCost {
   double forward = 0;   // s per micro-batch: compute + TP collectives + ZeRO-3 gathers
   double backward = 0;  // s per micro-batch, recomputation included
   double blockingComm = 0;       // s per micro-batch of forward + backward spent in collectives
+  double recompute = 0;          // s per micro-batch of backward spent recomputing (compute only)
   std::vector<double> bucketBackward;  // s of the last backward per gradient bucket (a part), in backward order
   std::vector<double> bucketBytes;     // gradient bytes per device per bucket
   double sendBytes = 0;          // activation bytes per micro-batch and replica to the next stage

@@ -41,6 +41,11 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     const int64_t parts = m0["weights"].get<int64_t>() + m0["gradients"].get<int64_t>() + m0["optimizer"].get<int64_t>() +
                           m0["activations"].get<int64_t>();
     EXPECT_NEAR(static_cast<double>(parts), res["peak_memory_bytes"][0].get<double>(), 4.0);
+    // The step's breakdown adds up to the step.
+    double sum = 0;
+    for (const char* key : {"compute", "recompute", "pass_comm", "bubble", "dp_exposed", "optimizer"})
+      sum += res["step_breakdown_ms"][key].get<double>();
+    EXPECT_NEAR(sum, res["step_time_ms"].get<double>(), 1e-6 * res["step_time_ms"].get<double>());
   }
   EXPECT_EQ(methods, (std::set<std::string>{"exact"}));
   const std::string best = j["best"].get<std::string>();

@@ -72,6 +72,12 @@ TEST(ParallelPipeline, BubbleShareIsExactlyTheClosedFormOnUniformStages) {
           updates += e.kind == PipelineEvent::Kind::Update;
         }
         EXPECT_EQ(passes, 2 * m * pp);
+        // The step's breakdown: m passes of compute and (p - 1) passes of bubble on the last stage.
+        const StepBreakdown& b = r.breakdown;
+        EXPECT_NEAR(b.compute, m * pass, 1e-12 * r.stepTime);
+        EXPECT_NEAR(b.bubble, (pp - 1) * pass, 1e-12 * r.stepTime);
+        EXPECT_EQ(b.recompute + b.passComm + b.optimizer, 0);
+        EXPECT_NEAR(b.compute + b.bubble + b.dpExposed, r.stepTime, 1e-12 * r.stepTime);
         EXPECT_EQ(sends, 2 * m * (pp - 1));  // empty: nothing crosses a stage boundary
         EXPECT_EQ(updates, pp);
       }
