@@ -216,10 +216,15 @@ QWidget* ParallelWindow::createPlanPage() {
   big.setPointSizeF(big.pointSizeF() * 1.2);
   big.setBold(true);
   summary_->setFont(big);
+  breakdown_ = new QLabel(top);
+  breakdown_->setObjectName(QStringLiteral("parallelBreakdown"));
+  breakdown_->setWordWrap(true);
+  breakdown_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layers_ = new LayerStackView(top);
   layers_->setObjectName(QStringLiteral("parallelLayers"));
   topLayout->addWidget(title_);
   topLayout->addWidget(summary_);
+  topLayout->addWidget(breakdown_);
   topLayout->addWidget(layers_);
   right->addWidget(top);
   pipeline_ = new PipelineView(right);
@@ -311,6 +316,8 @@ void ParallelWindow::onChanged() {
   summary_->setText(m.feasible ? pformat::summaryText(m)
                                : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
+  breakdown_->setText(pformat::breakdownText(m));
+  breakdown_->setVisible(!breakdown_->text().isEmpty());
   summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') +
                        tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
   const int row = session_.history()->find(s);
@@ -355,6 +362,7 @@ void ParallelWindow::updateMfuReference() {
 }
 
 QString ParallelWindow::summaryText() const { return summary_->text(); }
+QString ParallelWindow::breakdownText() const { return breakdown_->text(); }
 
 bool ParallelWindow::summaryIsProblem() const { return !session_.measurement().feasible; }
 

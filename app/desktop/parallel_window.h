@@ -40,6 +40,7 @@ class ParallelWindow : public QMainWindow {
 
   // What is shown, for tests and --screenshot-like captures.
   QString summaryText() const;  // the figures, or the problem in red
+  QString breakdownText() const;  // where the step goes (pformat::breakdownText), "" when it does not fit
   bool summaryIsProblem() const;
   QString messageText() const;  // shown instead of the plan while loading or when it failed
   bool showsPlan() const;
@@ -81,6 +82,7 @@ class ParallelWindow : public QMainWindow {
   QLabel* message_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* summary_ = nullptr;
+  QLabel* breakdown_ = nullptr;
   ParallelControls* controls_ = nullptr;
   LayerStackView* layers_ = nullptr;
   PipelineView* pipeline_ = nullptr;

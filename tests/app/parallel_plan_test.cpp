@@ -115,6 +115,9 @@ class ParallelPlanTest : public QObject {
     const QString megatronSummary = expectedSummary(s, s.state());
     QVERIFY(!megatronSummary.isEmpty());
     QCOMPARE(pw->summaryText(), megatronSummary);
+    // Under it, where the step goes: the core's breakdown of the same plan.
+    QCOMPARE(pw->breakdownText(), pformat::breakdownText(simulateParallel(model, 256, megatron.plan)));
+    QVERIFY(pw->breakdownText().contains(QStringLiteral("compute")));
     QCOMPARE(historyCell(pw, 1, ParallelHistoryModel::Label), QStringLiteral("Megatron"));
     QCOMPARE(historyCell(pw, 1, ParallelHistoryModel::Samples),
              pformat::samplesText(simulateParallel(model, 256, megatron.plan).samplesPerSecond));

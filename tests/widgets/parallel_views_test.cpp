@@ -121,6 +121,18 @@ class ParallelViewsTest : public QObject {
     QVERIFY(!rows.idle[3].empty());  // the last stage waits for the first forward
   }
 
+  void breakdownSaysWhereTheStepGoes() {
+    ParallelMeasurement m;
+    m.stepTime = 2.0;
+    m.breakdown = {3, 1.0, 0.2, 0.3, 0.4, 0.06, 0.04};
+    const QString text = pformat::breakdownText(m);
+    for (const char* part : {"stage 3 finishes last", "compute 50.0 %", "recomputation 10.0 %", "collectives in the passes 15.0 %",
+                             "bubble and transfers 20.0 %", "gradient sync 3.0 %", "optimizer 2.0 %"})
+      QVERIFY2(text.contains(QLatin1String(part)), qPrintable(text));
+    m.feasible = false;
+    QVERIFY(pformat::breakdownText(m).isEmpty());
+  }
+
   void historyKeepsEachMethodOnce() {
     ParallelHistoryModel h;
     ParallelMeasurement m;

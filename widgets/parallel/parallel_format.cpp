@@ -50,6 +50,18 @@ QString stagesText(const ParallelPlan& p) {
   return parts.join(QStringLiteral(", "));
 }
 
+QString breakdownText(const ParallelMeasurement& m) {
+  if (!m.feasible || !(m.stepTime > 0)) return {};
+  const StepBreakdown& b = m.breakdown;
+  auto pct = [&](double t) { return percentText(t / m.stepTime); };
+  return QCoreApplication::translate("gp::ParallelFormat",
+                                     "Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · "
+                                     "collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · "
+                                     "optimizer %7 %")
+      .arg(b.stage)
+      .arg(pct(b.compute), pct(b.recompute), pct(b.passComm), pct(b.bubble), pct(b.dpExposed), pct(b.optimizer));
+}
+
 QString summaryText(const ParallelMeasurement& m) {
   if (!m.feasible) return QString::fromStdString(m.problem);
   return QCoreApplication::translate("gp::ParallelFormat",

@@ -22,5 +22,9 @@ QString stagesText(const ParallelPlan& p);
 // "1,333.8 samples/s · step 48.0 ms · MFU 35.1 % · bubble 0.0 % · communication 1.6 %", or the
 // measurement's problem when the plan does not fit.
 QString summaryText(const ParallelMeasurement& m);
+// "Where the step goes (stage 0 finishes last): compute 84.8 % · recomputation 0.0 % ·
+// collectives in the passes 8.3 % · bubble and transfers 6.6 % · gradient sync 0.1 % ·
+// optimizer 0.2 %", or "" when the plan does not fit.
+QString breakdownText(const ParallelMeasurement& m);
 
 }  // namespace gp::pformat
