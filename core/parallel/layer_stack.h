@@ -107,6 +107,8 @@ struct LayerStack {
   int numLayers() const { return static_cast<int>(layers.size()); }
   // Tensor parallelism of degree tp splits the heads, the key / value heads and the width evenly.
   bool tpDivides(int tp) const;
+  // Sequence parallelism of degree tp splits the sequence evenly (an unknown length: assumed so).
+  bool sequenceDivides(int tp) const { return seqLen <= 0 || seqLen % tp == 0; }
   int64_t totalParams() const;
   double forwardFlopsPerSample() const;
 };

@@ -102,7 +102,7 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.expertParallel && st.experts % p.dp != 0)
     return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
   if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
-  if (p.sequenceParallel && st.seqLen > 0 && st.seqLen % p.tp != 0)
+  if (p.sequenceParallel && !st.sequenceDivides(p.tp))
     return "tp = " + num(p.tp) + " does not divide the sequence of " + num(st.seqLen) + " tokens (sequence parallelism)";
   if (p.pp > st.numLayers())
     return "pp = " + num(p.pp) + " exceeds the " + num(st.numLayers()) + " layers (each stage needs at least one)";

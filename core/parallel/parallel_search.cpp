@@ -31,7 +31,7 @@ int devicesPerServer(const Cluster& c) {
   return static_cast<int>(std::count(server.begin(), server.end(), server.empty() ? 0 : server[0]));
 }
 
-bool sequenceParallelFits(const LayerStack& st, int tp) { return tp > 1 && (st.seqLen <= 0 || st.seqLen % tp == 0); }
+bool sequenceParallelFits(const LayerStack& st, int tp) { return tp > 1 && st.sequenceDivides(tp); }
 
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   ParallelPlan p;
@@ -96,8 +96,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
     }
     const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
     const TrainingBytes tb = model.bytes();
-    const int64_t stat = saturatingBytes(static_cast<double>(staticMemoryBytes(tb, shape.zero, shape.dp, params, largestParams)) +
-                                         (tb.weight + tb.grad + tb.optimizer) * static_cast<double>(local));
+    const int64_t stat = saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp, params, largestParams, local).total());
     for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       const bool full = r == Recompute::Full;
       if (stat + activationMemoryBytes(inFlight, full, full ? 0 : kept[static_cast<int>(r)], inputs, largestSaved) <= capacity) {

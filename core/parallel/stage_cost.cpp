@@ -23,6 +23,16 @@ int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t par
   return saturatingBytes(staticMemoryParts(tb, zero, dp, params, largestPartParams).total());
 }
 
+StaticMemory stageStaticMemory(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams,
+                               int64_t localParams) {
+  StaticMemory m = staticMemoryParts(tb, zero, dp, params, largestPartParams);
+  const double own = static_cast<double>(localParams);
+  m.weights += tb.weight * own;
+  m.gradients += tb.grad * own;
+  m.optimizer += tb.optimizer * own;
+  return m;
+}
+
 int64_t saturatingBytes(double bytes) {
   constexpr double kMax = 9.0e18;  // below INT64_MAX
   return static_cast<int64_t>(std::ceil(std::clamp(bytes, 0.0, kMax)));
@@ -190,11 +200,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
     sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
 
   const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
-  sc.staticParts = staticMemoryParts(bytes_, p.zero, p.dp, sc.params, largestLayerParams);
-  const double own = static_cast<double>(sc.localParams);
-  sc.staticParts.weights += bytes_.weight * own;
-  sc.staticParts.gradients += bytes_.grad * own;
-  sc.staticParts.optimizer += bytes_.optimizer * own;
+  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.dp, sc.params, largestLayerParams, sc.localParams);
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
   sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute == Recompute::Full, saved, inputs, largestSaved);
 

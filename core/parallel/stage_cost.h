@@ -69,6 +69,10 @@ struct StaticMemory {
 };
 StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
 int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
+// A stage's: staticMemoryParts over the parameters synchronised over dp, + (w + g + o) per
+// parameter the replica holds alone (its experts under expert parallelism).
+StaticMemory stageStaticMemory(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams,
+                               int64_t localParams);
 // Activations: `saved` bytes per micro-batch x inFlight, or with full recomputation the parts'
 // `inputs` x inFlight + the largest part's saved bytes (recomputed one part at a time).
 int64_t activationMemoryBytes(int inFlight, bool fullRecompute, double saved, double inputs, double largestSaved);
