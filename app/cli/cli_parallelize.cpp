@@ -20,6 +20,7 @@
 #include "optimize/parallel_dqn.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
+#include "parallel/plan_knobs.h"
 #include "profile/profile_output.h"
 
 namespace gp::cli {
@@ -45,15 +46,16 @@ int64_t maxOf(const std::vector<int64_t>& v) {
 }
 
 std::string planText(const ParallelPlan& p, int64_t batch) {
-  std::string s = "dp " + std::to_string(p.dp) + " tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) + ", " +
+  std::string s = "dp " + std::to_string(p.dp) + " tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) +
+                  (p.virtualStages > 1 ? " x " + std::to_string(p.virtualStages) + " virtual" : std::string()) + ", " +
                   std::to_string(p.microbatches) + " x " + std::to_string(p.microbatchSize(batch)) + " samples, " +
                   std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";
-  for (const PipeStage& st : p.stages)
-    s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) +
-         (st.recompute == Recompute::Full ? "r" : st.recompute == Recompute::Selective ? "s" : "");
-  if (p.sequenceParallel) s += ", sequence parallel";
-  if (p.attention == AttentionImpl::Unfused) s += ", unfused attention";
-  if (p.expertParallel) s += ", experts over dp";
+  auto mark = [](Recompute r) { return r == Recompute::Full ? "r" : r == Recompute::Selective ? "s" : ""; };
+  if (const int each = uniformChunkLayers(p))
+    s += " in " + std::to_string(p.stages.size()) + " chunks of " + std::to_string(each) + mark(p.stages[0].recompute);
+  else
+    for (const PipeStage& st : p.stages) s += " " + std::to_string(st.first) + "-" + std::to_string(st.last - 1) + mark(st.recompute);
+  for (std::string_view note : planKnobNotes(p)) s += ", " + std::string(note);
   return s;
 }
 
@@ -63,10 +65,10 @@ ordered_json planJson(const ParallelPlan& p) {
     stages.push_back({st.first, st.last});
     recompute.push_back(std::string(recomputeName(st.recompute)));
   }
-  return {{"dp", p.dp}, {"tp", p.tp}, {"pp", p.pp}, {"microbatches", p.microbatches},
-          {"schedule", std::string(pipeScheduleName(p.schedule))}, {"zero", p.zero}, {"stages", stages},
-          {"recompute", recompute}, {"expert_parallel", p.expertParallel},
-          {"attention", std::string(attentionImplName(p.attention))}, {"sequence_parallel", p.sequenceParallel}};
+  ordered_json j = planKnobsJson(p);
+  j["stages"] = stages;
+  j["recompute"] = recompute;
+  return j;
 }
 
 ordered_json resultJson(const ParallelResult& r) {
@@ -89,11 +91,11 @@ ordered_json resultJson(const ParallelResult& r) {
                  {"problem", m.problem}};
   j["plan"] = r.found ? planJson(r.plan) : ordered_json(nullptr);
   ordered_json memory = ordered_json::array();
-  for (const StageCost& s : m.stages)
-    memory.push_back({{"weights", std::llround(s.staticParts.weights)},
-                      {"gradients", std::llround(s.staticParts.gradients)},
-                      {"optimizer", std::llround(s.staticParts.optimizer)},
-                      {"activations", s.activationMemory}});
+  for (const StageMemory& s : m.memory)
+    memory.push_back({{"weights", std::llround(s.statics.weights)},
+                      {"gradients", std::llround(s.statics.gradients)},
+                      {"optimizer", std::llround(s.statics.optimizer)},
+                      {"activations", s.activations}});
   j["memory_per_stage"] = memory;
   const StepBreakdown& b = m.breakdown;
   j["step_breakdown_ms"] = {{"stage", b.stage},           {"compute", b.compute * 1e3},   {"recompute", b.recompute * 1e3},
@@ -120,12 +122,12 @@ void printBreakdown(std::ostream& out, const ParallelMeasurement& m) {
 // (per device of the stage).
 void printMemory(std::ostream& out, const ParallelMeasurement& m) {
   char line[256];
-  for (size_t s = 0; s < m.stages.size(); ++s) {
-    const StageCost& c = m.stages[s];
+  for (size_t s = 0; s < m.memory.size(); ++s) {
+    const StageMemory& c = m.memory[s];
     std::snprintf(line, sizeof line,
                   "  stage %zu: %.1f weights + %.1f gradients + %.1f optimizer + %.1f activations = %.1f GiB\n", s,
-                  gib(static_cast<int64_t>(c.staticParts.weights)), gib(static_cast<int64_t>(c.staticParts.gradients)),
-                  gib(static_cast<int64_t>(c.staticParts.optimizer)), gib(c.activationMemory), gib(c.peakMemory()));
+                  gib(static_cast<int64_t>(c.statics.weights)), gib(static_cast<int64_t>(c.statics.gradients)),
+                  gib(static_cast<int64_t>(c.statics.optimizer)), gib(c.activations), gib(c.total()));
     out << line;
   }
 }

@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "base/json_text.h"
+#include "parallel/plan_knobs.h"
 
 namespace gp {
 
@@ -35,16 +36,24 @@ AttentionImpl parseAttentionImpl(std::string_view name, const std::string& sourc
   throw Error(source, "unknown attention '" + std::string(name) + "' (flash, unfused)");
 }
 
-std::vector<PipeStage> evenStages(int layers, int pp, Recompute recompute) {
+std::vector<PipeStage> evenStages(int layers, int n, Recompute recompute) {
   std::vector<PipeStage> out;
-  if (pp < 1) return out;
+  if (n < 1) return out;
   int first = 0;
-  for (int s = 0; s < pp; ++s) {
-    const int count = layers / pp + (s < layers % pp ? 1 : 0);
+  for (int s = 0; s < n; ++s) {
+    const int count = layers / n + (s < layers % n ? 1 : 0);
     out.push_back({first, first + count, recompute});
     first += count;
   }
   return out;
+}
+
+int uniformChunkLayers(const ParallelPlan& p) {
+  if (p.virtualStages < 2 || p.stages.empty()) return 0;
+  const PipeStage& a = p.stages.front();
+  for (const PipeStage& s : p.stages)
+    if (s.last - s.first != a.last - a.first || s.recompute != a.recompute) return 0;
+  return a.last - a.first;
 }
 
 std::vector<int> serverOf(const Cluster& c) {
@@ -75,8 +84,11 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   auto num = [](int64_t v) { return std::to_string(v); };
   if (p.dp < 1 || p.tp < 1 || p.pp < 1) return "dp, tp and pp must each be at least 1";
   if (p.microbatches < 1) return "the micro-batch count must be at least 1";
-  if (int64_t{p.pp} * p.microbatches > kMaxPassesPerStep / 2)
-    return "pp x micro-batches = " + num(int64_t{p.pp} * p.microbatches) + " passes of each kind in one step, over the limit of " +
+  if (p.virtualStages < 1 || p.virtualStages > kMaxVirtualStages)
+    return "virtual stages must be between 1 and " + num(kMaxVirtualStages);
+  if (int64_t{p.pp} * p.virtualStages * p.microbatches > kMaxPassesPerStep / 2)
+    return std::string(p.virtualStages > 1 ? "pp x virtual stages" : "pp") + " x micro-batches = " +
+           num(int64_t{p.pp} * p.virtualStages * p.microbatches) + " passes of each kind in one step, over the limit of " +
            num(kMaxPassesPerStep / 2);
   if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
   const int64_t used = int64_t{p.dp} * p.tp * p.pp;
@@ -104,10 +116,19 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
   if (p.sequenceParallel && !st.sequenceDivides(p.tp))
     return "tp = " + num(p.tp) + " does not divide the sequence of " + num(st.seqLen) + " tokens (sequence parallelism)";
-  if (p.pp > st.numLayers())
-    return "pp = " + num(p.pp) + " exceeds the " + num(st.numLayers()) + " layers (each stage needs at least one)";
-  if (static_cast<int>(p.stages.size()) != p.pp)
-    return "the plan has " + num(static_cast<int64_t>(p.stages.size())) + " stages for pp = " + num(p.pp);
+  if (p.virtualStages > 1 && p.pp < 2) return "virtual stages interleave a pipeline: they need pp > 1";
+  if (p.virtualStages > 1 && p.schedule != PipeSchedule::OneFOneB)
+    return "virtual stages run the interleaved 1F1B schedule: the schedule must be 1f1b";
+  if (p.virtualStages > 1 && p.microbatches % p.pp != 0)
+    return "the number of micro-batches (" + num(p.microbatches) + ") is not divisible by pp (" + num(p.pp) +
+           ") when using the interleaved schedule";
+  const int64_t chunks = int64_t{p.pp} * p.virtualStages;
+  if (chunks > st.numLayers())
+    return (p.virtualStages > 1 ? "pp x virtual stages = " + num(chunks) : "pp = " + num(p.pp)) + " exceeds the " +
+           num(st.numLayers()) + " layers (each " + (p.virtualStages > 1 ? "chunk" : "stage") + " needs at least one)";
+  if (static_cast<int64_t>(p.stages.size()) != chunks)
+    return "the plan has " + num(static_cast<int64_t>(p.stages.size())) + " stages for " +
+           (p.virtualStages > 1 ? "pp x virtual stages = " + num(chunks) : "pp = " + num(p.pp));
   int next = 0;
   for (size_t s = 0; s < p.stages.size(); ++s) {
     const PipeStage& stg = p.stages[s];
@@ -127,33 +148,22 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
 }
 
 std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
+  using nlohmann::ordered_json;
   const ParallelPlan& p = f.plan;
-  nlohmann::json stages = nlohmann::json::array(), recompute = nlohmann::json::array();
+  ordered_json stages = ordered_json::array(), recompute = ordered_json::array();
   for (const PipeStage& s : p.stages) {
     stages.push_back({s.first, s.last});
     recompute.push_back(std::string(recomputeName(s.recompute)));
   }
-  nlohmann::json devices = nlohmann::json::array();
+  ordered_json devices = ordered_json::array();
   for (int d : planDevices(p, c))
     if (static_cast<int64_t>(devices.size()) < int64_t{p.dp} * p.tp * p.pp) devices.push_back(c.device(d).name);
-  nlohmann::json j = {{"format", "graphplace-parallel-plan"},
-                      {"version", 1},
-                      {"model", f.model},
-                      {"cluster", f.cluster},
-                      {"global_batch", f.globalBatch},
-                      {"plan",
-                       {{"dp", p.dp},
-                        {"tp", p.tp},
-                        {"pp", p.pp},
-                        {"microbatches", p.microbatches},
-                        {"schedule", std::string(pipeScheduleName(p.schedule))},
-                        {"zero", p.zero},
-                        {"stages", stages},
-                        {"recompute", recompute},
-                        {"expert_parallel", p.expertParallel},
-                        {"attention", std::string(attentionImplName(p.attention))},
-                        {"sequence_parallel", p.sequenceParallel},
-                        {"devices", devices}}}};
+  ordered_json plan = planKnobsJson(p);
+  plan["stages"] = stages;
+  plan["recompute"] = recompute;
+  plan["devices"] = devices;
+  const ordered_json j = {{"format", "graphplace-parallel-plan"}, {"version", 1},         {"model", f.model},
+                          {"cluster", f.cluster},                 {"global_batch", f.globalBatch}, {"plan", plan}};
   return j.dump(2) + "\n";
 }
 
@@ -183,13 +193,7 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
   if (!j.contains("plan") || !j["plan"].is_object()) throw fail("\"plan\" must be an object");
   const nlohmann::json& pj = j["plan"];
   ParallelPlan& p = f.plan;
-  p.dp = static_cast<int>(integer(pj, "dp", 1, 1 << 20));
-  p.tp = static_cast<int>(integer(pj, "tp", 1, 1 << 20));
-  p.pp = static_cast<int>(integer(pj, "pp", 1, 1 << 20));
-  p.microbatches = static_cast<int>(integer(pj, "microbatches", 1, kMaxPassesPerStep / 2));
-  p.zero = static_cast<int>(integer(pj, "zero", 0, 3));
-  if (!pj.contains("schedule") || !pj["schedule"].is_string()) throw fail("\"schedule\" must be a string");
-  p.schedule = parsePipeSchedule(pj["schedule"].get<std::string>(), source);
+  readPlanKnobs(pj, p, source);
   if (!pj.contains("stages") || !pj["stages"].is_array()) throw fail("\"stages\" must be a list of [first, last] layer ranges");
   const nlohmann::json& rec = pj.contains("recompute") ? pj["recompute"] : nlohmann::json::array();
   if (!rec.is_array() || (pj.contains("recompute") && rec.size() != pj["stages"].size()))
@@ -208,18 +212,6 @@ ParallelPlanFile parseParallelPlanJson(const std::string& text, const std::strin
       else throw fail("\"recompute\"[" + std::to_string(s) + "] must be \"none\", \"selective\" or \"full\"");
     }
     p.stages.push_back(stg);
-  }
-  if (pj.contains("expert_parallel")) {
-    if (!pj["expert_parallel"].is_boolean()) throw fail("\"expert_parallel\" must be true or false");
-    p.expertParallel = pj["expert_parallel"].get<bool>();
-  }
-  if (pj.contains("attention")) {
-    if (!pj["attention"].is_string()) throw fail("\"attention\" must be \"flash\" or \"unfused\"");
-    p.attention = parseAttentionImpl(pj["attention"].get<std::string>(), source);
-  }
-  if (pj.contains("sequence_parallel")) {
-    if (!pj["sequence_parallel"].is_boolean()) throw fail("\"sequence_parallel\" must be true or false");
-    p.sequenceParallel = pj["sequence_parallel"].get<bool>();
   }
   if (pj.contains("devices")) {
     if (!pj["devices"].is_array()) throw fail("\"devices\" must be a list of device names");

@@ -8,8 +8,10 @@
 // `devices` order instead.
 //
 // The global batch is split over dp replicas, then into `microbatches` micro-batches each
-// (micro-batch size = batch / (dp * microbatches)). Stages hold contiguous layer ranges
-// [first, last); stage 0 also runs the prologue, the last stage the epilogue.
+// (micro-batch size = batch / (dp * microbatches)). The layers are cut into pp x v contiguous
+// chunks [first, last) (`stages`); chunk k runs on pipeline stage k % pp, so each stage holds v
+// chunks (virtual stages, Narayanan et al. 2021's interleaved 1F1B) or, with v = 1, one. Chunk 0
+// also runs the prologue, the last chunk the epilogue.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,6 +28,7 @@ namespace gp {
 // (pp x micro-batches x 2), and this global batch.
 inline constexpr int64_t kMaxPassesPerStep = int64_t{1} << 21;
 inline constexpr int64_t kMaxGlobalBatch = 1'000'000;
+inline constexpr int kMaxVirtualStages = 1 << 10;
 
 enum class PipeSchedule : uint8_t { GPipe, OneFOneB };
 std::string_view pipeScheduleName(PipeSchedule s);  // "gpipe", "1f1b"
@@ -51,6 +54,9 @@ struct PipeStage {
 
 struct ParallelPlan {
   int dp = 1, tp = 1, pp = 1;
+  // Model chunks per pipeline stage (interleaved 1F1B when > 1: pp > 1, schedule 1f1b and
+  // micro-batches a multiple of pp, as Megatron-LM requires).
+  int virtualStages = 1;
   int microbatches = 1;  // per replica and step
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;          // ZeRO stage: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters (over dp)
@@ -63,15 +69,21 @@ struct ParallelPlan {
   // and the activations every op keeps are divided by tp; each TP all-reduce becomes a
   // reduce-scatter + all-gather of the same ring traffic; stage-to-stage sends carry 1/tp.
   bool sequenceParallel = false;
-  std::vector<PipeStage> stages;  // pp entries
+  std::vector<PipeStage> stages;  // pp x virtualStages chunks, in layer order
   std::vector<int> devices;       // rank -> device; empty = server order
 
   int devicesUsed() const { return dp * tp * pp; }
+  int chunks() const { return pp * virtualStages; }
+  int stageOfChunk(int chunk) const { return chunk % pp; }
   int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }
 };
 
-// Stages of `pp` near-equal layer counts (the first stages take the remainder).
-std::vector<PipeStage> evenStages(int layers, int pp, Recompute recompute = Recompute::None);
+// `n` chunks of near-equal layer counts (the first ones take the remainder).
+std::vector<PipeStage> evenStages(int layers, int n, Recompute recompute = Recompute::None);
+
+// The layers per chunk when the plan has virtual stages and every chunk holds as many layers with
+// the same recomputation; else 0 (the chunks are worth listing one by one).
+int uniformChunkLayers(const ParallelPlan& p);
 
 // The devices of the cluster in server order: servers (the name before the last '/') in the
 // order they first appear, devices within a server in cluster order.
@@ -87,16 +99,15 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // not dividing the heads, the key / value heads or the hidden size, stages that do not cover the
 // layers in order, a batch not divisible by dp x micro-batches, a ZeRO stage outside 0..3, a device
 // list of the wrong size or with repeats, expert parallelism without experts or with dp not
-// dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, pp x
+// dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, virtual
+// stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, pp x v x
 // micro-batches or the global batch beyond the bounds above.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",
-// "global_batch", "plan": {"dp", "tp", "pp", "microbatches", "schedule", "zero",
-// "stages": [[first, last], ...], "recompute": ["none" | "selective" | "full" per stage; true and
-// false read as "full" and "none"], "expert_parallel" (optional, false), "attention" (optional,
-// "flash" | "unfused", default "flash"), "sequence_parallel" (optional, false), "devices":
-// [names]}}.
+// "global_batch", "plan": {the knobs of plan_knobs.h, "stages": [[first, last], ...] (one per
+// chunk), "recompute": ["none" | "selective" | "full" per chunk; true and false read as "full"
+// and "none"], "devices": [names]}}.
 struct ParallelPlanFile {
   std::string model, cluster;
   int64_t globalBatch = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace gp {
 namespace {
@@ -24,6 +26,42 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Even chunks for a plan with virtual stages: the first recomputation of none, selective, full
+// under which every pipeline stage fits `capacity`, with its lower bound; nullopt when none fits.
+template <typename ChunkOf>
+std::optional<StagePartition> partitionChunks(const ParallelPlan& shapePlan, int64_t capacity, ChunkOf chunkOf) {
+  const int pp = shapePlan.pp, chunks = shapePlan.chunks();
+  int L = 0;
+  for (const PipeStage& s : shapePlan.stages) L = std::max(L, s.last);
+  for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+    ParallelPlan plan = shapePlan;
+    plan.stages = evenStages(L, chunks, r);
+    std::vector<double> pass, kept, workingSet;
+    std::vector<int64_t> stat;
+    for (int k = 0; k < chunks; ++k) {
+      const PipeStage& c = plan.stages[static_cast<size_t>(k)];
+      const auto ch = chunkOf(k == 0 ? -1 : c.first, k == chunks - 1 ? L : c.last - 1, r);
+      pass.push_back(ch.pass), kept.push_back(ch.kept), workingSet.push_back(ch.workingSet), stat.push_back(ch.stat);
+    }
+    bool fits = true;
+    StagePartition out;
+    double before = 0;  // the passes of the chunks before chunk s
+    for (int s = 0; s < pp && fits; ++s) {
+      const std::vector<double> act = stageActivations(plan, s, kept, workingSet);
+      double bytes = 0, stagePass = 0;
+      for (int k = s; k < chunks; k += pp) bytes += static_cast<double>(stat[static_cast<size_t>(k)]) + act[static_cast<size_t>(k)], stagePass += pass[static_cast<size_t>(k)];
+      fits = bytes <= static_cast<double>(capacity);
+      out.bottleneck = std::max(out.bottleneck, stagePass);
+      out.lowerBound = std::max(out.lowerBound, before + plan.microbatches * stagePass);
+      before += pass[static_cast<size_t>(s)];
+    }
+    if (!fits) continue;
+    out.stages = std::move(plan.stages);
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int devicesPerServer(const Cluster& c) {
@@ -36,6 +74,7 @@ bool sequenceParallelFits(const LayerStack& st, int tp) { return tp > 1 && st.se
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   ParallelPlan p;
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
+  p.virtualStages = shape.virtualStages;
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
   p.attention = shape.attention, p.sequenceParallel = shape.sequenceParallel;
   p.stages = std::move(stages);
@@ -53,71 +92,119 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
       if (pp > st.numLayers()) continue;
       const int64_t dp = n / tp / pp;
       if (globalBatch % dp) continue;
+      // Virtual stages: 1, and with 1F1B every v > 1 dividing the layers per stage.
+      std::vector<int64_t> virtuals{1};
+      if (pp > 1 && st.numLayers() % pp == 0)
+        for (int64_t v : divisors(st.numLayers() / pp))
+          if (v > 1) virtuals.push_back(v);
       for (int64_t m : divisors(globalBatch / dp)) {
         for (int sched = 0; sched < (pp > 1 ? 2 : 1); ++sched)
-          for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
-            for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
-              out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
-                             sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero, ep == 1, attention,
-                             sequenceParallelFits(st, static_cast<int>(tp))});
+          for (int64_t v : virtuals) {
+            if (v > 1 && (sched != 0 || m % pp != 0)) continue;
+            for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
+              for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
+                out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
+                               static_cast<int>(v), sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero,
+                               ep == 1, attention, sequenceParallelFits(st, static_cast<int>(tp))});
+          }
       }
     }
   }
   return out;
 }
 
-std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape) {
-  const LayerStack& st = model.stack();
-  const Cluster& c = model.cluster();
-  const int L = st.numLayers(), pp = shape.pp, m = shape.microbatches;
-  ParallelPlan plan = planOf(shape, evenStages(L, pp));
-  std::vector<int> rankDevice = planDevices(plan, c);
+std::vector<PartCost> stagePartCosts(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape) {
+  const int L = model.stack().numLayers();
+  const ParallelPlan plan = planOf(shape, evenStages(L, shape.pp * shape.virtualStages));
+  const std::vector<int> rankDevice = planDevices(plan, model.cluster());
   const int64_t mbs = plan.microbatchSize(globalBatch);
   const auto tpG = tpGroups(plan, rankDevice, 0);
   const auto dpG = dpGroups(plan, rankDevice, 0);
+  std::vector<PartCost> parts;
+  for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], tpG, dpG));
+  return parts;
+}
+
+std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape) {
+  return partitionStages(model, shape, stagePartCosts(model, globalBatch, shape));
+}
+
+std::optional<StagePartition> partitionStages(const StageCostModel& model, const PlanShape& shape,
+                                              const std::vector<PartCost>& parts) {
+  const LayerStack& st = model.stack();
+  const Cluster& c = model.cluster();
+  const int L = st.numLayers(), pp = shape.pp, m = shape.microbatches;
+  ParallelPlan plan = planOf(shape, evenStages(L, pp * shape.virtualStages));
+  std::vector<int> rankDevice = planDevices(plan, c);
   int64_t capacity = std::numeric_limits<int64_t>::max();
   for (int r = 0; r < plan.devicesUsed(); ++r) {
     const int64_t cap = c.device(rankDevice[static_cast<size_t>(r)]).memCapacity;
     if (cap > 0) capacity = std::min(capacity, cap);
   }
-  std::vector<PartCost> parts;  // index part + 1
-  for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], tpG, dpG));
 
-  // Cost of stage s over layers [a, b): pass time per micro-batch, recomputation chosen, or kInf.
-  auto stageCost = [&](int s, int a, int b, Recompute& recompute) {
-    const int lo = s == 0 ? -1 : a, hi = s == pp - 1 ? L : b - 1;
-    double time[3] = {0, 0, 0}, kept[2] = {0, 0}, inputs = 0, largestSaved = 0;
+  // Parts [lo, hi] (inclusive, -1 the prologue, L the epilogue) as one chunk under recomputation r.
+  // Parts accumulated into one stage or chunk, under each recomputation.
+  const TrainingBytes tb = model.bytes();
+  struct Acc {
+    double pass[3] = {0, 0, 0}, kept[3] = {0, 0, 0}, inputs = 0, largestSaved = 0;
     int64_t params = 0, largestParams = 0, local = 0;
-    for (int pi = lo; pi <= hi; ++pi) {
-      const PartCost& pc = parts[static_cast<size_t>(pi + 1)];
-      for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) time[static_cast<int>(r)] += pc.passTime(r);
-      kept[0] += pc.saved, kept[1] += pc.savedSelective, inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
+    void add(const PartCost& pc) {
+      for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+        pass[static_cast<int>(r)] += pc.passTime(r);
+        kept[static_cast<int>(r)] += pc.kept(r);
+      }
+      inputs += pc.input, largestSaved = std::max(largestSaved, pc.saved);
       params += pc.params, largestParams = std::max(largestParams, pc.params), local += pc.localParams;
     }
-    const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
-    const TrainingBytes tb = model.bytes();
-    const int64_t stat = saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp, params, largestParams, local).total());
-    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-      const bool full = r == Recompute::Full;
-      if (stat + activationMemoryBytes(inFlight, full, full ? 0 : kept[static_cast<int>(r)], inputs, largestSaved) <= capacity) {
-        recompute = r;
-        return time[static_cast<int>(r)];
-      }
-    }
-    return kInf;
   };
-  // Min-max over stages, then the smallest sum under that maximum.
+  struct Chunk {
+    double pass = 0, kept = 0, workingSet = 0;
+    int64_t stat = 0;
+  };
+  auto chunkFrom = [&](const Acc& acc, Recompute r) {
+    const bool full = r == Recompute::Full;
+    return Chunk{acc.pass[static_cast<int>(r)], full ? acc.inputs : acc.kept[static_cast<int>(r)], full ? acc.largestSaved : 0,
+                 saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp, acc.params, acc.largestParams, acc.local).total())};
+  };
+  const PartCost& prologue = parts.front();
+  const PartCost& epilogue = parts.back();
+  auto layer = [&](int l) -> const PartCost& { return parts[static_cast<size_t>(l + 1)]; };
+  if (shape.virtualStages > 1)
+    return partitionChunks(plan, capacity, [&](int lo, int hi, Recompute r) {
+      Acc acc;
+      for (int pi = lo; pi <= hi; ++pi) acc.add(parts[static_cast<size_t>(pi + 1)]);
+      return chunkFrom(acc, r);
+    });
+
+  // Stage s over layers [a, b): pass time per micro-batch under the first recomputation that fits
+  // (kInf when none does), for every a and b, each range extending the one before it.
   const size_t W = static_cast<size_t>(L + 1);
   std::vector<double> cost(static_cast<size_t>(pp) * W * W, kInf);
   std::vector<uint8_t> rec(cost.size(), 0);
-  for (int s = 0; s < pp; ++s)
-    for (int a = 0; a < L; ++a)
-      for (int b = a + 1; b <= L; ++b) {
-        Recompute r = Recompute::None;
+  for (int s = 0; s < pp; ++s) {
+    const int inFlight = shape.schedule == PipeSchedule::GPipe ? m : std::min(pp - s, m);
+    for (int a = s; a < L; ++a) {  // stage s starts at layer s at the earliest
+      Acc acc;
+      if (s == 0) acc.add(prologue);
+      for (int b = a + 1; b <= L - (pp - 1 - s); ++b) {
+        acc.add(layer(b - 1));
+        Acc whole = acc;
+        if (s == pp - 1) {
+          if (b != L) continue;
+          whole.add(epilogue);
+        }
         const size_t i = (static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b);
-        cost[i] = stageCost(s, a, b, r);
-        rec[i] = static_cast<uint8_t>(r);
+        for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+          const Chunk ch = chunkFrom(whole, r);
+          if (ch.stat + saturatingBytes(inFlight * ch.kept + ch.workingSet) <= capacity) {
+            cost[i] = ch.pass;
+            rec[i] = static_cast<uint8_t>(r);
+            break;
+          }
+        }
       }
+    }
+  }
   auto at = [&](int s, int a, int b) { return cost[(static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b)]; };
   auto solve = [&](double cap, std::vector<double>& best, std::vector<int>& from, bool minMax) {
     best.assign(static_cast<size_t>(pp + 1) * W, kInf);
@@ -169,8 +256,14 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   };
   std::vector<Candidate> cands;
   const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.attention);
+  // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
+  // the virtual stages: shared by the shapes that differ only there.
+  std::map<std::tuple<int, int, int64_t, int, bool, bool>, std::vector<PartCost>> partCache;
   for (const PlanShape& s : shapes) {
-    if (auto p = partitionStages(model, globalBatch, s)) cands.push_back({s, std::move(*p)});
+    const auto key = std::tuple{s.dp, s.tp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
+    auto it = partCache.find(key);
+    if (it == partCache.end()) it = partCache.emplace(key, stagePartCosts(model, globalBatch, s)).first;
+    if (auto p = partitionStages(model, s, it->second)) cands.push_back({s, std::move(*p)});
     if (secondsSince(t0) > options.budgetSeconds) {
       res.complete = false;
       break;

@@ -6,13 +6,16 @@
 // layers (Alpa's inter-operator pass): the partition whose slowest stage (forward + backward per
 // micro-batch) is fastest, among those every stage of which fits its devices' memory (per stage the
 // first of no, selective and full recomputation that fits), ties broken by the smallest sum of
-// stage times. The exact search enumerates every shape (tp dividing the heads, the key / value
-// heads and the hidden size, across servers too; every micro-batch size dividing the per-replica
-// batch; both schedules when pp > 1; ZeRO 0-3 when dp > 1; with and without expert parallelism for
-// a mixture of experts whose experts dp divides; sequence parallelism wherever it fits), partitions
-// each, and simulates (pipeline_sim.h) every shape whose lower bound — max over stages k of (the
-// passes of the stages before k) + micro-batches x (stage k's pass) — beats the best step found so
-// far, in order of that bound. Within its budget it is exact over shapes; the partition within a
+// stage times. With v virtual stages the layers are cut into pp x v even chunks (Megatron-LM's
+// rule: v must divide the layers per stage), with one recomputation for all of them, the first
+// of none, selective and full under which every stage fits. The exact search enumerates every
+// shape (tp dividing the heads, the key / value heads and the hidden size, across servers too;
+// every micro-batch size dividing the per-replica batch; both schedules when pp > 1; with 1F1B,
+// every v > 1 dividing the layers per stage when pp divides the micro-batches; ZeRO 0-3 when
+// dp > 1; with and without expert parallelism for a mixture of experts whose experts dp divides;
+// sequence parallelism wherever it fits), partitions each, and simulates (pipeline_sim.h) every
+// shape whose lower bound — max over stages k of (the passes of the chunks before chunk k) +
+// micro-batches x (stage k's passes) — beats the best step found so far, in order of that bound. Within its budget it is exact over shapes; the partition within a
 // shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
 // groups: exact on clusters of identical servers (every preset), an approximation on mixed ones.
 #pragma once
@@ -28,6 +31,7 @@ namespace gp {
 
 struct PlanShape {
   int dp = 1, tp = 1, pp = 1, microbatches = 1;
+  int virtualStages = 1;
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;
   bool expertParallel = false;
@@ -74,6 +78,10 @@ struct StagePartition {
 };
 // nullopt when no partition fits memory.
 std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape);
+// The same from the shape's part costs (stagePartCosts: every part on stage 0's devices and groups).
+std::optional<StagePartition> partitionStages(const StageCostModel& model, const PlanShape& shape,
+                                              const std::vector<PartCost>& parts);
+std::vector<PartCost> stagePartCosts(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape);
 
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages);
 

@@ -4,33 +4,14 @@
 #include <cstdio>
 #include <limits>
 #include <queue>
+#include <span>
 
 namespace gp {
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-struct Pass {
-  bool forward;
-  int microbatch;
-};
-
-std::vector<Pass> passOrder(PipeSchedule schedule, int stage, int pp, int m) {
-  std::vector<Pass> out;
-  if (schedule == PipeSchedule::GPipe) {
-    for (int j = 0; j < m; ++j) out.push_back({true, j});
-    for (int j = m - 1; j >= 0; --j) out.push_back({false, j});
-    return out;
-  }
-  const int warmup = std::min(pp - stage - 1, m);
-  for (int j = 0; j < warmup; ++j) out.push_back({true, j});
-  for (int i = 0; i < m - warmup; ++i) {
-    out.push_back({true, warmup + i});
-    out.push_back({false, i});
-  }
-  for (int j = m - warmup; j < m; ++j) out.push_back({false, j});
-  return out;
-}
+using Pass = PipelinePass;
 
 std::string gib(double bytes) {
   char buf[32];
@@ -58,6 +39,61 @@ struct Event {
 
 }  // namespace
 
+std::vector<double> stageActivations(const ParallelPlan& plan, int stage, std::span<const double> kept,
+                                     std::span<const double> workingSet) {
+  const int v = plan.virtualStages;
+  std::vector<int> inFlight(static_cast<size_t>(v), 0), atPeak(static_cast<size_t>(v), 0);
+  double total = 0, peak = -1;
+  auto local = [&](int chunk) { return static_cast<size_t>(chunk / plan.pp); };
+  // The peak comes before the steady phase's second round: GPipe's after its forwards; 1F1B's
+  // steady phase repeats every pp x v forward-backward pairs, each round adding and freeing every
+  // chunk alike, so the warm-up (at most (v + 1) pp forwards) and one round (2 pp v) hold it.
+  const size_t enough = plan.schedule == PipeSchedule::GPipe
+                            ? static_cast<size_t>(plan.microbatches)
+                            : static_cast<size_t>(v + 1) * static_cast<size_t>(plan.pp) * 3;
+  for (const Pass& pass : pipelinePassOrder(plan, stage, enough)) {
+    const double k = kept[static_cast<size_t>(pass.chunk)];
+    inFlight[local(pass.chunk)] += pass.forward ? 1 : -1;
+    total += pass.forward ? k : -k;
+    if (total > peak) peak = total, atPeak = inFlight;
+  }
+  std::vector<double> out(static_cast<size_t>(plan.chunks()), 0.0);
+  int widest = stage;
+  for (int c = stage; c < plan.chunks(); c += plan.pp) {
+    out[static_cast<size_t>(c)] = atPeak[local(c)] * kept[static_cast<size_t>(c)];
+    if (workingSet[static_cast<size_t>(c)] > workingSet[static_cast<size_t>(widest)]) widest = c;
+  }
+  out[static_cast<size_t>(widest)] += workingSet[static_cast<size_t>(widest)];
+  return out;
+}
+
+std::vector<PipelinePass> pipelinePassOrder(const ParallelPlan& plan, int stage, size_t limit) {
+  const int pp = plan.pp, m = plan.microbatches, v = plan.virtualStages;
+  std::vector<Pass> out;
+  if (plan.schedule == PipeSchedule::GPipe) {
+    for (int j = 0; j < m && out.size() < limit; ++j) out.push_back({true, stage, j});
+    for (int j = m - 1; j >= 0 && out.size() < limit; --j) out.push_back({false, stage, j});
+    return out;
+  }
+  // Megatron-LM's interleaved order (v = 1: plain 1F1B): the k-th forward of a stage runs chunk
+  // (k mod pp v) / pp for micro-batch (k / pp v) pp + k mod pp; backwards count chunks down.
+  const int total = m * v, group = pp * v;
+  auto pass = [&](bool forward, int k) {
+    const int inGroup = k % group;
+    const int local = v == 1 ? 0 : forward ? inGroup / pp : v - 1 - inGroup / pp;
+    const int microbatch = v == 1 ? k : k / group * pp + k % pp;
+    return Pass{forward, local * pp + stage, microbatch};
+  };
+  const int warmup = std::min(v == 1 ? pp - stage - 1 : 2 * (pp - stage - 1) + (v - 1) * pp, total);
+  for (int k = 0; k < warmup && out.size() < limit; ++k) out.push_back(pass(true, k));
+  for (int i = 0; i < total - warmup && out.size() < limit; ++i) {
+    out.push_back(pass(true, warmup + i));
+    out.push_back(pass(false, i));
+  }
+  for (int k = total - warmup; k < total && out.size() < limit; ++k) out.push_back(pass(false, k));
+  return out;
+}
+
 ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t globalBatch, const ParallelPlan& plan,
                                      const ParallelSimOptions& options) {
   ParallelMeasurement out;
@@ -67,16 +103,37 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     out.feasible = false;
     return out;
   }
-  const int pp = plan.pp, m = plan.microbatches, used = plan.devicesUsed();
+  const int pp = plan.pp, m = plan.microbatches, used = plan.devicesUsed(), chunks = plan.chunks();
+  const int perStage = plan.dp * plan.tp;
   out.rankDevice = planDevices(plan, c);
   out.rankDevice.resize(static_cast<size_t>(used));
   const int64_t mbs = plan.microbatchSize(globalBatch);
-  for (int s = 0; s < pp; ++s) out.stages.push_back(model.stageCost(plan, s, mbs, out.rankDevice));
+  for (int k = 0; k < chunks; ++k) out.stages.push_back(model.stageCost(plan, k, mbs, out.rankDevice));
+  auto chunksOf = [&](int s) {  // the chunks of pipeline stage s
+    std::vector<int> ks;
+    for (int k = s; k < chunks; k += pp) ks.push_back(k);
+    return ks;
+  };
+  std::vector<double> kept, workingSet;
+  for (const StageCost& sc : out.stages) kept.push_back(sc.keptPerMicrobatch), workingSet.push_back(sc.workingSet);
+  for (int s = 0; s < pp; ++s) {
+    const std::vector<double> act = stageActivations(plan, s, kept, workingSet);
+    for (int k : chunksOf(s)) out.stages[static_cast<size_t>(k)].activationMemory = saturatingBytes(act[static_cast<size_t>(k)]);
+    StageMemory mem;
+    for (int k : chunksOf(s)) {
+      const StageCost& sc = out.stages[static_cast<size_t>(k)];
+      mem.statics.weights += sc.staticParts.weights;
+      mem.statics.gradients += sc.staticParts.gradients;
+      mem.statics.optimizer += sc.staticParts.optimizer;
+      mem.activations = saturatingBytes(static_cast<double>(mem.activations) + static_cast<double>(sc.activationMemory));
+    }
+    out.memory.push_back(mem);
+  }
 
   for (int r = 0; r < used; ++r) {
-    const int s = r / (plan.dp * plan.tp);
+    const int s = r / perStage;
     const DeviceSpec& d = c.device(out.rankDevice[static_cast<size_t>(r)]);
-    const int64_t peak = out.stages[static_cast<size_t>(s)].peakMemory();
+    const int64_t peak = out.memory[static_cast<size_t>(s)].total();
     out.peakMemory.push_back(peak);
     out.capacity.push_back(d.memCapacity);
     if (out.feasible && d.memCapacity > 0 && peak > d.memCapacity) {
@@ -87,31 +144,33 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   }
   if (!out.feasible && options.skipWhenOverMemory) return out;
 
-  // Costs of the transfers and collectives each stage requests.
+  // Costs of the transfers and collectives each chunk requests: chunk k sends to chunk k + 1, on
+  // the next pipeline stage (the last stage's chunks to the first stage's next chunk).
   const auto& servers = model.serverOf();
-  std::vector<CollectiveCost> sendFwd(static_cast<size_t>(pp)), sendBwd(static_cast<size_t>(pp));
-  for (int s = 0; s + 1 < pp; ++s) {
+  std::vector<CollectiveCost> sendFwd(static_cast<size_t>(chunks)), sendBwd(static_cast<size_t>(chunks));
+  for (int k = 0; k + 1 < chunks; ++k) {
+    const int s = k % pp, t = (k + 1) % pp;
     std::vector<int> a, b;
-    for (int k = 0; k < plan.dp * plan.tp; ++k) {
-      a.push_back(out.rankDevice[static_cast<size_t>(s * plan.dp * plan.tp + k)]);
-      b.push_back(out.rankDevice[static_cast<size_t>((s + 1) * plan.dp * plan.tp + k)]);
+    for (int i = 0; i < perStage; ++i) {
+      a.push_back(out.rankDevice[static_cast<size_t>(s * perStage + i)]);
+      b.push_back(out.rankDevice[static_cast<size_t>(t * perStage + i)]);
     }
-    const double bytes = out.stages[static_cast<size_t>(s)].sendBytes;
+    const double bytes = out.stages[static_cast<size_t>(k)].sendBytes;
     const double part = bytes / plan.tp;
-    CollectiveCost gatherNext = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, s + 1), bytes, servers);
+    CollectiveCost gatherNext = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, t), bytes, servers);
     CollectiveCost gatherHere = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, s), bytes, servers);
-    sendFwd[static_cast<size_t>(s)] = then(pointToPointCost(c, a, b, part), gatherNext);
-    sendBwd[static_cast<size_t>(s)] = then(pointToPointCost(c, b, a, part), gatherHere);
+    sendFwd[static_cast<size_t>(k)] = then(pointToPointCost(c, a, b, part), gatherNext);
+    sendBwd[static_cast<size_t>(k)] = then(pointToPointCost(c, b, a, part), gatherHere);
   }
-  std::vector<std::vector<CollectiveCost>> sync(static_cast<size_t>(pp));
-  std::vector<CollectiveCost> paramGather(static_cast<size_t>(pp));
+  std::vector<std::vector<CollectiveCost>> sync(static_cast<size_t>(chunks));
+  std::vector<CollectiveCost> paramGather(static_cast<size_t>(chunks));
   const Collective syncKind = plan.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
-  for (int s = 0; s < pp; ++s) {
-    const StageCost& sc = out.stages[static_cast<size_t>(s)];
-    const auto groups = dpGroups(plan, out.rankDevice, s);
-    for (double bytes : sc.bucketBytes) sync[static_cast<size_t>(s)].push_back(collectiveCost(c, syncKind, groups, bytes, servers));
+  for (int k = 0; k < chunks; ++k) {
+    const StageCost& sc = out.stages[static_cast<size_t>(k)];
+    const auto groups = dpGroups(plan, out.rankDevice, k % pp);
+    for (double bytes : sc.bucketBytes) sync[static_cast<size_t>(k)].push_back(collectiveCost(c, syncKind, groups, bytes, servers));
     if (sc.paramGatherBytes > 0)
-      paramGather[static_cast<size_t>(s)] = collectiveCost(c, Collective::AllGather, groups, sc.paramGatherBytes, servers);
+      paramGather[static_cast<size_t>(k)] = collectiveCost(c, Collective::AllGather, groups, sc.paramGatherBytes, servers);
   }
 
   // The event loop.
@@ -124,86 +183,94 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     return std::pair{start, end};
   };
   std::vector<std::vector<Pass>> order;
-  for (int s = 0; s < pp; ++s) order.push_back(passOrder(plan.schedule, s, pp, m));
-  std::vector<std::vector<double>> arrivalF(static_cast<size_t>(pp), std::vector<double>(static_cast<size_t>(m), kNever));
+  for (int s = 0; s < pp; ++s) order.push_back(pipelinePassOrder(plan, s));
+  std::vector<std::vector<double>> arrivalF(static_cast<size_t>(chunks), std::vector<double>(static_cast<size_t>(m), kNever));
   std::vector<std::vector<double>> arrivalB = arrivalF;
   std::fill(arrivalF[0].begin(), arrivalF[0].end(), 0.0);
   std::vector<size_t> next(static_cast<size_t>(pp), 0);
   std::vector<double> stageFree(static_cast<size_t>(pp), 0.0), passesEnd(static_cast<size_t>(pp), 0.0);
   std::vector<double> syncEnd(static_cast<size_t>(pp), 0.0), stageEnd(static_cast<size_t>(pp), 0.0);
-  std::vector<size_t> bucketsDone(static_cast<size_t>(pp), 0);
+  std::vector<int> backwardsDone(static_cast<size_t>(chunks), 0);
+  std::vector<size_t> bucketsLeft(static_cast<size_t>(pp), 0);
   const bool shardedGrads = plan.zero >= 2 && plan.dp > 1;
   const size_t bucketRounds = shardedGrads ? static_cast<size_t>(m) : 1;
+  for (int k = 0; k < chunks; ++k) bucketsLeft[static_cast<size_t>(k % pp)] += out.stages[static_cast<size_t>(k)].bucketBackward.size() * bucketRounds;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
   auto record = [&](PipelineEvent e) {
     if (options.timeline) out.events.push_back(e);
   };
 
-  auto finishStage = [&](int s) {  // every bucket synchronised: optimizer step, then ZeRO-1/2 gather
-    const StageCost& sc = out.stages[static_cast<size_t>(s)];
-    const double start = std::max(syncEnd[static_cast<size_t>(s)], passesEnd[static_cast<size_t>(s)]);
-    const double end = start + sc.update;
+  auto finishStage = [&](int s) {  // every bucket synchronised: optimizer step, then ZeRO-1/2 gathers
+    const auto su = static_cast<size_t>(s);
+    double update = 0;
+    for (int k : chunksOf(s)) update += out.stages[static_cast<size_t>(k)].update;
+    const double start = std::max(syncEnd[su], passesEnd[su]);
+    const double end = start + update;
     record({PipelineEvent::Kind::Update, s, -1, -1, start, end});
-    stageEnd[static_cast<size_t>(s)] = end;
-    if (sc.paramGatherBytes > 0) queue.push({end, Ev::GatherReady, s, 0});
+    stageEnd[su] = end;
+    for (int k : chunksOf(s))
+      if (out.stages[static_cast<size_t>(k)].paramGatherBytes > 0) queue.push({end, Ev::GatherReady, k, 0});
   };
   auto tryStart = [&](int s) {
     const auto su = static_cast<size_t>(s);
-    const StageCost& sc = out.stages[su];
     while (next[su] < order[su].size()) {
       const Pass pass = order[su][next[su]];
-      const double ready = (pass.forward ? arrivalF : arrivalB)[su][static_cast<size_t>(pass.microbatch)];
+      const auto ku = static_cast<size_t>(pass.chunk);
+      const StageCost& sc = out.stages[ku];
+      const double ready = (pass.forward ? arrivalF : arrivalB)[ku][static_cast<size_t>(pass.microbatch)];
       if (ready == kNever) return;
       const double start = std::max(stageFree[su], ready);
       const double end = start + (pass.forward ? sc.forward : sc.backward);
       stageFree[su] = end;
-      record({pass.forward ? PipelineEvent::Kind::Forward : PipelineEvent::Kind::Backward, s, pass.microbatch, -1, start, end});
-      if (pass.forward && s == pp - 1) arrivalB[su][static_cast<size_t>(pass.microbatch)] = end;
+      record({pass.forward ? PipelineEvent::Kind::Forward : PipelineEvent::Kind::Backward, s, pass.microbatch, -1, start, end,
+              false, pass.chunk});
+      if (pass.forward && pass.chunk == chunks - 1) arrivalB[ku][static_cast<size_t>(pass.microbatch)] = end;
       queue.push({end, Ev::PassDone, s, static_cast<int>(next[su])});
-      const bool last = ++next[su] == order[su].size();
-      if (last) passesEnd[su] = end;
-      // Gradient buckets: after the last backward, or after every backward when ZeRO-2/3 keeps
-      // only a shard of the gradients (each micro-batch's are reduce-scattered at once).
-      if (!pass.forward && (last || shardedGrads)) {
+      if (++next[su] == order[su].size()) passesEnd[su] = end;
+      // Gradient buckets: after the chunk's last backward, or after every backward when ZeRO-2/3
+      // keeps only a shard of the gradients (each micro-batch's are reduce-scattered at once).
+      if (!pass.forward && (++backwardsDone[ku] == m || shardedGrads)) {
         double t = start;
-        for (size_t k = 0; k < sc.bucketBackward.size(); ++k) {
-          t += sc.bucketBackward[k];
-          queue.push({std::min(t, end), Ev::BucketReady, s, static_cast<int>(k)});
+        for (size_t b = 0; b < sc.bucketBackward.size(); ++b) {
+          t += sc.bucketBackward[b];
+          queue.push({std::min(t, end), Ev::BucketReady, pass.chunk, static_cast<int>(b)});
         }
       }
-      if (last && sc.bucketBackward.empty()) finishStage(s);
     }
   };
   for (int s = 0; s < pp; ++s) tryStart(s);
   while (!queue.empty()) {
     const Event e = queue.top();
     queue.pop();
-    const auto su = static_cast<size_t>(e.stage);
     if (e.kind == Ev::PassDone) {
-      const Pass pass = order[su][static_cast<size_t>(e.index)];
+      const Pass pass = order[static_cast<size_t>(e.stage)][static_cast<size_t>(e.index)];
+      const auto k = static_cast<size_t>(pass.chunk);
       const auto j = static_cast<size_t>(pass.microbatch);
-      if (pass.forward && e.stage + 1 < pp) {
-        auto [start, end] = reserve(sendFwd[su], e.time);
-        arrivalF[su + 1][j] = end;
-        record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, false});
-        tryStart(e.stage + 1);
-      } else if (!pass.forward && e.stage > 0) {
-        auto [start, end] = reserve(sendBwd[su - 1], e.time);
-        arrivalB[su - 1][j] = end;
-        record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, true});
-        tryStart(e.stage - 1);
+      if (pass.forward && pass.chunk + 1 < chunks) {
+        auto [start, end] = reserve(sendFwd[k], e.time);
+        arrivalF[k + 1][j] = end;
+        record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, false, pass.chunk});
+        tryStart((pass.chunk + 1) % pp);
+      } else if (!pass.forward && pass.chunk > 0) {
+        auto [start, end] = reserve(sendBwd[k - 1], e.time);
+        arrivalB[k - 1][j] = end;
+        record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, true, pass.chunk});
+        tryStart((pass.chunk - 1) % pp);
       }
-    } else if (e.kind == Ev::BucketReady) {
+    } else if (e.kind == Ev::BucketReady) {  // e.stage holds the chunk
+      const int s = e.stage % pp;
+      const auto su = static_cast<size_t>(s);
       if (plan.dp > 1) {
-        auto [start, end] = reserve(sync[su][static_cast<size_t>(e.index)], e.time);
+        auto [start, end] = reserve(sync[static_cast<size_t>(e.stage)][static_cast<size_t>(e.index)], e.time);
         syncEnd[su] = std::max(syncEnd[su], end);
-        record({PipelineEvent::Kind::GradSync, e.stage, -1, e.index, start, end});
+        record({PipelineEvent::Kind::GradSync, s, -1, e.index, start, end, false, e.stage});
       }
-      if (++bucketsDone[su] == out.stages[su].bucketBackward.size() * bucketRounds) finishStage(e.stage);
-    } else {
-      auto [start, end] = reserve(paramGather[su], e.time);
-      stageEnd[su] = end;
-      record({PipelineEvent::Kind::ParamGather, e.stage, -1, -1, start, end});
+      if (--bucketsLeft[su] == 0) finishStage(s);
+    } else {  // GatherReady, e.stage holds the chunk
+      const int s = e.stage % pp;
+      auto [start, end] = reserve(paramGather[static_cast<size_t>(e.stage)], e.time);
+      stageEnd[static_cast<size_t>(s)] = std::max(stageEnd[static_cast<size_t>(s)], end);
+      record({PipelineEvent::Kind::ParamGather, s, -1, -1, start, end, false, e.stage});
     }
   }
   for (int s = 0; s < pp; ++s)
@@ -213,27 +280,36 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       return out;
     }
 
+  // Per pipeline stage, per micro-batch: its chunks' passes, collectives in them, recomputation.
+  std::vector<double> pass(static_cast<size_t>(pp), 0.0), blocking = pass, recompute = pass, update = pass;
+  for (int k = 0; k < chunks; ++k) {
+    const StageCost& sc = out.stages[static_cast<size_t>(k)];
+    const auto su = static_cast<size_t>(k % pp);
+    pass[su] += sc.forward + sc.backward;
+    blocking[su] += sc.blockingComm;
+    recompute[su] += sc.recompute;
+    update[su] += sc.update;
+  }
   const double lastPass = *std::max_element(passesEnd.begin(), passesEnd.end());
   out.stepTime = *std::max_element(stageEnd.begin(), stageEnd.end());
   double busy = 0, comm = 0;
   for (int s = 0; s < pp; ++s) {
-    const StageCost& sc = out.stages[static_cast<size_t>(s)];
-    busy += m * (sc.forward + sc.backward);
-    const double exposed = std::max(0.0, syncEnd[static_cast<size_t>(s)] - passesEnd[static_cast<size_t>(s)]);
-    comm = std::max(comm, m * sc.blockingComm + exposed);
+    const auto su = static_cast<size_t>(s);
+    busy += m * pass[su];
+    const double exposed = std::max(0.0, syncEnd[su] - passesEnd[su]);
+    comm = std::max(comm, m * blocking[su] + exposed);
   }
   out.bubbleShare = lastPass > 0 ? std::max(0.0, 1 - busy / pp / lastPass) : 0;
   {
     const auto critical = static_cast<size_t>(std::max_element(stageEnd.begin(), stageEnd.end()) - stageEnd.begin());
-    const StageCost& sc = out.stages[critical];
     StepBreakdown& b = out.breakdown;
     b.stage = static_cast<int>(critical);
-    b.passComm = m * sc.blockingComm;
-    b.recompute = m * sc.recompute;
-    b.compute = m * (sc.forward + sc.backward) - b.passComm - b.recompute;
-    b.bubble = passesEnd[critical] - m * (sc.forward + sc.backward);
-    b.optimizer = sc.update;
-    b.dpExposed = stageEnd[critical] - passesEnd[critical] - sc.update;
+    b.passComm = m * blocking[critical];
+    b.recompute = m * recompute[critical];
+    b.compute = m * pass[critical] - b.passComm - b.recompute;
+    b.bubble = passesEnd[critical] - m * pass[critical];
+    b.optimizer = update[critical];
+    b.dpExposed = stageEnd[critical] - passesEnd[critical] - update[critical];
   }
   out.commShare = out.stepTime > 0 ? comm / out.stepTime : 0;
   if (out.stepTime > 0) {

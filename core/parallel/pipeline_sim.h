@@ -1,11 +1,15 @@
 // One training step of a parallel plan, simulated event by event.
 //
-// Each stage is one resource (its dp x tp devices run in lock step): it runs its forward and
-// backward passes per micro-batch in the schedule's order — GPipe: every forward, then every
-// backward (last micro-batch first); 1F1B: pp - stage - 1 forwards to fill the pipeline, then
-// one forward and one backward in turn, then the remaining backwards. A pass starts when the
-// stage is free and its input has arrived: a forward's activations from the stage before, a
-// backward's gradient from the stage after (the last stage: its own forward).
+// Each stage is one resource (its dp x tp devices run in lock step): it runs its chunks' forward
+// and backward passes per micro-batch in the schedule's order (pipelinePassOrder) — GPipe: every
+// forward, then every backward (last micro-batch first); 1F1B: pp - stage - 1 forwards to fill
+// the pipeline, then one forward and one backward in turn, then the remaining backwards;
+// interleaved 1F1B with v chunks per stage (Megatron-LM's order): forwards in groups of pp
+// micro-batches per chunk, chunk after chunk, backwards likewise from the last chunk, with
+// 2 (pp - stage - 1) + (v - 1) pp forwards to fill the pipeline. A pass starts when the stage is
+// free and its input has arrived: a forward's activations from the chunk before, a backward's
+// gradient from the chunk after (the last chunk: its own forward). A stage's activation memory
+// is the most its chunks keep at once along that order.
 //
 // Transfers and collectives hold every directed channel they use for their whole duration
 // and start when all of them are free, in the order they are requested (as the step simulator
@@ -23,11 +27,14 @@
 //
 // Shares, of the step time:
 //   bubble = 1 - mean over stages (busy time of its passes) / (end of the last pass)
-//            — exactly (pp-1)/(m+pp-1) on uniform stages without communication;
+//            — exactly (pp-1)/(m+pp-1) on uniform stages without communication, and
+//            (pp-1)/(v m + pp-1) with v virtual stages: (pp-1)/(v m) of the busy time;
 //   communication = the largest, over stages, of its blocking collective time plus the time
 //            from its last pass to the end of its gradient sync not hidden behind the passes.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,11 +45,36 @@ namespace gp {
 struct PipelineEvent {
   enum class Kind : uint8_t { Forward, Backward, Send, GradSync, Update, ParamGather };
   Kind kind;
-  int stage;       // the stage (Send: the sending stage; for gradients the stage that sends them back)
+  int stage;       // the pipeline stage (Send: the sending one; for gradients the one that sends them back)
   int microbatch;  // -1 for GradSync / Update / ParamGather
-  int bucket;      // GradSync: the part (layer) index within the stage, backward order; else -1
+  int bucket;      // GradSync: the part (layer) index within the chunk, backward order; else -1
   double start, end;
   bool backward = false;  // Send: a gradient going back
+  int chunk = -1;         // the chunk (plan.stages index) of a pass, send, sync or gather
+};
+
+// One pass of a pipeline stage's order: forward or backward of `chunk` (a plan.stages index) for
+// `microbatch`.
+struct PipelinePass {
+  bool forward;
+  int chunk, microbatch;
+};
+// The passes of pipeline stage `stage` in the plan's schedule (plan.virtualStages chunks,
+// plan.microbatches micro-batches), the first `limit` of them.
+std::vector<PipelinePass> pipelinePassOrder(const ParallelPlan& plan, int stage, size_t limit = SIZE_MAX);
+// Activation bytes of each chunk (indexed by chunk; 0 for other stages' chunks) of pipeline stage
+// `stage` when the stage keeps the most, walking its pass order (a forward adds its chunk's
+// `kept` bytes per micro-batch, a backward frees them), + the largest `workingSet` of the stage's
+// chunks on that chunk.
+std::vector<double> stageActivations(const ParallelPlan& plan, int stage, std::span<const double> kept,
+                                     std::span<const double> workingSet);
+
+// A pipeline stage's memory per device: its chunks' weights, gradients and optimizer state, and
+// the activations they keep at once at its peak.
+struct StageMemory {
+  StaticMemory statics;
+  int64_t activations = 0;
+  int64_t total() const { return saturatingBytes(statics.total()) + activations; }
 };
 
 // Where the step's time goes on the stage that finishes last; the parts add up to the step:
@@ -65,7 +97,8 @@ struct ParallelMeasurement {
   std::vector<int64_t> peakMemory;  // per rank (dp x tp x pp): bytes
   std::vector<int64_t> capacity;    // per rank
   std::vector<int> rankDevice;      // rank -> cluster device
-  std::vector<StageCost> stages;
+  std::vector<StageCost> stages;    // per chunk (plan.stages)
+  std::vector<StageMemory> memory;  // per pipeline stage
   StepBreakdown breakdown;
   std::vector<PipelineEvent> events;  // when asked for
 };

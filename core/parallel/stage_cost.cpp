@@ -38,10 +38,6 @@ int64_t saturatingBytes(double bytes) {
   return static_cast<int64_t>(std::ceil(std::clamp(bytes, 0.0, kMax)));
 }
 
-int64_t activationMemoryBytes(int inFlight, bool fullRecompute, double saved, double inputs, double largestSaved) {
-  return saturatingBytes(fullRecompute ? inFlight * inputs + largestSaved : inFlight * saved);
-}
-
 Precision defaultTrainingPrecision(const Cluster& c) {
   if (c.numDevices() == 0) return Precision::FP32;
   const DeviceSpec& d = c.device(0);
@@ -165,11 +161,12 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   return pc;
 }
 
-StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mbs, const std::vector<int>& rankDevice) const {
-  const PipeStage& stg = p.stages[static_cast<size_t>(stage)];
+StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mbs, const std::vector<int>& rankDevice) const {
+  const PipeStage& stg = p.stages[static_cast<size_t>(chunk)];
   const int L = st_->numLayers();
-  const int first = stage == 0 ? -1 : stg.first;
-  const int last = stage == p.pp - 1 ? L : stg.last - 1;  // inclusive part range
+  const int stage = p.stageOfChunk(chunk);
+  const int first = chunk == 0 ? -1 : stg.first;
+  const int last = chunk == p.chunks() - 1 ? L : stg.last - 1;  // inclusive part range
   const int device = rankDevice[static_cast<size_t>(stage * p.dp * p.tp)];
   const auto tpG = tpGroups(p, rankDevice, stage);
   const auto dpG = dpGroups(p, rankDevice, stage);
@@ -196,13 +193,14 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int stage, int64_t mb
   }
   std::reverse(sc.bucketBackward.begin(), sc.bucketBackward.end());
   std::reverse(sc.bucketBytes.begin(), sc.bucketBytes.end());
-  if (stage < p.pp - 1)
+  if (chunk < p.chunks() - 1)
     sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
 
-  const int inFlight = p.schedule == PipeSchedule::GPipe ? p.microbatches : std::min(p.pp - stage, p.microbatches);
   sc.staticParts = stageStaticMemory(bytes_, p.zero, p.dp, sc.params, largestLayerParams, sc.localParams);
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
-  sc.activationMemory = activationMemoryBytes(inFlight, stg.recompute == Recompute::Full, saved, inputs, largestSaved);
+  const bool full = stg.recompute == Recompute::Full;
+  sc.keptPerMicrobatch = full ? inputs : saved;
+  sc.workingSet = full ? largestSaved : 0;
 
   const double P = static_cast<double>(sc.params);
   const double dp = static_cast<double>(p.dp);

@@ -30,7 +30,8 @@
 // attention core keeps Q, K, V, plus its output and one f32 per softmax row when fused, or its
 // probabilities when unfused and not recomputed) x the micro-batches in flight (GPipe: all of
 // them; 1F1B: pp - stage), or with full recomputation only each layer's input plus one layer's
-// kept activations. For a GPT layer in 16-bit, unfused and without dropout (the zoo's), this
+// kept activations; the micro-batches in flight are counted on the schedule's pass order when its
+// pipeline stage's kept bytes peak (pipeline_sim.h). For a GPT layer in 16-bit, unfused and without dropout (the zoo's), this
 // is sbh(8 + 24/t) + 2as^2b/t bytes: Korthikanti et al.'s sbh(10 + 24/t + 5as/ht) less its
 // three dropout masks and the dropout's output.
 #pragma once
@@ -73,9 +74,6 @@ int64_t staticMemoryBytes(const TrainingBytes& tb, int zero, int dp, int64_t par
 // parameter the replica holds alone (its experts under expert parallelism).
 StaticMemory stageStaticMemory(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams,
                                int64_t localParams);
-// Activations: `saved` bytes per micro-batch x inFlight, or with full recomputation the parts'
-// `inputs` x inFlight + the largest part's saved bytes (recomputed one part at a time).
-int64_t activationMemoryBytes(int inFlight, bool fullRecompute, double saved, double inputs, double largestSaved);
 // Bytes as an integer, clamped to [0, 9e18] (no overflow on absurd sizes).
 int64_t saturatingBytes(double bytes);
 
@@ -93,7 +91,11 @@ struct StageCost {
   int64_t localParams = 0;       // parameters only this replica holds (its experts)
   int64_t staticMemory = 0;      // bytes: weights, gradients, optimizer state
   StaticMemory staticParts;      // the same, apart (experts a replica holds alone included)
-  int64_t activationMemory = 0;  // bytes: activations of the micro-batches in flight + working set
+  double keptPerMicrobatch = 0;  // bytes kept per micro-batch in flight (full recomputation: the parts' inputs)
+  double workingSet = 0;         // bytes: full recomputation's one part recomputed at a time
+  // Bytes: activations of its micro-batches in flight when its pipeline stage's memory peaks,
+  // + working set (set by the pipeline simulation, which knows the schedule).
+  int64_t activationMemory = 0;
   int64_t peakMemory() const { return staticMemory + activationMemory; }
 };
 
@@ -136,7 +138,8 @@ class StageCostModel {
   const std::vector<int>& serverOf() const { return serverOf_; }
   TrainingBytes bytes() const { return bytes_; }
 
-  // One stage of plan `p` with micro-batch size `mbs`, its devices from `rankDevice`.
+  // One chunk (a stage when there are no virtual stages) of plan `p` with micro-batch size `mbs`,
+  // on the devices of its pipeline stage from `rankDevice`; its activationMemory is left 0.
   StageCost stageCost(const ParallelPlan& p, int stage, int64_t mbs, const std::vector<int>& rankDevice) const;
 
   // Part `part` (-1 prologue, 0..L-1 layers, L epilogue) of a stage whose TP and DP groups are

@@ -91,6 +91,20 @@ class ParallelViewsTest : public QObject {
     QVERIFY(!withMesh(sp, 4, 256, 8, 1, 2).sequenceParallel);
     QVERIFY(withMesh(sp, 4, 256, 2, 4, 2).sequenceParallel);
     QVERIFY(!samePlan(sp, withAttention(sp, AttentionImpl::Unfused)));
+    // Virtual stages: divisors of the layers per stage; pp x v even chunks on 1F1B; pp 1 drops them.
+    QCOMPARE(virtualStageChoices(24, 4, 1), (std::vector<int>{1, 2, 3, 6}));
+    QCOMPARE(virtualStageChoices(10, 4, 1), (std::vector<int>{1}));
+    QCOMPARE(virtualStageChoices(10, 1, 2), (std::vector<int>{1, 2}));
+    const ParallelPlan gp = withSchedule(withMesh(a, 8, 256, 4, 1, 4), PipeSchedule::GPipe);
+    const ParallelPlan v2 = withVirtualStages(gp, 8, 2);
+    QCOMPARE(v2.stages.size(), size_t{8});
+    QCOMPARE(v2.stages[7].first, 7);
+    QCOMPARE(v2.schedule, PipeSchedule::OneFOneB);
+    QVERIFY(!samePlan(v2, gp));
+    const ParallelPlan back = withMesh(v2, 8, 256, 16, 1, 1);
+    QCOMPARE(back.virtualStages, 1);
+    QCOMPARE(back.stages.size(), size_t{1});
+    QCOMPARE(withMesh(v2, 8, 256, 8, 1, 2).stages.size(), size_t{4});  // pp 2 x v 2
     // Another batch keeps the micro-batch size where it divides, else the count.
     const PlanState s{256, b};
     QCOMPARE(withBatch(s, 512).plan.microbatches, 16);

@@ -71,12 +71,12 @@ void DeviceMemoryPanel::setMeasurement(const ParallelMeasurement& m, int ranksPe
     const int stage = static_cast<int>(r) / std::max(1, ranksPerStage);
     bars_[static_cast<size_t>(d)]->setValues(m.peakMemory[r], m.capacity[r], deviceColor(stage));
     QString parts;
-    if (stage < static_cast<int>(m.stages.size())) {
-      const StageCost& sc = m.stages[static_cast<size_t>(stage)];
+    if (stage < static_cast<int>(m.memory.size())) {
+      const StageMemory& sm = m.memory[static_cast<size_t>(stage)];
       auto size = [](double bytes) { return panels::formatMemorySize(static_cast<int64_t>(bytes)); };
       parts = tr("\nweights %1 · gradients %2 · optimizer state %3 · activations %4")
-                  .arg(size(sc.staticParts.weights), size(sc.staticParts.gradients), size(sc.staticParts.optimizer),
-                       size(static_cast<double>(sc.activationMemory)));
+                  .arg(size(sm.statics.weights), size(sm.statics.gradients), size(sm.statics.optimizer),
+                       size(static_cast<double>(sm.activations)));
     }
     bars_[static_cast<size_t>(d)]->setToolTip(tr("%1, stage %2: %3")
                                                   .arg(names_[static_cast<size_t>(d)])

@@ -104,8 +104,13 @@ QString LayerStackView::stageText(int stage) const {
   const ParallelPlan& p = dragging_ >= 0 ? dragged_ : plan_;
   if (stage < 0 || stage >= static_cast<int>(p.stages.size())) return {};
   const PipeStage& s = p.stages[static_cast<size_t>(stage)];
-  QString text =
-      tr("Stage %1 · layers %2–%3 · tp %4 · dp %5").arg(stage).arg(s.first).arg(s.last - 1).arg(p.tp).arg(p.dp);
+  QString text = tr("Stage %1 · layers %2–%3 · tp %4 · dp %5")
+                     .arg(p.stageOfChunk(stage))
+                     .arg(s.first)
+                     .arg(s.last - 1)
+                     .arg(p.tp)
+                     .arg(p.dp);
+  if (p.virtualStages > 1) text += tr(" · chunk %1").arg(stage);
   if (s.recompute != Recompute::None) text += tr(" · %1 recomputation").arg(pformat::recomputeName(s.recompute).toLower());
   return text;
 }
@@ -129,18 +134,18 @@ void LayerStackView::paintEvent(QPaintEvent*) {
   // Stage headers: the stage's colour, its text shortened to what fits.
   for (int s = 0; s < static_cast<int>(plan.stages.size()); ++s) {
     const QRectF r = headerRect(s);
-    const QColor c = deviceColor(s);
+    const QColor c = deviceColor(plan.stageOfChunk(s));
     p.setPen(Qt::NoPen);
     p.setBrush(c.lighter(165));
     p.drawRoundedRect(r, 3, 3);
     p.setPen(palette().color(QPalette::Text));
     const QString full = stageText(s);
-    const QString shorter = tr("S%1 · tp %2 · dp %3").arg(s).arg(plan.tp).arg(plan.dp);
+    const QString shorter = tr("S%1 · tp %2 · dp %3").arg(plan.stageOfChunk(s)).arg(plan.tp).arg(plan.dp);
     const Recompute rc = plan.stages[static_cast<size_t>(s)].recompute;
     const QString medium =
         rc == Recompute::None ? shorter : shorter + (rc == Recompute::Full ? tr(" · recompute") : tr(" · selective"));
     const double room = r.width() - 6;
-    QString text = fm.elidedText(QString::number(s), Qt::ElideRight, static_cast<int>(room));
+    QString text = fm.elidedText(QString::number(plan.stageOfChunk(s)), Qt::ElideRight, static_cast<int>(room));
     for (const QString& t : {full, medium, shorter})
       if (fm.horizontalAdvance(t) <= room) {
         text = t;
@@ -156,7 +161,7 @@ void LayerStackView::paintEvent(QPaintEvent*) {
   for (int part = -1; part <= layers(); ++part) {
     const QRectF r = partRect(part);
     const int s = stageOf(part);
-    const QColor c = deviceColor(s);
+    const QColor c = deviceColor(plan.stageOfChunk(s));
     const bool edge = part < 0 || part == layers();
     p.setPen(QPen(c.darker(130), 1));
     p.setBrush(edge ? c.lighter(140) : c);
@@ -239,7 +244,7 @@ bool LayerStackView::event(QEvent* e) {
       const QLocale loc;
       text = tr("%1 (stage %2)\n%3 GFLOP forward per sample, %4 M parameters")
                  .arg(pt.name)
-                 .arg(stageOf(part))
+                 .arg(plan_.stageOfChunk(std::max(0, stageOf(part))))
                  .arg(loc.toString(pt.forwardFlops / 1e9, 'f', 2),
                       loc.toString(static_cast<double>(pt.params) / 1e6, 'f', 1));
       break;

@@ -60,6 +60,10 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   }
   mesh->addStretch(1);
   form->addRow(tr("Mesh"), mesh);
+  virtual_ = makeCombo(this, "parallelVirtualStages");
+  virtual_->setToolTip(tr("Model chunks per pipeline stage (interleaved 1F1B): the bubble shrinks by this factor, "
+                          "the stages send this many times more often; micro-batches must be a multiple of pp"));
+  form->addRow(tr("Virtual stages"), virtual_);
   micro_ = makeCombo(this, "parallelMicrobatches");
   micro_->setToolTip(tr("Micro-batches per replica and step × samples in each"));
   form->addRow(tr("Micro-batches"), micro_);
@@ -117,6 +121,11 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   for (int which = 0; which < 3; ++which)
     connect(degreeCombo(which), &QComboBox::activated, this,
             [this, which](int index) { requestMesh(which, degreeCombo(which)->itemData(index).toInt()); });
+  connect(virtual_, &QComboBox::activated, this, [this](int index) {
+    const int v = virtual_->itemData(index).toInt();
+    if (v == state_.plan.virtualStages) return;
+    Q_EMIT editRequested({state_.batch, pedit::withVirtualStages(state_.plan, layers_, v)}, tr("Virtual stages %1").arg(v));
+  });
   connect(micro_, &QComboBox::activated, this, [this](int index) {
     const int m = micro_->itemData(index).toInt();
     if (m == state_.plan.microbatches) return;
@@ -169,6 +178,7 @@ void ParallelControls::setState(const pedit::PlanState& state) {
     batch_->setValue(static_cast<int>(std::min<int64_t>(state.batch, batch_->maximum())));
   }
   fillDegrees();
+  fillVirtualStages();
   fillMicrobatches();
   selectData(schedule_, static_cast<int>(state.plan.schedule));
   selectData(zero_, state.plan.zero);
@@ -193,6 +203,13 @@ void ParallelControls::fillDegrees() {
   }
 }
 
+void ParallelControls::fillVirtualStages() {
+  const QSignalBlocker block(virtual_);
+  virtual_->clear();
+  for (int v : pedit::virtualStageChoices(layers_, state_.plan.pp, state_.plan.virtualStages)) virtual_->addItem(QString::number(v), v);
+  virtual_->setCurrentIndex(virtual_->findData(state_.plan.virtualStages));
+}
+
 void ParallelControls::fillMicrobatches() {
   const QSignalBlocker block(micro_);
   micro_->clear();
@@ -211,9 +228,10 @@ void ParallelControls::fillStages() {
   stages_->setRowCount(n);
   for (int s = 0; s < n; ++s) {
     const PipeStage& st = p.stages[static_cast<size_t>(s)];
-    auto* name = new QTableWidgetItem(QString::number(s));
-    name->setBackground(deviceColor(s));
-    name->setForeground(textColorOn(deviceColor(s)));
+    const int stage = p.stageOfChunk(s);
+    auto* name = new QTableWidgetItem(p.virtualStages > 1 ? tr("%1 · chunk %2").arg(stage).arg(s) : QString::number(s));
+    name->setBackground(deviceColor(stage));
+    name->setForeground(textColorOn(deviceColor(stage)));
     name->setTextAlignment(Qt::AlignCenter);
     stages_->setItem(s, 0, name);
     if (s == 0) {
@@ -262,7 +280,7 @@ QComboBox* ParallelControls::recomputeBox(int stage) const { return qobject_cast
 
 void ParallelControls::setEditable(bool editable, const QString& whyNot) {
   for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
-                     static_cast<QWidget*>(pp_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
+                     static_cast<QWidget*>(pp_), static_cast<QWidget*>(virtual_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
                      static_cast<QWidget*>(zero_), static_cast<QWidget*>(attention_),
                      static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);

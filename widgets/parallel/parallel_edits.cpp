@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "parallel/plan_knobs.h"
+
 namespace gp::pedit {
 
 namespace {
@@ -20,12 +22,18 @@ int countKeepingSize(int64_t batch, int dp, int64_t mbs, int fallback) {
   return fallback;
 }
 
+// Chunks of near-equal layer counts, each with the least recomputation any stage had: re-split
+// stages start alike.
+std::vector<PipeStage> resplit(const ParallelPlan& p, int layers, int chunks) {
+  Recompute least = p.stages.empty() ? Recompute::None : Recompute::Full;
+  for (const PipeStage& s : p.stages) least = std::min(least, s.recompute);
+  return evenStages(layers, chunks, least);
+}
+
 }  // namespace
 
 bool samePlan(const ParallelPlan& a, const ParallelPlan& b) {
-  return a.dp == b.dp && a.tp == b.tp && a.pp == b.pp && a.microbatches == b.microbatches && a.schedule == b.schedule &&
-         a.zero == b.zero && sameStages(a.stages, b.stages) && a.devices == b.devices && a.attention == b.attention &&
-         a.sequenceParallel == b.sequenceParallel && a.expertParallel == b.expertParallel;
+  return sameKnobs(a, b) && sameStages(a.stages, b.stages) && a.devices == b.devices;
 }
 
 bool sameState(const PlanState& a, const PlanState& b) { return a.batch == b.batch && samePlan(a.plan, b.plan); }
@@ -57,12 +65,8 @@ ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, 
   out.dp = dp;
   out.tp = tp;
   out.pp = pp;
-  if (pp != p.pp || static_cast<int>(p.stages.size()) != pp) {
-    // Every stage keeps the least recomputation any stage had: re-split stages start alike.
-    Recompute least = p.stages.empty() ? Recompute::None : Recompute::Full;
-    for (const PipeStage& s : p.stages) least = std::min(least, s.recompute);
-    out.stages = evenStages(layers, pp, least);
-  }
+  if (pp < 2) out.virtualStages = 1;  // nothing to interleave
+  if (pp != p.pp || static_cast<int>(p.stages.size()) != out.chunks()) out.stages = resplit(p, layers, out.chunks());
   if (tp < 2) out.sequenceParallel = false;  // nothing to split the sequence over
   if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);
   if (pp == 1 && out.schedule == PipeSchedule::GPipe) out.schedule = PipeSchedule::OneFOneB;
@@ -87,6 +91,15 @@ ParallelPlan withMicrobatches(const ParallelPlan& p, int microbatches) {
 ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule) {
   ParallelPlan out = p;
   out.schedule = schedule;
+  return out;
+}
+
+ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualStages) {
+  ParallelPlan out = p;
+  out.virtualStages = virtualStages;
+  if (virtualStages > 1) out.schedule = PipeSchedule::OneFOneB;  // interleaving is a 1F1B schedule
+  if (virtualStages != p.virtualStages || static_cast<int>(p.stages.size()) != out.chunks())
+    out.stages = resplit(p, layers, out.chunks());
   return out;
 }
 
@@ -142,6 +155,16 @@ std::vector<int> microbatchChoices(int64_t batch, int dp) {
       if (m * m != per && per / m <= (int64_t{1} << 30)) large.push_back(static_cast<int>(per / m));
     }
   out.insert(out.end(), large.rbegin(), large.rend());
+  return out;
+}
+
+std::vector<int> virtualStageChoices(int layers, int pp, int current) {
+  std::vector<int> out{1};
+  if (pp > 1 && layers % pp == 0)
+    for (int v = 2; v <= layers / pp; ++v)
+      if ((layers / pp) % v == 0) out.push_back(v);
+  if (std::find(out.begin(), out.end(), current) == out.end()) out.push_back(current);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

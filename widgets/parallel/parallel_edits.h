@@ -36,13 +36,16 @@ ParallelPlan startPlan(int devices, int layers, int64_t batch);
 std::array<int, 3> meshWith(const ParallelPlan& p, int devices, int which, int value);
 
 // Other degrees. A changed pp gets even stages, each with the least recomputation a stage had;
-// tp 1 turns sequence parallelism off; the micro-batch size stays when the batch allows it, else
-// the micro-batch count stays.
+// pp 1 drops virtual stages; tp 1 turns sequence parallelism off; the micro-batch size stays when
+// the batch allows it, else the micro-batch count stays.
 ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, int tp, int pp);
 // Another global batch: the micro-batch size stays when it allows, else the count.
 PlanState withBatch(const PlanState& s, int64_t batch);
 ParallelPlan withMicrobatches(const ParallelPlan& p, int microbatches);
 ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule);
+// Another number of virtual stages: pp x v even chunks (the least recomputation a stage had),
+// the 1F1B schedule when v > 1.
+ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualStages);
 ParallelPlan withZero(const ParallelPlan& p, int zero);
 ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r);
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on);
@@ -60,5 +63,8 @@ ParallelPlan withBoundary(const ParallelPlan& p, int boundary, int first);
 std::vector<int> microbatchChoices(int64_t batch, int dp);
 // The degrees a mesh dimension may take: the divisors of `devices` up to `limit`.
 std::vector<int> degreeChoices(int devices, int limit);
+// Virtual stages for pp stages of `layers` layers: 1, and with pp > 1 every v > 1 dividing the
+// layers per stage (Megatron-LM's rule), plus `current`.
+std::vector<int> virtualStageChoices(int layers, int pp, int current);
 
 }  // namespace gp::pedit

@@ -3,6 +3,9 @@
 #include <QCoreApplication>
 #include <QLocale>
 #include <QStringList>
+#include <string>
+
+#include "parallel/plan_knobs.h"
 
 namespace gp::pformat {
 
@@ -18,17 +21,18 @@ QString scheduleName(PipeSchedule s) {
 
 QString shapeText(const ParallelPlan& p, int64_t batch) {
   const QLocale loc;
-  return QCoreApplication::translate("gp::ParallelFormat", "dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7")
-      .arg(p.dp)
-      .arg(p.tp)
-      .arg(p.pp)
-      .arg(loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
-           scheduleName(p.schedule))
-      .arg(p.zero) +
-         (p.sequenceParallel ? QStringLiteral(" · SP") : QString()) +
-         (p.attention == AttentionImpl::Unfused
-              ? QCoreApplication::translate("gp::ParallelFormat", " · unfused attention")
-              : QString());
+  const QString pp = p.virtualStages > 1
+                         ? QCoreApplication::translate("gp::ParallelFormat", "%1 (%2 virtual)").arg(p.pp).arg(p.virtualStages)
+                         : QString::number(p.pp);
+  QString text = QCoreApplication::translate("gp::ParallelFormat", "dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7")
+                     .arg(p.dp)
+                     .arg(p.tp)
+                     .arg(pp, loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
+                          scheduleName(p.schedule))
+                     .arg(p.zero);
+  for (std::string_view note : planKnobNotes(p))
+    text += QStringLiteral(" · ") + QCoreApplication::translate("gp::PlanKnob", std::string(note).c_str());
+  return text;
 }
 
 QString recomputeName(Recompute r) {
@@ -41,6 +45,12 @@ QString recomputeName(Recompute r) {
 }
 
 QString stagesText(const ParallelPlan& p) {
+  if (const int each = uniformChunkLayers(p)) {
+    const Recompute r = p.stages[0].recompute;
+    return QCoreApplication::translate("gp::ParallelFormat", "%n chunks of %1 layer(s)", nullptr, static_cast<int>(p.stages.size()))
+               .arg(each) +
+           (r == Recompute::Full ? QStringLiteral(" r") : r == Recompute::Selective ? QStringLiteral(" s") : QString());
+  }
   QStringList parts;
   for (const PipeStage& s : p.stages) {
     QString t = s.last - s.first > 1 ? QStringLiteral("%1–%2").arg(s.first).arg(s.last - 1) : QString::number(s.first);

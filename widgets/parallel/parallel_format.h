@@ -13,11 +13,11 @@ QString stepMsText(double seconds);            // "48.0": milliseconds, one deci
 QString percentText(double share);             // "35.1" for 0.351
 QString scheduleName(PipeSchedule s);          // "1F1B", "GPipe"
 QString recomputeName(Recompute r);            // "None", "Selective", "Full"
-// "dp 8 × tp 2 × pp 1 · 64 × 1 samples · 1F1B · ZeRO-1", then " · SP" with sequence parallelism
-// and " · unfused attention" when it is not fused
+// "dp 8 × tp 2 × pp 4 (2 virtual) · 64 × 1 samples · 1F1B · ZeRO-1", then " · " and the
+// summary of every plan knob not at its default ("sequence parallel", "unfused attention")
 QString shapeText(const ParallelPlan& p, int64_t batch);
 // "0–9, 10–19 r, 20–29 s, …": each stage's layers, r where it recomputes everything, s where it
-// recomputes the attention cores (selective)
+// recomputes the attention cores (selective); "96 chunks of 1 layer(s)" for even virtual stages
 QString stagesText(const ParallelPlan& p);
 // "1,333.8 samples/s · step 48.0 ms · MFU 35.1 % · bubble 0.0 % · communication 1.6 %", or the
 // measurement's problem when the plan does not fit.

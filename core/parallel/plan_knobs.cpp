@@ -1,0 +1,117 @@
+#include "parallel/plan_knobs.h"
+
+#include "base/error.h"
+
+namespace gp {
+
+const std::vector<PlanKnob>& planKnobs() {
+  constexpr int kDegree = 1 << 20;
+  static const std::vector<PlanKnob> knobs = {
+      {"dp", "", KnobKind::Count, 1, kDegree, {}, true, 1, [](const ParallelPlan& p) { return p.dp; },
+       [](ParallelPlan& p, int v) { p.dp = v; }},
+      {"tp", "", KnobKind::Count, 1, kDegree, {}, true, 1, [](const ParallelPlan& p) { return p.tp; },
+       [](ParallelPlan& p, int v) { p.tp = v; }},
+      {"pp", "", KnobKind::Count, 1, kDegree, {}, true, 1, [](const ParallelPlan& p) { return p.pp; },
+       [](ParallelPlan& p, int v) { p.pp = v; }},
+      {"virtual_stages", "", KnobKind::Count, 1, kMaxVirtualStages, {}, false, 1,
+       [](const ParallelPlan& p) { return p.virtualStages; }, [](ParallelPlan& p, int v) { p.virtualStages = v; }},
+      {"microbatches", "", KnobKind::Count, 1, static_cast<int>(kMaxPassesPerStep / 2), {}, true, 1,
+       [](const ParallelPlan& p) { return p.microbatches; }, [](ParallelPlan& p, int v) { p.microbatches = v; }},
+      {"schedule", "", KnobKind::Choice, 0, 0, {"gpipe", "1f1b"}, true, static_cast<int>(PipeSchedule::OneFOneB),
+       [](const ParallelPlan& p) { return static_cast<int>(p.schedule); },
+       [](ParallelPlan& p, int v) { p.schedule = static_cast<PipeSchedule>(v); }},
+      {"zero", "", KnobKind::Count, 0, 3, {}, true, 0, [](const ParallelPlan& p) { return p.zero; },
+       [](ParallelPlan& p, int v) { p.zero = v; }},
+      {"expert_parallel", "experts over dp", KnobKind::Flag, 0, 1, {}, false, 0,
+       [](const ParallelPlan& p) { return static_cast<int>(p.expertParallel); },
+       [](ParallelPlan& p, int v) { p.expertParallel = v != 0; }},
+      {"attention", "unfused attention", KnobKind::Choice, 0, 0, {"flash", "unfused"}, false,
+       static_cast<int>(AttentionImpl::Flash), [](const ParallelPlan& p) { return static_cast<int>(p.attention); },
+       [](ParallelPlan& p, int v) { p.attention = static_cast<AttentionImpl>(v); }},
+      {"sequence_parallel", "sequence parallel", KnobKind::Flag, 0, 1, {}, false, 0,
+       [](const ParallelPlan& p) { return static_cast<int>(p.sequenceParallel); },
+       [](ParallelPlan& p, int v) { p.sequenceParallel = v != 0; }},
+  };
+  return knobs;
+}
+
+nlohmann::ordered_json knobJson(const PlanKnob& k, const ParallelPlan& p) {
+  const int v = k.get(p);
+  switch (k.kind) {
+    case KnobKind::Flag: return v != 0;
+    case KnobKind::Choice: return std::string(k.choices[static_cast<size_t>(v)]);
+    case KnobKind::Count: break;
+  }
+  return v;
+}
+
+nlohmann::ordered_json planKnobsJson(const ParallelPlan& p) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const PlanKnob& k : planKnobs()) j[std::string(k.key)] = knobJson(k, p);
+  return j;
+}
+
+namespace {
+
+std::string choiceList(const PlanKnob& k, std::string_view sep) {
+  std::string s;
+  for (size_t i = 0; i < k.choices.size(); ++i)
+    s.append(i == 0 ? std::string_view() : i + 1 == k.choices.size() ? sep : std::string_view(", "))
+        .append("\"")
+        .append(k.choices[i])
+        .append("\"");
+  return s;
+}
+
+int knobValue(const PlanKnob& k, const nlohmann::json& v, const std::string& source) {
+  std::string key = "\"";
+  key.append(k.key).append("\"");
+  switch (k.kind) {
+    case KnobKind::Flag:
+      if (!v.is_boolean()) throw Error(source, key + " must be true or false");
+      return v.get<bool>() ? 1 : 0;
+    case KnobKind::Choice: {
+      if (v.is_string())
+        for (size_t i = 0; i < k.choices.size(); ++i)
+          if (v.get<std::string>() == k.choices[i]) return static_cast<int>(i);
+      std::string why = key + " must be " + choiceList(k, " or ");
+      if (v.is_string()) why.append(", got \"").append(v.get<std::string>()).append("\"");
+      throw Error(source, why);
+    }
+    case KnobKind::Count: break;
+  }
+  if (!v.is_number_integer()) throw Error(source, key + " must be an integer");
+  const int64_t n = v.get<int64_t>();
+  if (n < k.low || n > k.high)
+    throw Error(source, key + " = " + std::to_string(n) + " is outside " + std::to_string(k.low) + ".." + std::to_string(k.high));
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+void readPlanKnobs(const nlohmann::json& object, ParallelPlan& p, const std::string& source) {
+  for (const PlanKnob& k : planKnobs()) {
+    const std::string key(k.key);
+    if (!object.contains(key)) {
+      if (k.required) throw Error(source, "\"" + key + "\" is missing from the plan");
+      k.set(p, k.defaultValue);
+      continue;
+    }
+    k.set(p, knobValue(k, object[key], source));
+  }
+}
+
+std::vector<std::string_view> planKnobNotes(const ParallelPlan& p) {
+  std::vector<std::string_view> out;
+  for (const PlanKnob& k : planKnobs())
+    if (!k.summary.empty() && k.get(p) != k.defaultValue) out.push_back(k.summary);
+  return out;
+}
+
+bool sameKnobs(const ParallelPlan& a, const ParallelPlan& b) {
+  for (const PlanKnob& k : planKnobs())
+    if (k.get(a) != k.get(b)) return false;
+  return true;
+}
+
+}  // namespace gp
