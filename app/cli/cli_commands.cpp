@@ -95,7 +95,7 @@ void printUsage(std::ostream& out) {
          "\n"
          "  graphplace-cli parallelize MODEL --cluster PRESET|FILE --global-batch B [--method megatron|dp|exact|dqn|random|all]\n"
          "                            [--budget-seconds S] [--episodes N] [--patience N] [--policy FILE | --from-scratch]\n"
-         "                            [--seed N] [--attention flash|unfused] [--plan FILE] [--out PLAN.json]\n"
+         "                            [--seed N] [--attention flash|unfused] [--fp8] [--plan FILE] [--out PLAN.json]\n"
          "                            [--trace OUT.json] [--json]\n"
          "                            (data / tensor / pipeline parallel training plans for a model of repeated layers:\n"
          "                            samples/s, step time, MFU, bubble and communication shares, memory per device;\n"

@@ -139,7 +139,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   opts.erase("--mode");
   opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
                "--episodes", "--patience", "--attention"});
-  Args a = parseArgs(argv, opts, {"--json", "--from-scratch"});
+  Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
   if (a.has("--plan") && a.has("--method")) throw std::invalid_argument("parallelize takes --plan FILE or --method NAME, not both");
@@ -157,11 +157,13 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   if (auto v = a.value("--attention")) {
     if (*v != "flash" && *v != "unfused") throw std::invalid_argument("--attention must be flash or unfused, got '" + *v + "'");
     if (a.has("--plan")) throw std::invalid_argument("--attention sets how searched plans run attention; a --plan file says it itself");
-    search.attention = *v == "flash" ? AttentionImpl::Flash : AttentionImpl::Unfused;
+    search.fixed.attention = *v == "flash" ? AttentionImpl::Flash : AttentionImpl::Unfused;
   }
+  if (a.has("--fp8") && a.has("--plan")) throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan file says it itself");
+  search.fixed.fp8 = a.has("--fp8");
   DqnOptions dqn;
   dqn.budgetSeconds = search.budgetSeconds;
-  dqn.attention = search.attention;
+  dqn.fixed = search.fixed;
   dqn.policy = a.value("--policy").value_or("");
   dqn.fromScratch = a.has("--from-scratch");
   dqn.maxEpisodes = a.countValue("--episodes", 0);
@@ -200,8 +202,8 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     results.push_back(std::move(r));
   } else {
     for (const std::string& m : methods) {
-      if (m == "megatron") results.push_back(megatronPlan(model, batch, search.attention));
-      else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.attention));
+      if (m == "megatron") results.push_back(megatronPlan(model, batch, search.fixed));
+      else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.fixed));
       else if (m == "exact") results.push_back(exactSearch(model, batch, search));
       else if (m == "dqn") results.push_back(parallelizeDqn(model, batch, dqn, {}, interrupt.flag()));
       else {

@@ -22,17 +22,21 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
   auto run = std::make_shared<ParallelSearchRun>();
   search_ = run;
   const int64_t batch = state_.batch;
+  // Searched plans keep the current plan's attention and FP8: choices of numerics, not speed alone.
+  const FixedKnobs fixed{state_.plan.attention, state_.plan.fp8};
+  dqn.fixed = fixed;
   ParallelSearchOptions exact;
   exact.budgetSeconds = exactBudget_;
   exact.cancel = &run->cancel;
+  exact.fixed = fixed;
   startJob(
       this, &pool_,
-      [task = task_, batch, m, dqn, exact, run]() -> ParallelResult {
+      [task = task_, batch, m, dqn, exact, fixed, run]() -> ParallelResult {
         // Its own stage cost model (a cache inside): the UI thread simulates with the task's.
         const StageCostModel model(task->stack, task->cost);
         switch (m) {
-          case Method::Megatron: return megatronPlan(model, batch);
-          case Method::DataParallel: return dataParallelPlan(model, batch);
+          case Method::Megatron: return megatronPlan(model, batch, fixed);
+          case Method::DataParallel: return dataParallelPlan(model, batch, fixed);
           case Method::Exact: return exactSearch(model, batch, exact);
           case Method::Dqn:
             return parallelizeDqn(

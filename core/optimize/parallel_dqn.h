@@ -34,7 +34,7 @@ struct DqnOptions {
   // space (method "random": the same search without learning).
   double epsilonStart = 0.3, epsilonEnd = 0.02;
   int patience = 0;           // > 0: stop when the best plan has not improved for this many episodes
-  AttentionImpl attention = AttentionImpl::Flash;  // how the plans searched run attention
+  FixedKnobs fixed;  // attention and FP8 as the plans searched run them
 };
 
 struct DqnEpisodeReport {

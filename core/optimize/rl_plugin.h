@@ -47,7 +47,7 @@ inline constexpr const char* kRlPluginFile = "libgp_rl.so";
 inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
 using RlAbiFn = uint64_t (*)();
 inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 10;
+  constexpr uint64_t kVersion = 11;
   return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
          (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
          (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^

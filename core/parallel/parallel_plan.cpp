@@ -113,6 +113,13 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";
   if (p.expertParallel && st.experts % p.dp != 0)
     return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
+  if (p.fp8 && dtypeSize(st.activationType) != 2)
+    return "FP8 GEMMs train a 16-bit model (bf16 or fp16 mixed precision); this one is " +
+           std::string(dtypeName(st.activationType));
+  if (p.fp8)
+    for (int d = 0; d < c.numDevices(); ++d)
+      if (!(c.device(d).peakFlops(DType::F8) > c.device(d).peakFlops(st.activationType)))
+        return "FP8 GEMMs need GPUs with an FP8 rate above their 16-bit one: " + c.device(d).name + " has none";
   if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
   if (p.sequenceParallel && !st.sequenceDivides(p.tp))
     return "tp = " + num(p.tp) + " does not divide the sequence of " + num(st.seqLen) + " tokens (sequence parallelism)";

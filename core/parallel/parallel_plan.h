@@ -64,6 +64,12 @@ struct ParallelPlan {
   // the dp group; tokens reach their expert by all-to-all, expert gradients are not all-reduced).
   bool expertParallel = false;
   AttentionImpl attention = AttentionImpl::Flash;
+  // FP8 GEMMs (Transformer Engine's recipe, Megatron-LM's --fp8-format hybrid): the layers'
+  // weight products run at the device's FP8 rate on inputs cast to FP8 each pass (the casts and
+  // their scaling are kernels of their own), keep their inputs in FP8 for backward and hold an
+  // FP8 copy of their weights and its transpose; the embedding, the head and attention stay
+  // 16-bit, and so do master weights and the optimizer.
+  bool fp8 = false;
   // Sequence parallelism (Korthikanti et al. 2022), with tp > 1: the ops tensor parallelism
   // leaves whole (norms, residual adds, dropout) run on 1/tp of the sequence each, so their time
   // and the activations every op keeps are divided by tp; each TP all-reduce becomes a
@@ -76,6 +82,14 @@ struct ParallelPlan {
   int chunks() const { return pp * virtualStages; }
   int stageOfChunk(int chunk) const { return chunk % pp; }
   int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }
+};
+
+// What the user fixes for every plan a search tries: how attention runs and whether the layers'
+// products run in FP8 (choices of numerics, not of speed alone).
+struct FixedKnobs {
+  AttentionImpl attention = AttentionImpl::Flash;
+  bool fp8 = false;
+  void applyTo(ParallelPlan& p) const { p.attention = attention, p.fp8 = fp8; }
 };
 
 // `n` chunks of near-equal layer counts (the first ones take the remainder).
@@ -100,7 +114,8 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // layers in order, a batch not divisible by dp x micro-batches, a ZeRO stage outside 0..3, a device
 // list of the wrong size or with repeats, expert parallelism without experts or with dp not
 // dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, virtual
-// stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, pp x v x
+// stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, FP8 without a
+// 16-bit model or on devices without an FP8 rate above their 16-bit one, pp x v x
 // micro-batches or the global batch beyond the bounds above.
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 

@@ -76,13 +76,14 @@ ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
   p.virtualStages = shape.virtualStages;
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
-  p.attention = shape.attention, p.sequenceParallel = shape.sequenceParallel;
+  shape.fixed.applyTo(p);
+  p.sequenceParallel = shape.sequenceParallel;
   p.stages = std::move(stages);
   return p;
 }
 
 std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer,
-                                  AttentionImpl attention) {
+                                  FixedKnobs fixed) {
   std::vector<PlanShape> out;
   const int n = c.numDevices();
   const int server = devicesPerServer(c);
@@ -105,7 +106,7 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
               for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
                 out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
                                static_cast<int>(v), sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero,
-                               ep == 1, attention, sequenceParallelFits(st, static_cast<int>(tp))});
+                               ep == 1, fixed, sequenceParallelFits(st, static_cast<int>(tp))});
           }
       }
     }
@@ -255,7 +256,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     StagePartition part;
   };
   std::vector<Candidate> cands;
-  const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.attention);
+  const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.fixed);
   // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
   // the virtual stages: shared by the shapes that differ only there.
   std::map<std::tuple<int, int, int64_t, int, bool, bool>, std::vector<PartCost>> partCache;
@@ -295,7 +296,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   return res;
 }
 
-ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention) {
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed) {
   const auto t0 = std::chrono::steady_clock::now();
   const LayerStack& st = model.stack();
   const Cluster& c = model.cluster();
@@ -324,7 +325,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, At
         ParallelPlan plan;
         plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp;
         plan.microbatches = static_cast<int>(globalBatch / dp / mbs);
-        plan.attention = attention;
+        fixed.applyTo(plan);
         plan.sequenceParallel = sequenceParallelFits(st, tp);
         plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
         ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
@@ -351,7 +352,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, At
   return res;
 }
 
-ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention) {
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed) {
   const auto t0 = std::chrono::steady_clock::now();
   const Cluster& c = model.cluster();
   ParallelResult res;
@@ -369,7 +370,7 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
       for (Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       ParallelPlan plan;
       plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
-      plan.attention = attention;
+      fixed.applyTo(plan);
       plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
       ++res.evaluated;

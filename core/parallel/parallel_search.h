@@ -35,7 +35,7 @@ struct PlanShape {
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;
   bool expertParallel = false;
-  AttentionImpl attention = AttentionImpl::Flash;
+  FixedKnobs fixed;
   bool sequenceParallel = false;
 };
 
@@ -55,7 +55,7 @@ struct ParallelSearchOptions {
   double budgetSeconds = 60;
   const std::atomic<bool>* cancel = nullptr;
   bool tpWithinServer = false;  // prune tp larger than a server (the exact search keeps them)
-  AttentionImpl attention = AttentionImpl::Flash;  // how every plan searched runs attention
+  FixedKnobs fixed;  // attention and FP8 as every plan searched runs them
 };
 
 // Sequence parallelism wherever it applies (tp > 1 dividing the sequence): it keeps the TP
@@ -66,10 +66,10 @@ bool sequenceParallelFits(const LayerStack& st, int tp);
 // The number of devices on each server (of device 0's server), from serverOf.
 int devicesPerServer(const Cluster& c);
 
-// Every shape on all devices for the global batch (see above), attention as given, sequence
-// parallelism where it fits.
+// Every shape on all devices for the global batch (see above), attention and FP8 as given,
+// sequence parallelism where it fits.
 std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_t globalBatch, bool tpWithinServer,
-                                  AttentionImpl attention = AttentionImpl::Flash);
+                                  FixedKnobs fixed = {});
 
 struct StagePartition {
   std::vector<PipeStage> stages;
@@ -92,9 +92,9 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
 // parallelism over the rest; 1F1B, no ZeRO, sequence parallelism with tp (Korthikanti et al.);
 // at each size first without recomputation, then selective, then full, before the next size;
 // the micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep).
-ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention = AttentionImpl::Flash);
+ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed = {});
 // Data parallelism on every device: the fastest plan that fits over ZeRO 0-3, every
 // micro-batch count (gradient accumulation) and recomputation none / selective / full.
-ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention = AttentionImpl::Flash);
+ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed = {});
 
 }  // namespace gp

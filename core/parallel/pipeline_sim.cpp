@@ -314,7 +314,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   out.commShare = out.stepTime > 0 ? comm / out.stepTime : 0;
   if (out.stepTime > 0) {
     out.samplesPerSecond = static_cast<double>(globalBatch) / out.stepTime;
-    const double peak = c.device(out.rankDevice[0]).peakFlops(model.stack().activationType);
+    // Against the peak of the products' precision: FP8's under FP8 GEMMs.
+    const double peak = c.device(out.rankDevice[0]).peakFlops(plan.fp8 ? DType::F8 : model.stack().activationType);
     const double modelFlops = 3 * model.stack().forwardFlopsPerSample() * static_cast<double>(globalBatch);
     out.mfu = peak > 0 ? modelFlops / (out.stepTime * used * peak) : 0;
   }

@@ -91,7 +91,7 @@ struct ParallelMeasurement {
   std::string problem;      // plan error, or the device over its memory
   double stepTime = 0;      // s
   double samplesPerSecond = 0;
-  double mfu = 0;           // model FLOPs (3 x forward, no recomputation) / (step x devices x peak)
+  double mfu = 0;           // model FLOPs (3 x forward, no recomputation) / (step x devices x peak; FP8's with FP8 GEMMs)
   double bubbleShare = 0;
   double commShare = 0;
   std::vector<int64_t> peakMemory;  // per rank (dp x tp x pp): bytes

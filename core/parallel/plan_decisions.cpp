@@ -21,12 +21,12 @@ double paramsOnRank(const LayerStack& st, int tp) {
 
 }  // namespace
 
-PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention)
+PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed)
     : model_(&model),
       batch_(globalBatch),
       n_(model.cluster().numDevices()),
       perServer_(devicesPerServer(model.cluster())),
-      attention_(attention) {
+      knobs_(fixed) {
   const Cluster& c = model.cluster();
   const LayerStack& st = model.stack();
   capacity_ = INT64_MAX;
@@ -167,7 +167,7 @@ PlanShape PlanDecisions::shape(const PartialPlan& p) const {
   s.tp = p.tp, s.pp = p.pp, s.dp = p.dp, s.zero = p.zero, s.schedule = p.schedule, s.expertParallel = p.expertParallel;
   s.microbatches = static_cast<int>(batch_ / (int64_t{p.dp} * p.mbs));
   s.sequenceParallel = sequenceParallelFits(model_->stack(), p.tp);
-  s.attention = attention_;
+  s.fixed = knobs_;
   return s;
 }
 

@@ -42,7 +42,7 @@ struct PartialPlan {
 // The environment for one (model, cluster, global batch).
 class PlanDecisions {
  public:
-  PlanDecisions(const StageCostModel& model, int64_t globalBatch, AttentionImpl attention = AttentionImpl::Flash);
+  PlanDecisions(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed = {});
 
   // Valid slots at the partial plan's step (all false at Done).
   std::array<bool, kNumActions> mask(const PartialPlan& p) const;
@@ -65,7 +65,7 @@ class PlanDecisions {
   const StageCostModel* model_;
   int64_t batch_;
   int n_, perServer_;
-  AttentionImpl attention_;
+  FixedKnobs knobs_;
   int64_t capacity_;
   std::array<float, 20> fixed_{};  // features of the model, cluster and batch
 };

@@ -28,6 +28,8 @@ const std::vector<PlanKnob>& planKnobs() {
       {"attention", "unfused attention", KnobKind::Choice, 0, 0, {"flash", "unfused"}, false,
        static_cast<int>(AttentionImpl::Flash), [](const ParallelPlan& p) { return static_cast<int>(p.attention); },
        [](ParallelPlan& p, int v) { p.attention = static_cast<AttentionImpl>(v); }},
+      {"fp8", "FP8 GEMMs", KnobKind::Flag, 0, 1, {}, false, 0, [](const ParallelPlan& p) { return static_cast<int>(p.fp8); },
+       [](ParallelPlan& p, int v) { p.fp8 = v != 0; }},
       {"sequence_parallel", "sequence parallel", KnobKind::Flag, 0, 1, {}, false, 0,
        [](const ParallelPlan& p) { return static_cast<int>(p.sequenceParallel); },
        [](ParallelPlan& p, int v) { p.sequenceParallel = v != 0; }},

@@ -75,7 +75,11 @@ const StackPart& StageCostModel::partAt(int part) const {
   return st_->layers[static_cast<size_t>(part)];
 }
 
-PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention,
+bool fp8Product(const StackOp& op) {
+  return op.cls == OpClass::MatMul && op.paramBytesRead > 0 && !op.attentionCore && !op.metadata;
+}
+
+PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, bool fp8,
                                      int device) const {
   const Cluster& c = cost_->cluster();
   int rep = device;  // first device of the same kind: the cache key
@@ -84,7 +88,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequence
       rep = d;
       break;
     }
-  auto [it, fresh] = timesCache_.try_emplace({mbs, tp, sequenceParallel, attention, rep});
+  auto [it, fresh] = timesCache_.try_emplace({mbs, tp, sequenceParallel, attention, fp8, rep});
   std::vector<PartTimes>& times = it->second;
   if (fresh) {
     const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
@@ -93,16 +97,25 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequence
     for (int pi = -1; pi <= st_->numLayers(); ++pi) {
       PartTimes t;
       const StackPart& sp = partAt(pi);
+      const bool layer = pi >= 0 && pi < st_->numLayers();
+      double castForward = 0, castBackward = 0;  // FP8 casts: kernels of their own, no backward twice over
       for (const StackOp& op : sp.ops) {
         if (op.metadata || (fused && op.attentionCore)) continue;
         const double split = op.split == TpSplit::Sharded || sequenceParallel ? tp : 1;
         const double flops = op.flops * b / split;
         const double bytes = (op.activationBytes * b + op.paramBytesRead * weightScale) / split;
-        const double f = cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, op.dtype, rep);
+        const bool inFp8 = fp8 && layer && fp8Product(op);
+        const double f = cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, inFp8 ? DType::F8 : op.dtype, rep);
         t.forward += f;
         if (op.attentionCore) t.coreForward += f;
+        if (inFp8) {
+          const double moved = op.activationBytes * b / split;
+          castForward += cost_->fusedTime(0, saturatingBytes(kFp8CastForwardBytes * moved), OpClass::Elementwise, op.dtype, rep);
+          castBackward += cost_->fusedTime(0, saturatingBytes(kFp8CastBackwardBytes * moved), OpClass::Elementwise, op.dtype, rep);
+        }
       }
-      t.backward = 2 * t.forward;
+      t.backward = 2 * t.forward + castBackward;
+      t.forward += castForward;
       if (fused)
         for (const StackAttention& a : sp.attention) {
           const double split = a.sharded || sequenceParallel ? tp : 1;
@@ -124,7 +137,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   const StackPart& part = partAt(pi);
   const double b = static_cast<double>(mbs);
   PartCost pc;
-  const PartTimes times = partTimes(pi, mbs, p.tp, p.sequenceParallel, p.attention, device);
+  const PartTimes times = partTimes(pi, mbs, p.tp, p.sequenceParallel, p.attention, p.fp8, device);
   pc.forward = times.forward;
   pc.backward = times.backward;
   pc.coreForward = times.coreForward;
@@ -146,7 +159,14 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   if (p.zero == 3 && p.dp > 1)
     pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
   const double whole = p.sequenceParallel ? p.tp : 1;
-  for (const StackOp& op : part.ops) pc.saved += b * (op.savedBytes / whole + op.savedSplitBytes / p.tp);
+  const bool fp8Layer = p.fp8 && pi >= 0 && pi < st_->numLayers();
+  for (const StackOp& op : part.ops) {
+    // An FP8 product keeps its input (what autograd keeps of a product) in FP8: half the bytes.
+    const double keep = fp8Layer && fp8Product(op) ? 0.5 : 1.0;
+    pc.saved += keep * b * (op.savedBytes / whole + op.savedSplitBytes / p.tp);
+    if (fp8Layer && fp8Product(op))
+      pc.fp8Params += static_cast<int64_t>(op.paramBytesRead / 4 / (op.split == TpSplit::Sharded ? p.tp : 1));
+  }
   pc.savedSelective = pc.saved;
   for (const StackAttention& a : part.attention) {
     const double split = a.sharded || p.sequenceParallel ? p.tp : 1;
@@ -186,6 +206,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
     sc.params += pc.params;
     sc.localParams += pc.localParams;
+    sc.fp8Params += pc.fp8Params;
     largestLayerParams = std::max(largestLayerParams, pc.params);
     saved += pc.kept(stg.recompute);
     largestSaved = std::max(largestSaved, pc.saved);
@@ -197,6 +218,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
 
   sc.staticParts = stageStaticMemory(bytes_, p.zero, p.dp, sc.params, largestLayerParams, sc.localParams);
+  sc.staticParts.weights += 2.0 * static_cast<double>(sc.fp8Params);  // the FP8 copy and its transpose
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
   const bool full = stg.recompute == Recompute::Full;
   sc.keptPerMicrobatch = full ? inputs : saved;
@@ -208,7 +230,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
   const double local = (p.zero >= 1 ? P / dp : P) + static_cast<double>(sc.localParams);
-  const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight);
+  // With FP8, every FP8 weight is cast again once per step (read 16-bit, write the copy and its
+  // transpose).
+  const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight) +
+                             (tb.weight + 2) * static_cast<double>(sc.fp8Params);
   sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
   if ((p.zero == 1 || p.zero == 2) && p.dp > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;

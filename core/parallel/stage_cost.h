@@ -2,7 +2,8 @@
 // the tensor-parallel collectives inside it, what it sends to the next stage, its gradient
 // buckets, its optimizer step and its memory.
 //
-// Compute: each op of the stack at the micro-batch size, its FLOPs and activation bytes
+// Compute: each op of the stack at the micro-batch size (with FP8, the layers' weight products at
+// the FP8 rate plus their casts, fp8Product below), its FLOPs and activation bytes
 // divided by tp when it is split (layer_stack.h), and by tp for the rest too under sequence
 // parallelism, timed by the cost model's roofline as one kernel (CostModel::fusedTime);
 // backward = 2 x forward per op (a gradient op does about twice the work of its forward: two
@@ -89,6 +90,7 @@ struct StageCost {
   double paramGatherBytes = 0;   // ZeRO-1/2: weight bytes all-gathered after the update
   int64_t params = 0;            // parameters on one device of the stage, synchronised over dp
   int64_t localParams = 0;       // parameters only this replica holds (its experts)
+  int64_t fp8Params = 0;         // parameters of FP8 products on one device (2 more bytes each)
   int64_t staticMemory = 0;      // bytes: weights, gradients, optimizer state
   StaticMemory staticParts;      // the same, apart (experts a replica holds alone included)
   double keptPerMicrobatch = 0;  // bytes kept per micro-batch in flight (full recomputation: the parts' inputs)
@@ -114,6 +116,7 @@ struct PartCost {
   double gather = 0;       // ZeRO-3 weight all-gather, per pass
   int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
   int64_t localParams = 0; // on one device, its own (experts under expert parallelism)
+  int64_t fp8Params = 0;   // on one device, in FP8 products (an FP8 copy and its transpose each)
   double saved = 0;        // activation bytes kept for backward without recomputation
   double savedSelective = 0;  // with selective recomputation
   double input = 0;        // bytes of the activation it reads from the part before (kept under full recomputation)
@@ -124,6 +127,17 @@ struct PartCost {
   double passTime(Recompute r) const { return forwardTime() + backwardTime(r); }  // forward + backward
   double kept(Recompute r) const { return r == Recompute::Selective ? savedSelective : saved; }
 };
+
+// A layer's weight product that runs in FP8 when the plan says so (not the embedding, the head
+// or attention's own products).
+bool fp8Product(const StackOp& op);
+// Transformer Engine's FP8 casts around one such product, as bytes moved per sample: forward
+// casts its input (read 16-bit, write FP8, the scaling's amax fused in); backward casts the
+// output gradient to FP8 and transposes it, and transposes the FP8 input for the weight
+// gradient. Taking the input as half the product's activation bytes A: 0.75 A forward, 1.5 A
+// backward.
+inline constexpr double kFp8CastForwardBytes = 0.75;
+inline constexpr double kFp8CastBackwardBytes = 1.5;
 
 // Compute times of one part per micro-batch on one device.
 struct PartTimes {
@@ -150,9 +164,10 @@ class StageCostModel {
   // Compute times of one part (-1 prologue, 0..L-1 layers, L epilogue) on the device kind of
   // `device`, at micro-batch size mbs, tensor-parallel degree tp, with or without sequence
   // parallelism, attention cores fused or not (no collectives).
-  PartTimes partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, int device) const;
+  PartTimes partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, bool fp8,
+                      int device) const;
   double partForward(int part, int64_t mbs, int tp, int device) const {
-    return partTimes(part, mbs, tp, false, AttentionImpl::Flash, device).forward;
+    return partTimes(part, mbs, tp, false, AttentionImpl::Flash, false, device).forward;
   }
 
  private:
@@ -161,8 +176,8 @@ class StageCostModel {
   const CostModel* cost_;
   std::vector<int> serverOf_;
   TrainingBytes bytes_;
-  // (mbs, tp, sequence parallel, attention, kind) -> per part
-  mutable std::map<std::tuple<int64_t, int, bool, AttentionImpl, int>, std::vector<PartTimes>> timesCache_;
+  // (mbs, tp, sequence parallel, attention, fp8, kind) -> per part
+  mutable std::map<std::tuple<int64_t, int, bool, AttentionImpl, bool, int>, std::vector<PartTimes>> timesCache_;
 };
 
 }  // namespace gp

@@ -210,7 +210,7 @@ ParallelResult runParallelDqn(const StageCostModel& model, int64_t globalBatch, 
   std::string policy = options.fromScratch || random ? std::string() : options.policy.empty() ? defaultParallelDqnPath() : options.policy;
   QNet net = policy.empty() ? newQNet() : loadQNet(policy);
   DqnLearner learner(net, options.seed);
-  const PlanDecisions env(model, globalBatch, options.attention);
+  const PlanDecisions env(model, globalBatch, options.fixed);
   PlanEvaluator eval(env);
   const int64_t space = countPlanShapes(env);
   int episode = 0, sinceBest = 0, bestEpisode = 0;

@@ -91,6 +91,7 @@ class ParallelViewsTest : public QObject {
     QVERIFY(!withMesh(sp, 4, 256, 8, 1, 2).sequenceParallel);
     QVERIFY(withMesh(sp, 4, 256, 2, 4, 2).sequenceParallel);
     QVERIFY(!samePlan(sp, withAttention(sp, AttentionImpl::Unfused)));
+    QVERIFY(!samePlan(sp, withFp8(sp, true)) && withFp8(sp, true).fp8);
     // Virtual stages: divisors of the layers per stage; pp x v even chunks on 1F1B; pp 1 drops them.
     QCOMPARE(virtualStageChoices(24, 4, 1), (std::vector<int>{1, 2, 3, 6}));
     QCOMPARE(virtualStageChoices(10, 4, 1), (std::vector<int>{1}));

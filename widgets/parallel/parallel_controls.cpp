@@ -91,6 +91,11 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   sequenceParallel_->setToolTip(tr("With tp > 1: norms, residual adds and the activations kept for backward are "
                                    "split over the tensor-parallel GPUs along the sequence"));
   form->addRow(QString(), sequenceParallel_);
+  fp8_ = new QCheckBox(tr("FP8 GEMMs"), this);
+  fp8_->setObjectName(QStringLiteral("parallelFp8"));
+  fp8_->setToolTip(tr("The layers' weight products in FP8 (Transformer Engine's recipe: inputs cast each pass, an FP8 "
+                      "copy of each weight); needs GPUs with an FP8 rate (Hopper and later)"));
+  form->addRow(QString(), fp8_);
   top->addLayout(form);
 
   stages_ = new QTableWidget(this);
@@ -153,6 +158,10 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
     Q_EMIT editRequested({state_.batch, pedit::withSequenceParallel(state_.plan, on)},
                          on ? tr("Sequence parallelism on") : tr("Sequence parallelism off"));
   });
+  connect(fp8_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on == state_.plan.fp8) return;
+    Q_EMIT editRequested({state_.batch, pedit::withFp8(state_.plan, on)}, on ? tr("FP8 GEMMs on") : tr("FP8 GEMMs off"));
+  });
 }
 
 QComboBox* ParallelControls::degreeCombo(int which) const { return which == 0 ? dp_ : which == 1 ? tp_ : pp_; }
@@ -186,6 +195,10 @@ void ParallelControls::setState(const pedit::PlanState& state) {
   {
     const QSignalBlocker block(sequenceParallel_);
     sequenceParallel_->setChecked(state.plan.sequenceParallel);
+  }
+  {
+    const QSignalBlocker block(fp8_);
+    fp8_->setChecked(state.plan.fp8);
   }
   fillStages();
 }
@@ -282,7 +295,7 @@ void ParallelControls::setEditable(bool editable, const QString& whyNot) {
   for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
                      static_cast<QWidget*>(pp_), static_cast<QWidget*>(virtual_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
                      static_cast<QWidget*>(zero_), static_cast<QWidget*>(attention_),
-                     static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(stages_)}) {
+                     static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(fp8_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);
   }
   setToolTip(editable ? QString() : whyNot);

@@ -40,6 +40,7 @@ class ParallelControls : public QWidget {
   QComboBox* zeroCombo() const { return zero_; }
   QComboBox* attentionCombo() const { return attention_; }
   QCheckBox* sequenceParallelBox() const { return sequenceParallel_; }
+  QCheckBox* fp8Box() const { return fp8_; }
   QTableWidget* stageTable() const { return stages_; }
   // The spin box of boundary b (stage b's first layer, b = 1..pp-1) and stage s's recomputation.
   QSpinBox* boundarySpin(int boundary) const;
@@ -59,7 +60,7 @@ class ParallelControls : public QWidget {
   pedit::PlanState state_;
   QSpinBox* batch_;
   QComboBox *dp_, *tp_, *pp_, *virtual_, *micro_, *schedule_, *zero_, *attention_;
-  QCheckBox* sequenceParallel_;
+  QCheckBox *sequenceParallel_, *fp8_;
   QTableWidget* stages_;
   QLabel* notice_;
 };

@@ -115,6 +115,12 @@ ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r) {
   return out;
 }
 
+ParallelPlan withFp8(const ParallelPlan& p, bool on) {
+  ParallelPlan out = p;
+  out.fp8 = on;
+  return out;
+}
+
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on) {
   ParallelPlan out = p;
   out.sequenceParallel = on;

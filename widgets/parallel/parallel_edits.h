@@ -49,6 +49,7 @@ ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualSta
 ParallelPlan withZero(const ParallelPlan& p, int zero);
 ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r);
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on);
+ParallelPlan withFp8(const ParallelPlan& p, bool on);
 ParallelPlan withAttention(const ParallelPlan& p, AttentionImpl a);
 
 // Boundary b (1 .. pp-1) is where stage b starts. The layers it may start at, keeping a layer in

@@ -97,12 +97,12 @@ TEST(FusedAttention, IsOneKernelOfHalfTheFlopsWhenCausalAndTwoAndAHalfInBackward
   const CostModel cost(g, c);
   const StageCostModel model(st, cost);
   for (int tp : {1, 2}) {
-    const PartTimes t = model.partTimes(0, 2, tp, false, AttentionImpl::Flash, 0);
+    const PartTimes t = model.partTimes(0, 2, tp, false, AttentionImpl::Flash, false, 0);
     const double flops = 2 * 4e12 / tp * 0.5;
     const auto bytes = static_cast<int64_t>(2 * 3e9 / tp);
     EXPECT_DOUBLE_EQ(t.forward, cost.fusedTime(flops / 0.8, bytes, OpClass::MatMul, DType::BF16, 0)) << "tp " << tp;
     EXPECT_DOUBLE_EQ(t.backward, cost.fusedTime(2.5 * flops / 0.7, 2 * bytes, OpClass::MatMul, DType::BF16, 0)) << "tp " << tp;
-    EXPECT_EQ(model.partTimes(0, 2, tp, false, AttentionImpl::Unfused, 0).forward, 0);  // no unfused ops: nothing
+    EXPECT_EQ(model.partTimes(0, 2, tp, false, AttentionImpl::Unfused, false, 0).forward, 0);  // no unfused ops: nothing
   }
 }
 
