@@ -52,14 +52,19 @@ LayerStack productStack(int layers) {
   return st;
 }
 
+struct Fp8Task {
+  Cluster c = fp8Cluster();
+  Graph g = gptest::smallMlp();
+  CostModel cost{g, c, gptest::exactCosts()};
+  LayerStack st = productStack(2);
+  StageCostModel model{st, cost};
+};
+
 }  // namespace
 
 TEST(Fp8, AProductRunsAtTheFp8RatePlusItsCasts) {
-  const Cluster c = fp8Cluster();
-  const Graph g = gptest::smallMlp();
-  const CostModel cost(g, c, gptest::exactCosts());
-  const LayerStack st = productStack(2);
-  const StageCostModel model(st, cost);
+  const Fp8Task t;
+  const StageCostModel& model = t.model;
   const PartTimes bf16 = model.partTimes(0, 1, 1, false, AttentionImpl::Flash, false, 0);
   const PartTimes fp8 = model.partTimes(0, 1, 1, false, AttentionImpl::Flash, true, 0);
   // bf16: 1e12 FLOPs at 1e12 FLOP/s = 1 s (its 1.02e8 bytes take 0.102 s); backward twice that.
@@ -75,11 +80,8 @@ TEST(Fp8, AProductRunsAtTheFp8RatePlusItsCasts) {
 }
 
 TEST(Fp8, KeepsInputsInFp8AndTwoMoreBytesPerWeight) {
-  const Cluster c = fp8Cluster();
-  const Graph g = gptest::smallMlp();
-  const CostModel cost(g, c, gptest::exactCosts());
-  const LayerStack st = productStack(2);
-  const StageCostModel model(st, cost);
+  const Fp8Task t;
+  const StageCostModel& model = t.model;
   ParallelPlan p;
   p.dp = 2, p.microbatches = 1;
   p.stages = evenStages(2, 1);
@@ -96,7 +98,6 @@ TEST(Fp8, KeepsInputsInFp8AndTwoMoreBytesPerWeight) {
 }
 
 TEST(Fp8, PlanRulesRefuseWhatCannotRun) {
-  const Graph g = gptest::smallMlp();
   ParallelPlan p;
   p.dp = 2, p.microbatches = 1, p.fp8 = true;
   p.stages = evenStages(2, 1);
