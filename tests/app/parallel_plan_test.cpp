@@ -1,7 +1,7 @@
 // Qt Test: the Parallel Plan window used as a person would — open BERT-base on 2x8xH100-IB,
 // Run ▸ Parallel Plan…, press Megatron and Exact (the figures shown are simulateParallel's for
-// the plans the core's rules give), change the micro-batch count, the mesh and a stage boundary
-// by hand (each re-measured at once, undone with Ctrl+Z, redone with Ctrl+Shift+Z), a batch the
+// the plans the core's rules give), change the micro-batch count, the mesh, a stage boundary,
+// the virtual stages and FP8 by hand (each re-measured at once, undone with Ctrl+Z, redone with Ctrl+Shift+Z), a batch the
 // mesh cannot split (refused with the one-line reason), restore a plan from the history, export
 // the plan file and the trace. A model without repeated layers says why instead of a plan, and
 // the window follows the document to one with layers. The DQN runs in the background with a
@@ -10,6 +10,7 @@
 // GPT-13B pipeline on two servers (parallel-plan.png), after a DQN run (parallel-dqn.png) and
 // on a model without layers (parallel-no-layers.png).
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDeadlineTimer>
 #include <QFile>
@@ -182,6 +183,26 @@ class ParallelPlanTest : public QObject {
     QCOMPARE(pw->summaryText(), evenSummary);
     QCOMPARE(c->boundarySpin(1)->value(), 6);
 
+    // Interleaved: 4 micro-batches, 3 virtual stages (6 chunks of 2 layers, chunk k on stage
+    // k mod 2), then FP8 GEMMs; each re-measured; three undo steps back.
+    chooseData(c->microbatchCombo(), 4);
+    chooseData(c->virtualStagesCombo(), 3);
+    QCOMPARE(s.state().plan.virtualStages, 3);
+    QCOMPARE(s.state().plan.stages.size(), size_t{6});
+    QCOMPARE(pw->layerStackView()->stageText(1), QStringLiteral("Stage 1 · layers 2–3 · tp 1 · dp 8 · chunk 1"));
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    QCOMPARE(pw->pipelineView()->barCount(PipelineEvent::Kind::Forward), 2 * 3 * 4);
+    QVERIFY(pformat::shapeText(s.state().plan, 256).contains(QStringLiteral("pp 2 (3 virtual)")));
+    const QString interleavedSummary = pw->summaryText();
+    QTest::mouseClick(c->fp8Box(), Qt::LeftButton);
+    QVERIFY(s.state().plan.fp8);
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    QVERIFY(pw->summaryText() != interleavedSummary);
+    for (int undo = 0; undo < 3; ++undo) QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), evenStages));
+    QCOMPARE(c->virtualStagesCombo()->currentData().toInt(), 1);
+    QVERIFY(!c->fp8Box()->isChecked());
+
     // A batch the mesh cannot split: refused with parallelPlanProblem's reason, nothing changes.
     const int undoSteps = s.undoStack()->index();
     c->batchSpin()->setValue(100);
@@ -323,8 +344,9 @@ class ParallelPlanTest : public QObject {
   }
 
   // GP_SCREENSHOT_DIR/parallel-plan.png: GPT-13B on two DGX H100 servers after Megatron, Exact
-  // and (with the plugin) a short DQN run, edited by hand into a 4-stage pipeline whose first
-  // stage recomputes everything and the next two their attention cores.
+  // and (with the plugin) a short DQN run, edited by hand into a 4-stage pipeline of 2 virtual
+  // stages each with FP8 GEMMs, whose first chunk recomputes everything and the next two their
+  // attention cores.
   void screenshot() {
     const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR");
     if (dir.isEmpty()) QSKIP("GP_SCREENSHOT_DIR not set");
@@ -357,9 +379,12 @@ class ParallelPlanTest : public QObject {
     chooseData(c->degreeCombo(2), 4);
     chooseData(c->microbatchCombo(), 16);
     chooseData(c->zeroCombo(), 1);
-    for (int stage = 0; stage < 3; ++stage)  // the last fits without
-      chooseData(c->recomputeBox(stage), static_cast<int>(stage == 0 ? Recompute::Full : Recompute::Selective));
+    chooseData(c->virtualStagesCombo(), 2);
+    QTest::mouseClick(c->fp8Box(), Qt::LeftButton);
+    for (int chunk = 0; chunk < 3; ++chunk)  // the rest fit without
+      chooseData(c->recomputeBox(chunk), static_cast<int>(chunk == 0 ? Recompute::Full : Recompute::Selective));
     QCOMPARE(s.state().plan.pp, 4);
+    QCOMPARE(s.state().plan.stages.size(), size_t{8});
     QVERIFY(s.measurement().feasible);
     QTest::qWait(300);
     QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-plan.png"));

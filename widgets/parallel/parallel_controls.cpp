@@ -90,12 +90,15 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   sequenceParallel_->setObjectName(QStringLiteral("parallelSequence"));
   sequenceParallel_->setToolTip(tr("With tp > 1: norms, residual adds and the activations kept for backward are "
                                    "split over the tensor-parallel GPUs along the sequence"));
-  form->addRow(QString(), sequenceParallel_);
   fp8_ = new QCheckBox(tr("FP8 GEMMs"), this);
   fp8_->setObjectName(QStringLiteral("parallelFp8"));
   fp8_->setToolTip(tr("The layers' weight products in FP8 (Transformer Engine's recipe: inputs cast each pass, an FP8 "
                       "copy of each weight); needs GPUs with an FP8 rate (Hopper and later)"));
-  form->addRow(QString(), fp8_);
+  auto* flags = new QHBoxLayout;
+  flags->addWidget(sequenceParallel_);
+  flags->addWidget(fp8_);
+  flags->addStretch(1);
+  form->addRow(QString(), flags);
   top->addLayout(form);
 
   stages_ = new QTableWidget(this);
@@ -263,7 +266,9 @@ void ParallelControls::fillStages() {
             first == state_.plan.stages[static_cast<size_t>(s)].first)
           return;
         Q_EMIT editRequested({state_.batch, pedit::withBoundary(state_.plan, s, first)},
-                             tr("Stage %1 starts at layer %2").arg(s).arg(first));
+                             (state_.plan.virtualStages > 1 ? tr("Chunk %1 starts at layer %2") : tr("Stage %1 starts at layer %2"))
+                                 .arg(s)
+                                 .arg(first));
       });
       stages_->setCellWidget(s, 1, spin);
     }
@@ -278,7 +283,9 @@ void ParallelControls::fillStages() {
       const auto r = static_cast<Recompute>(box->itemData(index).toInt());
       if (s >= static_cast<int>(state_.plan.stages.size()) || r == state_.plan.stages[static_cast<size_t>(s)].recompute) return;
       Q_EMIT editRequested({state_.batch, pedit::withRecompute(state_.plan, s, r)},
-                           tr("Stage %1: %2 recomputation").arg(s).arg(pformat::recomputeName(r).toLower()));
+                           (state_.plan.virtualStages > 1 ? tr("Chunk %1: %2 recomputation") : tr("Stage %1: %2 recomputation"))
+                               .arg(s)
+                               .arg(pformat::recomputeName(r).toLower()));
     });
     stages_->setCellWidget(s, 3, box);
   }
