@@ -46,7 +46,8 @@ int64_t maxOf(const std::vector<int64_t>& v) {
 }
 
 std::string planText(const ParallelPlan& p, int64_t batch) {
-  std::string s = "dp " + std::to_string(p.dp) + " tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) +
+  std::string s = "dp " + std::to_string(p.dp) + (p.cp > 1 ? " cp " + std::to_string(p.cp) : std::string()) + " tp " +
+                  std::to_string(p.tp) + " pp " + std::to_string(p.pp) +
                   (p.virtualStages > 1 ? " x " + std::to_string(p.virtualStages) + " virtual" : std::string()) + ", " +
                   std::to_string(p.microbatches) + " x " + std::to_string(p.microbatchSize(batch)) + " samples, " +
                   std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";

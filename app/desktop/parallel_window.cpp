@@ -311,7 +311,7 @@ void ParallelWindow::onChanged() {
   controls_->setState(s);
   layers_->setPlan(s.plan);
   mesh_->setPlan(s.plan, m.rankDevice);
-  memory_->setMeasurement(m, s.plan.dp * s.plan.tp);
+  memory_->setMeasurement(m, s.plan.ranksPerStage());
   pipeline_->setMeasurement(m, s.plan.pp);
   summary_->setText(m.feasible ? pformat::summaryText(m)
                                : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));

@@ -82,7 +82,7 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c) {
 
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p) {
   auto num = [](int64_t v) { return std::to_string(v); };
-  if (p.dp < 1 || p.tp < 1 || p.pp < 1) return "dp, tp and pp must each be at least 1";
+  if (p.dp < 1 || p.tp < 1 || p.pp < 1 || p.cp < 1) return "dp, cp, tp and pp must each be at least 1";
   if (p.microbatches < 1) return "the micro-batch count must be at least 1";
   if (p.virtualStages < 1 || p.virtualStages > kMaxVirtualStages)
     return "virtual stages must be between 1 and " + num(kMaxVirtualStages);
@@ -91,13 +91,14 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
            num(int64_t{p.pp} * p.virtualStages * p.microbatches) + " passes of each kind in one step, over the limit of " +
            num(kMaxPassesPerStep / 2);
   if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
-  const int64_t used = int64_t{p.dp} * p.tp * p.pp;
+  const int64_t used = int64_t{p.dp} * p.cp * p.tp * p.pp;
   if (used != c.numDevices())
-    return "dp x tp x pp = " + num(p.dp) + " x " + num(p.tp) + " x " + num(p.pp) + " = " + num(used) +
-           " devices, but the cluster has " + num(c.numDevices()) + " (a plan uses every device)";
+    return (p.cp > 1 ? "dp x cp x tp x pp = " + num(p.dp) + " x " + num(p.cp) + " x " : "dp x tp x pp = " + num(p.dp) + " x ") +
+           num(p.tp) + " x " + num(p.pp) + " = " + num(used) + " devices, but the cluster has " + num(c.numDevices()) +
+           " (a plan uses every device)";
   if (!p.devices.empty()) {
     if (static_cast<int64_t>(p.devices.size()) != used)
-      return "the plan lists " + num(static_cast<int64_t>(p.devices.size())) + " devices for dp x tp x pp = " + num(used);
+      return "the plan lists " + num(static_cast<int64_t>(p.devices.size())) + " devices for the mesh's " + num(used);
     std::vector<uint8_t> seen(static_cast<size_t>(c.numDevices()), 0);
     for (int d : p.devices) {
       if (d < 0 || d >= c.numDevices()) return "device index " + num(d) + " is not in the cluster";
@@ -113,6 +114,15 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
   if (p.expertParallel && st.experts == 0) return "expert parallelism needs a model with experts";
   if (p.expertParallel && st.experts % p.dp != 0)
     return "dp = " + num(p.dp) + " does not divide the " + num(st.experts) + " experts (expert parallelism)";
+  if (p.cp > 1 && st.heads == 0) return "context parallelism splits attention's sequence: this model has no attention";
+  if (p.cp > 1 && p.expertParallel) return "expert parallelism with context parallelism is not modelled";
+  if (p.cp > 1) {
+    const int64_t chunks = int64_t{2} * p.cp * (p.sequenceParallel ? p.tp : 1);
+    if (st.seqLen > 0 && st.seqLen % chunks != 0)
+      return "the sequence of " + num(st.seqLen) + " tokens does not split into 2 x cp" +
+             (p.sequenceParallel ? std::string(" x tp = ") : std::string(" = ")) + num(chunks) +
+             " equal chunks (context parallelism)";
+  }
   if (p.fp8 && dtypeSize(st.activationType) != 2)
     return "FP8 GEMMs train a 16-bit model (bf16 or fp16 mixed precision); this one is " +
            std::string(dtypeName(st.activationType));
@@ -164,7 +174,7 @@ std::string parallelPlanJson(const ParallelPlanFile& f, const Cluster& c) {
   }
   ordered_json devices = ordered_json::array();
   for (int d : planDevices(p, c))
-    if (static_cast<int64_t>(devices.size()) < int64_t{p.dp} * p.tp * p.pp) devices.push_back(c.device(d).name);
+    if (static_cast<int64_t>(devices.size()) < p.devicesUsed()) devices.push_back(c.device(d).name);
   ordered_json plan = planKnobsJson(p);
   plan["stages"] = stages;
   plan["recompute"] = recompute;

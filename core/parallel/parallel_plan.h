@@ -1,9 +1,10 @@
 // ParallelPlan: how one training step of a layer stack runs on a cluster with data (DP),
 // tensor (TP) and pipeline (PP) parallelism, and the rules a plan must follow.
 //
-// The devices form a dp x tp x pp mesh. Rank r = (stage * dp + replica) * tp + shard: the TP
-// group of a stage and replica is tp consecutive devices, a stage's replicas follow each other,
-// and stages are the outermost dimension (Megatron-LM's order), over the cluster's devices in
+// The devices form a dp x cp x tp x pp mesh. Rank r = ((stage * dp + replica) * cp + c) * tp +
+// shard: the TP group of a stage, replica and context rank is tp consecutive devices, then the
+// context-parallel ranks, then the replicas, and stages are the outermost dimension (Megatron-LM's
+// order), over the cluster's devices in
 // server order (devices named `<server>/<gpu>` grouped by server). A plan may set its own
 // `devices` order instead.
 //
@@ -54,6 +55,11 @@ struct PipeStage {
 
 struct ParallelPlan {
   int dp = 1, tp = 1, pp = 1;
+  // Context parallelism (ring attention, Megatron-LM's --context-parallel-size): each sample's
+  // sequence split over cp ranks in 2 cp load-balanced chunks; every op runs on its rank's
+  // tokens, attention exchanges keys and values around the ring (overlapped with the attention
+  // kernel), and the gradients are synchronised over dp x cp.
+  int cp = 1;
   // Model chunks per pipeline stage (interleaved 1F1B when > 1: pp > 1, schedule 1f1b and
   // micro-batches a multiple of pp, as Megatron-LM requires).
   int virtualStages = 1;
@@ -78,7 +84,9 @@ struct ParallelPlan {
   std::vector<PipeStage> stages;  // pp x virtualStages chunks, in layer order
   std::vector<int> devices;       // rank -> device; empty = server order
 
-  int devicesUsed() const { return dp * tp * pp; }
+  int devicesUsed() const { return dp * cp * tp * pp; }
+  int ranksPerStage() const { return dp * cp * tp; }
+  int gradientGroup() const { return dp * cp; }  // the ranks holding the same weights
   int chunks() const { return pp * virtualStages; }
   int stageOfChunk(int chunk) const { return chunk % pp; }
   int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }
@@ -113,7 +121,9 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // not dividing the heads, the key / value heads or the hidden size, stages that do not cover the
 // layers in order, a batch not divisible by dp x micro-batches, a ZeRO stage outside 0..3, a device
 // list of the wrong size or with repeats, expert parallelism without experts or with dp not
-// dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, virtual
+// dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, context
+// parallelism on a model without attention, with a sequence 2 cp (x tp under sequence
+// parallelism) does not divide, or with expert parallelism, virtual
 // stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, FP8 without a
 // 16-bit model or on devices without an FP8 rate above their 16-bit one, pp x v x
 // micro-batches or the global batch beyond the bounds above.

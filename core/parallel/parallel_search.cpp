@@ -71,10 +71,15 @@ int devicesPerServer(const Cluster& c) {
 
 bool sequenceParallelFits(const LayerStack& st, int tp) { return tp > 1 && st.sequenceDivides(tp); }
 
+bool contextParallelFits(const LayerStack& st, int cp, int tp) {
+  return st.heads > 0 && st.seqLen > 0 && st.seqLen % (int64_t{2} * cp * (sequenceParallelFits(st, tp) ? tp : 1)) == 0;
+}
+
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   ParallelPlan p;
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
   p.virtualStages = shape.virtualStages;
+  p.cp = shape.cp;
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
   shape.fixed.applyTo(p);
   p.sequenceParallel = shape.sequenceParallel;
@@ -89,9 +94,11 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
   const int server = devicesPerServer(c);
   for (int64_t tp : divisors(n)) {
     if (!st.tpDivides(static_cast<int>(tp)) || (tpWithinServer && tp > server)) continue;
-    for (int64_t pp : divisors(n / tp)) {
+    for (int64_t pp : divisors(n / tp))
+    for (int64_t cp : divisors(n / tp / pp)) {
       if (pp > st.numLayers()) continue;
-      const int64_t dp = n / tp / pp;
+      if (cp > 1 && !contextParallelFits(st, static_cast<int>(cp), static_cast<int>(tp))) continue;
+      const int64_t dp = n / tp / pp / cp;
       if (globalBatch % dp) continue;
       // Virtual stages: 1, and with 1F1B every v > 1 dividing the layers per stage.
       std::vector<int64_t> virtuals{1};
@@ -102,11 +109,13 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
         for (int sched = 0; sched < (pp > 1 ? 2 : 1); ++sched)
           for (int64_t v : virtuals) {
             if (v > 1 && (sched != 0 || m % pp != 0)) continue;
-            for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero)
-              for (int ep = 0; ep <= (st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
+            for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero)
+              for (int ep = 0; ep <= (cp == 1 && st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep) {
                 out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
                                static_cast<int>(v), sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero,
                                ep == 1, fixed, sequenceParallelFits(st, static_cast<int>(tp))});
+                out.back().cp = static_cast<int>(cp);
+              }
           }
       }
     }
@@ -119,10 +128,9 @@ std::vector<PartCost> stagePartCosts(const StageCostModel& model, int64_t global
   const ParallelPlan plan = planOf(shape, evenStages(L, shape.pp * shape.virtualStages));
   const std::vector<int> rankDevice = planDevices(plan, model.cluster());
   const int64_t mbs = plan.microbatchSize(globalBatch);
-  const auto tpG = tpGroups(plan, rankDevice, 0);
-  const auto dpG = dpGroups(plan, rankDevice, 0);
+  const StageGroups groups = stageGroups(plan, rankDevice, 0);
   std::vector<PartCost> parts;
-  for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], tpG, dpG));
+  for (int pi = -1; pi <= L; ++pi) parts.push_back(model.partCost(plan, pi, mbs, rankDevice[0], groups));
   return parts;
 }
 
@@ -165,7 +173,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
   auto chunkFrom = [&](const Acc& acc, Recompute r) {
     const bool full = r == Recompute::Full;
     return Chunk{acc.pass[static_cast<int>(r)], full ? acc.inputs : acc.kept[static_cast<int>(r)], full ? acc.largestSaved : 0,
-                 saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp, acc.params, acc.largestParams, acc.local).total())};
+                 saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp * shape.cp, acc.params, acc.largestParams, acc.local).total())};
   };
   const PartCost& prologue = parts.front();
   const PartCost& epilogue = parts.back();
@@ -259,9 +267,10 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.fixed);
   // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
   // the virtual stages: shared by the shapes that differ only there.
-  std::map<std::tuple<int, int, int64_t, int, bool, bool>, std::vector<PartCost>> partCache;
+  std::map<std::tuple<int, int, int, int64_t, int, bool, bool>, std::vector<PartCost>> partCache;
   for (const PlanShape& s : shapes) {
-    const auto key = std::tuple{s.dp, s.tp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
+    const auto key =
+        std::tuple{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
     auto it = partCache.find(key);
     if (it == partCache.end()) it = partCache.emplace(key, stagePartCosts(model, globalBatch, s)).first;
     if (auto p = partitionStages(model, s, it->second)) cands.push_back({s, std::move(*p)});

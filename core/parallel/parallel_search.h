@@ -12,7 +12,8 @@
 // shape (tp dividing the heads, the key / value heads and the hidden size, across servers too;
 // every micro-batch size dividing the per-replica batch; both schedules when pp > 1; with 1F1B,
 // every v > 1 dividing the layers per stage when pp divides the micro-batches; ZeRO 0-3 when
-// dp > 1; with and without expert parallelism for a mixture of experts whose experts dp divides;
+// dp > 1; every context-parallel degree whose 2 cp chunks divide the sequence; with and without
+// expert parallelism (without cp) for a mixture of experts whose experts dp divides;
 // sequence parallelism wherever it fits), partitions each, and simulates (pipeline_sim.h) every
 // shape whose lower bound — max over stages k of (the passes of the chunks before chunk k) +
 // micro-batches x (stage k's passes) — beats the best step found so far, in order of that bound. Within its budget it is exact over shapes; the partition within a
@@ -37,6 +38,7 @@ struct PlanShape {
   bool expertParallel = false;
   FixedKnobs fixed;
   bool sequenceParallel = false;
+  int cp = 1;
 };
 
 struct ParallelResult {
@@ -62,6 +64,10 @@ struct ParallelSearchOptions {
 // all-reduces' traffic and divides the whole ops' time and kept activations by tp, so every
 // search uses it there.
 bool sequenceParallelFits(const LayerStack& st, int tp);
+
+// Context parallelism of cp ranks fits a model with attention whose sequence splits into 2 cp
+// chunks (x tp where sequence parallelism is on).
+bool contextParallelFits(const LayerStack& st, int cp, int tp);
 
 // The number of devices on each server (of device 0's server), from serverOf.
 int devicesPerServer(const Cluster& c);

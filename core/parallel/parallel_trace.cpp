@@ -10,13 +10,13 @@ std::string parallelTraceJson(const ParallelMeasurement& m, const ParallelPlan& 
   ordered_json events = ordered_json::array();
   const char* threads[] = {"passes", "sends", "gradient sync"};
   for (int s = 0; s < plan.pp; ++s) {
-    const int first = s * plan.dp * plan.tp;
+    const int first = s * plan.ranksPerStage();
     std::string name = "stage " + std::to_string(s) + ": layers ";
     for (int k = s; k < plan.chunks() && k < static_cast<int>(plan.stages.size()); k += plan.pp)
       name += (k == s ? "" : ", ") + std::to_string(plan.stages[static_cast<size_t>(k)].first) + "-" +
               std::to_string(plan.stages[static_cast<size_t>(k)].last - 1);
     if (first < static_cast<int>(m.rankDevice.size()))
-      name += " (" + c.device(m.rankDevice[static_cast<size_t>(first)]).name + ", " + std::to_string(plan.dp * plan.tp) + " devices)";
+      name += " (" + c.device(m.rankDevice[static_cast<size_t>(first)]).name + ", " + std::to_string(plan.ranksPerStage()) + " devices)";
     events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", s}, {"tid", 0}, {"args", {{"name", name}}}});
     events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", s}, {"tid", 0}, {"args", {{"sort_index", s}}}});
     for (int t = 0; t < 3; ++t)
@@ -52,7 +52,7 @@ std::string parallelTraceJson(const ParallelMeasurement& m, const ParallelPlan& 
   doc["displayTimeUnit"] = "ms";
   doc["otherData"] = {{"generator", "graphplace"},   {"model", model},          {"cluster", c.name()},
                       {"step_time_ms", m.stepTime * 1e3}, {"bubble_share", m.bubbleShare}, {"dp", plan.dp},
-                      {"tp", plan.tp},                 {"pp", plan.pp},            {"virtual_stages", plan.virtualStages},
+                      {"tp", plan.tp},                 {"cp", plan.cp},            {"pp", plan.pp},            {"virtual_stages", plan.virtualStages},
                       {"microbatches", plan.microbatches}};
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -104,7 +104,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     return out;
   }
   const int pp = plan.pp, m = plan.microbatches, used = plan.devicesUsed(), chunks = plan.chunks();
-  const int perStage = plan.dp * plan.tp;
+  const int perStage = plan.ranksPerStage();
   out.rankDevice = planDevices(plan, c);
   out.rankDevice.resize(static_cast<size_t>(used));
   const int64_t mbs = plan.microbatchSize(globalBatch);
@@ -192,7 +192,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<double> syncEnd(static_cast<size_t>(pp), 0.0), stageEnd(static_cast<size_t>(pp), 0.0);
   std::vector<int> backwardsDone(static_cast<size_t>(chunks), 0);
   std::vector<size_t> bucketsLeft(static_cast<size_t>(pp), 0);
-  const bool shardedGrads = plan.zero >= 2 && plan.dp > 1;
+  const bool shardedGrads = plan.zero >= 2 && plan.gradientGroup() > 1;
   const size_t bucketRounds = shardedGrads ? static_cast<size_t>(m) : 1;
   for (int k = 0; k < chunks; ++k) bucketsLeft[static_cast<size_t>(k % pp)] += out.stages[static_cast<size_t>(k)].bucketBackward.size() * bucketRounds;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
@@ -260,7 +260,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     } else if (e.kind == Ev::BucketReady) {  // e.stage holds the chunk
       const int s = e.stage % pp;
       const auto su = static_cast<size_t>(s);
-      if (plan.dp > 1) {
+      if (plan.gradientGroup() > 1) {
         auto [start, end] = reserve(sync[static_cast<size_t>(e.stage)][static_cast<size_t>(e.index)], e.time);
         syncEnd[su] = std::max(syncEnd[su], end);
         record({PipelineEvent::Kind::GradSync, s, -1, e.index, start, end, false, e.stage});

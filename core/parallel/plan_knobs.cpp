@@ -13,6 +13,8 @@ const std::vector<PlanKnob>& planKnobs() {
        [](ParallelPlan& p, int v) { p.tp = v; }},
       {"pp", "", KnobKind::Count, 1, kDegree, {}, true, 1, [](const ParallelPlan& p) { return p.pp; },
        [](ParallelPlan& p, int v) { p.pp = v; }},
+      {"cp", "", KnobKind::Count, 1, kDegree, {}, false, 1, [](const ParallelPlan& p) { return p.cp; },
+       [](ParallelPlan& p, int v) { p.cp = v; }},
       {"virtual_stages", "", KnobKind::Count, 1, kMaxVirtualStages, {}, false, 1,
        [](const ParallelPlan& p) { return p.virtualStages; }, [](ParallelPlan& p, int v) { p.virtualStages = v; }},
       {"microbatches", "", KnobKind::Count, 1, static_cast<int>(kMaxPassesPerStep / 2), {}, true, 1,

@@ -46,13 +46,22 @@ Precision defaultTrainingPrecision(const Cluster& c) {
   return Precision::FP32;
 }
 
+namespace {
+
+int rankOf(const ParallelPlan& p, int stage, int replica, int context, int shard) {
+  return ((stage * p.dp + replica) * p.cp + context) * p.tp + shard;
+}
+
+}  // namespace
+
 std::vector<std::vector<int>> tpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
   std::vector<std::vector<int>> out;
-  for (int r = 0; r < p.dp; ++r) {
-    std::vector<int> g;
-    for (int k = 0; k < p.tp; ++k) g.push_back(rankDevice[static_cast<size_t>((stage * p.dp + r) * p.tp + k)]);
-    out.push_back(std::move(g));
-  }
+  for (int r = 0; r < p.dp; ++r)
+    for (int x = 0; x < p.cp; ++x) {
+      std::vector<int> g;
+      for (int k = 0; k < p.tp; ++k) g.push_back(rankDevice[static_cast<size_t>(rankOf(p, stage, r, x, k))]);
+      out.push_back(std::move(g));
+    }
   return out;
 }
 
@@ -60,9 +69,25 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
   std::vector<std::vector<int>> out;
   for (int k = 0; k < p.tp; ++k) {
     std::vector<int> g;
-    for (int r = 0; r < p.dp; ++r) g.push_back(rankDevice[static_cast<size_t>((stage * p.dp + r) * p.tp + k)]);
+    for (int r = 0; r < p.dp; ++r)
+      for (int x = 0; x < p.cp; ++x) g.push_back(rankDevice[static_cast<size_t>(rankOf(p, stage, r, x, k))]);
     out.push_back(std::move(g));
   }
+  return out;
+}
+
+StageGroups stageGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  return {tpGroups(p, rankDevice, stage), dpGroups(p, rankDevice, stage), cpGroups(p, rankDevice, stage)};
+}
+
+std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  std::vector<std::vector<int>> out;
+  for (int r = 0; r < p.dp; ++r)
+    for (int k = 0; k < p.tp; ++k) {
+      std::vector<int> g;
+      for (int x = 0; x < p.cp; ++x) g.push_back(rankDevice[static_cast<size_t>(rankOf(p, stage, r, x, k))]);
+      out.push_back(std::move(g));
+    }
   return out;
 }
 
@@ -79,8 +104,8 @@ bool fp8Product(const StackOp& op) {
   return op.cls == OpClass::MatMul && op.paramBytesRead > 0 && !op.attentionCore && !op.metadata;
 }
 
-PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, bool fp8,
-                                     int device) const {
+PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool sequenceParallel, AttentionImpl attention,
+                                     bool fp8, int device) const {
   const Cluster& c = cost_->cluster();
   int rep = device;  // first device of the same kind: the cache key
   for (int d = 0; d < device; ++d)
@@ -88,11 +113,11 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequence
       rep = d;
       break;
     }
-  auto [it, fresh] = timesCache_.try_emplace({mbs, tp, sequenceParallel, attention, fp8, rep});
+  auto [it, fresh] = timesCache_.try_emplace({mbs, tp, cp, sequenceParallel, attention, fp8, rep});
   std::vector<PartTimes>& times = it->second;
   if (fresh) {
     const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
-    const double b = static_cast<double>(mbs);
+    const double b = static_cast<double>(mbs) / cp;  // each context rank runs 1 / cp of the tokens
     const bool fused = attention == AttentionImpl::Flash;
     for (int pi = -1; pi <= st_->numLayers(); ++pi) {
       PartTimes t;
@@ -121,9 +146,11 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequence
           const double split = a.sharded || sequenceParallel ? tp : 1;
           const double flops = a.flops * b / split * (a.causal ? 0.5 : 1.0);
           const double bytes = a.ioBytes * b / split;
-          t.forward += cost_->fusedTime(flops / kFusedAttentionForwardShare, saturatingBytes(bytes), OpClass::MatMul, a.dtype, rep);
-          t.backward += cost_->fusedTime(2.5 * flops / kFusedAttentionBackwardShare, saturatingBytes(2 * bytes), OpClass::MatMul,
-                                         a.dtype, rep);
+          const double f = cost_->fusedTime(flops / kFusedAttentionForwardShare, saturatingBytes(bytes), OpClass::MatMul, a.dtype, rep);
+          const double bw = cost_->fusedTime(2.5 * flops / kFusedAttentionBackwardShare, saturatingBytes(2 * bytes), OpClass::MatMul,
+                                             a.dtype, rep);
+          t.forward += f, t.attentionForward += f;
+          t.backward += bw, t.attentionBackward += bw;
         }
       times.push_back(t);
     }
@@ -131,13 +158,25 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, bool sequence
   return times[static_cast<size_t>(part + 1)];
 }
 
-PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, int device,
-                                  std::span<const std::vector<int>> tpG, std::span<const std::vector<int>> dpG) const {
+double StageCostModel::ringKvBytes(int part, int tp) const {
+  // Q, K and V are kept whole-headed; K and V are 2 kv of the heads + 2 kv head-widths.
+  const double kvShare = st_->heads > 0 && st_->kvHeads > 0
+                             ? 2.0 * st_->kvHeads / (st_->heads + 2.0 * st_->kvHeads)
+                             : 2.0 / 3.0;
+  double bytes = 0;
+  for (const StackAttention& a : partAt(part).attention) bytes += a.keptBytes * kvShare / (a.sharded ? tp : 1);
+  return bytes;
+}
+
+PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, int device, const StageGroups& groups) const {
+  const auto& tpG = groups.tp;
+  const auto& dpG = groups.dp;
+  const auto& cpG = groups.cp;
   const Cluster& c = cost_->cluster();
   const StackPart& part = partAt(pi);
-  const double b = static_cast<double>(mbs);
+  const double b = static_cast<double>(mbs) / p.cp;  // per context rank
   PartCost pc;
-  const PartTimes times = partTimes(pi, mbs, p.tp, p.sequenceParallel, p.attention, p.fp8, device);
+  const PartTimes times = partTimes(pi, mbs, p.tp, p.cp, p.sequenceParallel, p.attention, p.fp8, device);
   pc.forward = times.forward;
   pc.backward = times.backward;
   pc.coreForward = times.coreForward;
@@ -156,7 +195,15 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.arForward += 2 * a2a;
     pc.arBackward += 2 * a2a;
   }
-  if (p.zero == 3 && p.dp > 1)
+  if (p.cp > 1 && !part.attention.empty()) {
+    // Ring attention: the keys and values of the whole sequence pass every context rank, an
+    // all-gather's traffic forward, twice that backward (keys and values again, their gradients
+    // reduce-scattered), overlapped with the attention kernels: only what outlasts them blocks.
+    pc.ringForward = collectiveCost(c, Collective::AllGather, cpG, b * p.cp * ringKvBytes(pi, p.tp), serverOf_).time;
+    pc.arForward += std::max(0.0, pc.ringForward - times.attentionForward);
+    pc.arBackward += std::max(0.0, 2 * pc.ringForward - times.attentionBackward);
+  }
+  if (p.zero == 3 && p.gradientGroup() > 1)
     pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
   const double whole = p.sequenceParallel ? p.tp : 1;
   const bool fp8Layer = p.fp8 && pi >= 0 && pi < st_->numLayers();
@@ -187,15 +234,14 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   const int stage = p.stageOfChunk(chunk);
   const int first = chunk == 0 ? -1 : stg.first;
   const int last = chunk == p.chunks() - 1 ? L : stg.last - 1;  // inclusive part range
-  const int device = rankDevice[static_cast<size_t>(stage * p.dp * p.tp)];
-  const auto tpG = tpGroups(p, rankDevice, stage);
-  const auto dpG = dpGroups(p, rankDevice, stage);
+  const int device = rankDevice[static_cast<size_t>(stage * p.ranksPerStage())];
+  const StageGroups groups = stageGroups(p, rankDevice, stage);
 
   StageCost sc;
   double saved = 0, largestSaved = 0, inputs = 0;
   int64_t largestLayerParams = 0;
   for (int pi = first; pi <= last; ++pi) {
-    const PartCost pc = partCost(p, pi, mbs, device, tpG, dpG);
+    const PartCost pc = partCost(p, pi, mbs, device, groups);
     sc.forward += pc.forwardTime();
     const double bwd = pc.backwardTime(stg.recompute);
     sc.backward += bwd;
@@ -215,9 +261,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   std::reverse(sc.bucketBackward.begin(), sc.bucketBackward.end());
   std::reverse(sc.bucketBytes.begin(), sc.bucketBytes.end());
   if (chunk < p.chunks() - 1)
-    sc.sendBytes = static_cast<double>(mbs) * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes / (p.sequenceParallel ? p.tp : 1);
+    sc.sendBytes = static_cast<double>(mbs) / p.cp * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes /
+                   (p.sequenceParallel ? p.tp : 1);
 
-  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.dp, sc.params, largestLayerParams, sc.localParams);
+  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.gradientGroup(), sc.params, largestLayerParams, sc.localParams);
   sc.staticParts.weights += 2.0 * static_cast<double>(sc.fp8Params);  // the FP8 copy and its transpose
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
   const bool full = stg.recompute == Recompute::Full;
@@ -225,7 +272,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   sc.workingSet = full ? largestSaved : 0;
 
   const double P = static_cast<double>(sc.params);
-  const double dp = static_cast<double>(p.dp);
+  const double dp = static_cast<double>(p.gradientGroup());  // ZeRO shards over dp x cp
   const TrainingBytes& tb = bytes_;
   // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
@@ -235,7 +282,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight) +
                              (tb.weight + 2) * static_cast<double>(sc.fp8Params);
   sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
-  if ((p.zero == 1 || p.zero == 2) && p.dp > 1) sc.paramGatherBytes = tb.weight * P;
+  if ((p.zero == 1 || p.zero == 2) && p.gradientGroup() > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;
 }
 

@@ -104,14 +104,22 @@ struct StageCost {
 // Devices of the groups a stage's collectives run over: the TP groups (one per replica) and
 // the DP groups (one per shard), from the plan's rank -> device map.
 std::vector<std::vector<int>> tpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
+// DP groups hold every rank with the same weights: dp x cp of them (context ranks too).
 std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
+// The context-parallel rings: one per replica and TP shard.
+std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
+struct StageGroups {
+  std::vector<std::vector<int>> tp, dp, cp;
+};
+StageGroups stageGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
 
 // One part (prologue, layer, epilogue) of a stage, per micro-batch on one device.
 struct PartCost {
   double forward = 0;      // compute
   double backward = 0;     // compute of the backward pass, without recomputation
   double coreForward = 0;  // compute of the unfused attention cores (what selective recomputation repeats)
-  double arForward = 0;    // collectives in forward: TP all-reduces, MoE all-to-alls
+  double arForward = 0;    // collectives in forward: TP all-reduces, MoE all-to-alls, ring attention not hidden
+  double ringForward = 0;  // ring attention's key / value exchange in forward, before overlap
   double arBackward = 0;   // in backward
   double gather = 0;       // ZeRO-3 weight all-gather, per pass
   int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
@@ -142,6 +150,7 @@ inline constexpr double kFp8CastBackwardBytes = 1.5;
 // Compute times of one part per micro-batch on one device.
 struct PartTimes {
   double forward = 0, backward = 0, coreForward = 0;
+  double attentionForward = 0, attentionBackward = 0;  // the fused attention kernels among them
 };
 
 class StageCostModel {
@@ -156,18 +165,20 @@ class StageCostModel {
   // on the devices of its pipeline stage from `rankDevice`; its activationMemory is left 0.
   StageCost stageCost(const ParallelPlan& p, int stage, int64_t mbs, const std::vector<int>& rankDevice) const;
 
-  // Part `part` (-1 prologue, 0..L-1 layers, L epilogue) of a stage whose TP and DP groups are
-  // `tpG` / `dpG` under plan p's tp and zero.
-  PartCost partCost(const ParallelPlan& p, int part, int64_t mbs, int device, std::span<const std::vector<int>> tpG,
-                    std::span<const std::vector<int>> dpG) const;
+  // Part `part` (-1 prologue, 0..L-1 layers, L epilogue) of a stage with these groups under plan p.
+  PartCost partCost(const ParallelPlan& p, int part, int64_t mbs, int device, const StageGroups& groups) const;
+  // Keys and values of a part's attention cores per sample on one TP shard: what ring attention
+  // passes around the context ranks.
+  double ringKvBytes(int part, int tp) const;
 
   // Compute times of one part (-1 prologue, 0..L-1 layers, L epilogue) on the device kind of
-  // `device`, at micro-batch size mbs, tensor-parallel degree tp, with or without sequence
-  // parallelism, attention cores fused or not (no collectives).
-  PartTimes partTimes(int part, int64_t mbs, int tp, bool sequenceParallel, AttentionImpl attention, bool fp8,
+  // `device`, at micro-batch size mbs, tensor-parallel degree tp, cp context ranks (each runs
+  // 1 / cp of the tokens; causal attention balanced over them), with or without sequence
+  // parallelism, attention cores fused or not, products in FP8 or not (no collectives).
+  PartTimes partTimes(int part, int64_t mbs, int tp, int cp, bool sequenceParallel, AttentionImpl attention, bool fp8,
                       int device) const;
   double partForward(int part, int64_t mbs, int tp, int device) const {
-    return partTimes(part, mbs, tp, false, AttentionImpl::Flash, false, device).forward;
+    return partTimes(part, mbs, tp, 1, false, AttentionImpl::Flash, false, device).forward;
   }
 
  private:
@@ -176,8 +187,8 @@ class StageCostModel {
   const CostModel* cost_;
   std::vector<int> serverOf_;
   TrainingBytes bytes_;
-  // (mbs, tp, sequence parallel, attention, fp8, kind) -> per part
-  mutable std::map<std::tuple<int64_t, int, bool, AttentionImpl, bool, int>, std::vector<PartTimes>> timesCache_;
+  // (mbs, tp, cp, sequence parallel, attention, fp8, kind) -> per part
+  mutable std::map<std::tuple<int64_t, int, int, bool, AttentionImpl, bool, int>, std::vector<PartTimes>> timesCache_;
 };
 
 }  // namespace gp

@@ -106,6 +106,13 @@ class ParallelViewsTest : public QObject {
     QCOMPARE(back.virtualStages, 1);
     QCOMPARE(back.stages.size(), size_t{1});
     QCOMPARE(withMesh(v2, 8, 256, 8, 1, 2).stages.size(), size_t{4});  // pp 2 x v 2
+    // Context parallelism: dp takes what tp x pp x cp leave, the micro-batch size kept.
+    const ParallelPlan cp = withContextParallel(a, 16, 256, 4);
+    QCOMPARE(cp.cp, 4);
+    QCOMPARE(cp.dp, 4);
+    QCOMPARE(cp.microbatchSize(256), a.microbatchSize(256));
+    QCOMPARE(withContextParallel(cp, 16, 256, 1).dp, 16);
+    QVERIFY(pformat::shapeText(cp, 256).startsWith(QStringLiteral("dp 4 × cp 4 × tp 1")));
     // Another batch keeps the micro-batch size where it divides, else the count.
     const PlanState s{256, b};
     QCOMPARE(withBatch(s, 512).plan.microbatches, 16);

@@ -116,7 +116,7 @@ void MeshView::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), palette().color(QPalette::Base));
   if (servers_.empty()) return;
   const QFontMetrics fm(font());
-  const int stride = std::max(1, plan_.dp * plan_.tp);
+  const int stride = std::max(1, plan_.ranksPerStage());
   const double labelW = fm.horizontalAdvance(QStringLiteral("node00")) + 12;
   for (int s = 0; s < static_cast<int>(servers_.size()); ++s) {
     const Server& server = servers_[static_cast<size_t>(s)];
@@ -138,9 +138,11 @@ void MeshView::paintEvent(QPaintEvent*) {
       p.drawRoundedRect(r, 3, 3);
       if (rank < 0) continue;
       p.setPen(textColorOn(fill));
-      const int replica = (rank % stride) / std::max(1, plan_.tp), shard = rank % std::max(1, plan_.tp);
+      const int tp = std::max(1, plan_.tp), cp = std::max(1, plan_.cp);
+      const int replica = (rank % stride) / (tp * cp), context = (rank % stride) / tp % cp, shard = rank % tp;
       const QString top = tr("S%1").arg(stage);
-      const QString bottom = tr("d%1 t%2").arg(replica).arg(shard);
+      const QString bottom =
+          cp > 1 ? tr("d%1 c%2 t%3").arg(replica).arg(context).arg(shard) : tr("d%1 t%2").arg(replica).arg(shard);
       if (r.height() >= 2 * fm.height() + 2 && fm.horizontalAdvance(bottom) + 4 <= r.width()) {
         p.drawText(r.adjusted(0, 2, 0, -r.height() / 2), Qt::AlignHCenter | Qt::AlignBottom, top);
         p.drawText(r.adjusted(0, r.height() / 2, 0, -2), Qt::AlignHCenter | Qt::AlignTop, bottom);
@@ -181,14 +183,16 @@ bool MeshView::event(QEvent* e) {
     return true;
   }
   const int rank = rankOf_[static_cast<size_t>(d)];
-  const int stride = std::max(1, plan_.dp * plan_.tp);
+  const int stride = std::max(1, plan_.ranksPerStage());
+  const int tp = std::max(1, plan_.tp), cp = std::max(1, plan_.cp);
   const QString text = rank < 0 ? tr("%1: not used by the plan").arg(deviceNames_[static_cast<size_t>(d)])
-                                : tr("%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5")
+                                : tr("%1: rank %2, stage %3, data-parallel replica %4, context rank %5, tensor-parallel shard %6")
                                       .arg(deviceNames_[static_cast<size_t>(d)])
                                       .arg(rank)
                                       .arg(rank / stride)
-                                      .arg((rank % stride) / std::max(1, plan_.tp))
-                                      .arg(rank % std::max(1, plan_.tp));
+                                      .arg((rank % stride) / (tp * cp))
+                                      .arg((rank % stride) / tp % cp)
+                                      .arg(rank % tp);
   QToolTip::showText(help->globalPos(), text, this);
   return true;
 }

@@ -53,8 +53,10 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   dp_->setToolTip(tr("Data-parallel replicas"));
   tp_->setToolTip(tr("Tensor-parallel degree: each layer's matrices split over this many GPUs"));
   pp_->setToolTip(tr("Pipeline stages"));
+  cp_ = makeCombo(this, "parallelCp");
+  cp_->setToolTip(tr("Context-parallel ranks: each sample's sequence split over them (ring attention)"));
   for (auto [label, combo] : {std::pair{QStringLiteral("dp"), dp_}, std::pair{QStringLiteral("tp"), tp_},
-                              std::pair{QStringLiteral("pp"), pp_}}) {
+                              std::pair{QStringLiteral("pp"), pp_}, std::pair{QStringLiteral("cp"), cp_}}) {
     mesh->addWidget(new QLabel(label, this));
     mesh->addWidget(combo);
   }
@@ -129,6 +131,12 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   for (int which = 0; which < 3; ++which)
     connect(degreeCombo(which), &QComboBox::activated, this,
             [this, which](int index) { requestMesh(which, degreeCombo(which)->itemData(index).toInt()); });
+  connect(cp_, &QComboBox::activated, this, [this](int index) {
+    const int cp = cp_->itemData(index).toInt();
+    if (cp == state_.plan.cp) return;
+    Q_EMIT editRequested({state_.batch, pedit::withContextParallel(state_.plan, devices_, state_.batch, cp)},
+                         QStringLiteral("cp %1").arg(cp));
+  });
   connect(virtual_, &QComboBox::activated, this, [this](int index) {
     const int v = virtual_->itemData(index).toInt();
     if (v == state_.plan.virtualStages) return;
@@ -177,7 +185,7 @@ void ParallelControls::setContext(int devices, int layers) {
 void ParallelControls::requestMesh(int which, int value) {
   const int current[3] = {state_.plan.dp, state_.plan.tp, state_.plan.pp};
   if (current[which] == value) return;
-  const std::array<int, 3> d = pedit::meshWith(state_.plan, devices_, which, value);
+  const std::array<int, 3> d = pedit::meshWith(state_.plan, devices_ / std::max(1, state_.plan.cp), which, value);
   static const char* names[] = {"dp", "tp", "pp"};
   Q_EMIT editRequested({state_.batch, pedit::withMesh(state_.plan, layers_, state_.batch, d[0], d[1], d[2])},
                        QStringLiteral("%1 %2").arg(QString::fromLatin1(names[which])).arg(value));
@@ -217,6 +225,10 @@ void ParallelControls::fillDegrees() {
       c->addItem(QString::number(v), v);
     c->setCurrentIndex(c->findData(values[which]));
   }
+  const QSignalBlocker block(cp_);
+  cp_->clear();
+  for (int v : pedit::degreeChoices(devices_, devices_)) cp_->addItem(QString::number(v), v);
+  cp_->setCurrentIndex(cp_->findData(p.cp));
 }
 
 void ParallelControls::fillVirtualStages() {
@@ -300,7 +312,7 @@ QComboBox* ParallelControls::recomputeBox(int stage) const { return qobject_cast
 
 void ParallelControls::setEditable(bool editable, const QString& whyNot) {
   for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
-                     static_cast<QWidget*>(pp_), static_cast<QWidget*>(virtual_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
+                     static_cast<QWidget*>(pp_), static_cast<QWidget*>(cp_), static_cast<QWidget*>(virtual_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
                      static_cast<QWidget*>(zero_), static_cast<QWidget*>(attention_),
                      static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(fp8_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);

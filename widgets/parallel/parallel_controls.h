@@ -35,6 +35,7 @@ class ParallelControls : public QWidget {
   QSpinBox* batchSpin() const { return batch_; }
   QComboBox* degreeCombo(int which) const;  // 0 dp, 1 tp, 2 pp
   QComboBox* virtualStagesCombo() const { return virtual_; }
+  QComboBox* contextParallelCombo() const { return cp_; }
   QComboBox* microbatchCombo() const { return micro_; }
   QComboBox* scheduleCombo() const { return schedule_; }
   QComboBox* zeroCombo() const { return zero_; }
@@ -59,7 +60,7 @@ class ParallelControls : public QWidget {
   int devices_ = 1, layers_ = 1;
   pedit::PlanState state_;
   QSpinBox* batch_;
-  QComboBox *dp_, *tp_, *pp_, *virtual_, *micro_, *schedule_, *zero_, *attention_;
+  QComboBox *dp_, *tp_, *pp_, *cp_, *virtual_, *micro_, *schedule_, *zero_, *attention_;
   QCheckBox *sequenceParallel_, *fp8_;
   QTableWidget* stages_;
   QLabel* notice_;

@@ -94,6 +94,20 @@ ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule) {
   return out;
 }
 
+ParallelPlan withContextParallel(const ParallelPlan& p, int devices, int64_t batch, int cp) {
+  ParallelPlan out = p;
+  out.cp = cp;
+  const int64_t others = int64_t{p.tp} * p.pp * cp;
+  if (others > 0 && devices % others == 0 && devices / others >= 1) {
+    const int64_t mbs = p.dp > 0 && p.microbatches > 0 ? batch / (int64_t{p.dp} * p.microbatches) : 0;
+    out.dp = static_cast<int>(devices / others);
+    if (out.dp != p.dp) out.microbatches = countKeepingSize(batch, out.dp, mbs, p.microbatches);
+  }
+  if (cp > 1) out.expertParallel = false;  // not modelled together
+  out.devices.clear();
+  return out;
+}
+
 ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualStages) {
   ParallelPlan out = p;
   out.virtualStages = virtualStages;

@@ -64,6 +64,10 @@ ParallelPlan withBoundary(const ParallelPlan& p, int boundary, int first);
 std::vector<int> microbatchChoices(int64_t batch, int dp);
 // The degrees a mesh dimension may take: the divisors of `devices` up to `limit`.
 std::vector<int> degreeChoices(int devices, int limit);
+// Context parallelism of cp ranks on `devices` devices: dp takes what tp x pp x cp leave (when it
+// divides; else the plan rule refuses the edit with its reason), the micro-batch size kept where
+// the batch allows.
+ParallelPlan withContextParallel(const ParallelPlan& p, int devices, int64_t batch, int cp);
 // Virtual stages for pp stages of `layers` layers: 1, and with pp > 1 every v > 1 dividing the
 // layers per stage (Megatron-LM's rule), plus `current`.
 std::vector<int> virtualStageChoices(int layers, int pp, int current);

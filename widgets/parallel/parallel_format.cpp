@@ -24,8 +24,10 @@ QString shapeText(const ParallelPlan& p, int64_t batch) {
   const QString pp = p.virtualStages > 1
                          ? QCoreApplication::translate("gp::ParallelFormat", "%1 (%2 virtual)").arg(p.pp).arg(p.virtualStages)
                          : QString::number(p.pp);
+  const QString dp = p.cp > 1 ? QCoreApplication::translate("gp::ParallelFormat", "%1 × cp %2").arg(p.dp).arg(p.cp)
+                              : QString::number(p.dp);
   QString text = QCoreApplication::translate("gp::ParallelFormat", "dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7")
-                     .arg(p.dp)
+                     .arg(dp)
                      .arg(p.tp)
                      .arg(pp, loc.toString(p.microbatches), loc.toString(static_cast<qlonglong>(p.microbatchSize(batch))),
                           scheduleName(p.schedule))

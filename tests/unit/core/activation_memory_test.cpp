@@ -30,7 +30,7 @@ struct GptLayer {
     p.dp = 4 / tp, p.tp = tp, p.sequenceParallel = sp, p.attention = attention;
     p.stages = evenStages(st.numLayers(), 1);
     const std::vector<int> devices = planDevices(p, c);
-    return model.partCost(p, 1, 1, devices[0], tpGroups(p, devices, 0), dpGroups(p, devices, 0));
+    return model.partCost(p, 1, 1, devices[0], stageGroups(p, devices, 0));
   }
 };
 
@@ -97,12 +97,12 @@ TEST(FusedAttention, IsOneKernelOfHalfTheFlopsWhenCausalAndTwoAndAHalfInBackward
   const CostModel cost(g, c);
   const StageCostModel model(st, cost);
   for (int tp : {1, 2}) {
-    const PartTimes t = model.partTimes(0, 2, tp, false, AttentionImpl::Flash, false, 0);
+    const PartTimes t = model.partTimes(0, 2, tp, 1, false, AttentionImpl::Flash, false, 0);
     const double flops = 2 * 4e12 / tp * 0.5;
     const auto bytes = static_cast<int64_t>(2 * 3e9 / tp);
     EXPECT_DOUBLE_EQ(t.forward, cost.fusedTime(flops / 0.8, bytes, OpClass::MatMul, DType::BF16, 0)) << "tp " << tp;
     EXPECT_DOUBLE_EQ(t.backward, cost.fusedTime(2.5 * flops / 0.7, 2 * bytes, OpClass::MatMul, DType::BF16, 0)) << "tp " << tp;
-    EXPECT_EQ(model.partTimes(0, 2, tp, false, AttentionImpl::Unfused, false, 0).forward, 0);  // no unfused ops: nothing
+    EXPECT_EQ(model.partTimes(0, 2, tp, 1, false, AttentionImpl::Unfused, false, 0).forward, 0);  // no unfused ops: nothing
   }
 }
 

@@ -65,8 +65,8 @@ struct Fp8Task {
 TEST(Fp8, AProductRunsAtTheFp8RatePlusItsCasts) {
   const Fp8Task t;
   const StageCostModel& model = t.model;
-  const PartTimes bf16 = model.partTimes(0, 1, 1, false, AttentionImpl::Flash, false, 0);
-  const PartTimes fp8 = model.partTimes(0, 1, 1, false, AttentionImpl::Flash, true, 0);
+  const PartTimes bf16 = model.partTimes(0, 1, 1, 1, false, AttentionImpl::Flash, false, 0);
+  const PartTimes fp8 = model.partTimes(0, 1, 1, 1, false, AttentionImpl::Flash, true, 0);
   // bf16: 1e12 FLOPs at 1e12 FLOP/s = 1 s (its 1.02e8 bytes take 0.102 s); backward twice that.
   EXPECT_NEAR(bf16.forward, 1.0, 1e-12);
   EXPECT_NEAR(bf16.backward, 2.0, 1e-12);
@@ -75,8 +75,8 @@ TEST(Fp8, AProductRunsAtTheFp8RatePlusItsCasts) {
   EXPECT_NEAR(fp8.forward, 0.575, 1e-12);
   EXPECT_NEAR(fp8.backward, 1.15, 1e-12);
   // The prologue and epilogue (embedding, head) stay 16-bit.
-  EXPECT_EQ(model.partTimes(-1, 1, 1, false, AttentionImpl::Flash, true, 0).forward,
-            model.partTimes(-1, 1, 1, false, AttentionImpl::Flash, false, 0).forward);
+  EXPECT_EQ(model.partTimes(-1, 1, 1, 1, false, AttentionImpl::Flash, true, 0).forward,
+            model.partTimes(-1, 1, 1, 1, false, AttentionImpl::Flash, false, 0).forward);
 }
 
 TEST(Fp8, KeepsInputsInFp8AndTwoMoreBytesPerWeight) {
