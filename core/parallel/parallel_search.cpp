@@ -170,10 +170,13 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
     double pass = 0, kept = 0, workingSet = 0;
     int64_t stat = 0;
   };
+  auto staticOf = [&](const Acc& acc) {
+    return stageStaticMemory(tb, shape.zero, shape.dp * shape.cp, acc.params, acc.largestParams, acc.local).total();
+  };
   auto chunkFrom = [&](const Acc& acc, Recompute r) {
     const bool full = r == Recompute::Full;
     return Chunk{acc.pass[static_cast<int>(r)], full ? acc.inputs : acc.kept[static_cast<int>(r)], full ? acc.largestSaved : 0,
-                 saturatingBytes(stageStaticMemory(tb, shape.zero, shape.dp * shape.cp, acc.params, acc.largestParams, acc.local).total())};
+                 saturatingBytes(staticOf(acc))};
   };
   const PartCost& prologue = parts.front();
   const PartCost& epilogue = parts.back();
@@ -203,14 +206,19 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
           whole.add(epilogue);
         }
         const size_t i = (static_cast<size_t>(s) * W + static_cast<size_t>(a)) * W + static_cast<size_t>(b);
+        const double stat = staticOf(whole);
         for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-          const Chunk ch = chunkFrom(whole, r);
-          if (ch.stat + saturatingBytes(inFlight * ch.kept + ch.workingSet) <= capacity) {
-            cost[i] = ch.pass;
+          const bool full = r == Recompute::Full;
+          const double kept = full ? whole.inputs : whole.kept[static_cast<int>(r)];
+          if (stat + inFlight * kept + (full ? whole.largestSaved : 0) <= static_cast<double>(capacity)) {
+            cost[i] = whole.pass[static_cast<int>(r)];
             rec[i] = static_cast<uint8_t>(r);
             break;
           }
         }
+        // Memory only grows with the range: when not even full recomputation fits, no longer
+        // range from a does.
+        if (cost[i] == kInf) break;
       }
     }
   }
@@ -259,35 +267,68 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   const auto t0 = std::chrono::steady_clock::now();
   ParallelResult res;
   res.method = "exact";
-  struct Candidate {
-    PlanShape shape;
-    StagePartition part;
-  };
-  std::vector<Candidate> cands;
   const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.fixed);
   // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
   // the virtual stages: shared by the shapes that differ only there.
-  std::map<std::tuple<int, int, int, int64_t, int, bool, bool>, std::vector<PartCost>> partCache;
-  for (const PlanShape& s : shapes) {
-    const auto key =
-        std::tuple{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
+  using Key = std::tuple<int, int, int, int64_t, int, bool, bool>;
+  std::map<Key, std::vector<PartCost>> partCache;
+  struct Sums {
+    double pass = 0;  // every part's pass without recomputation
+    int64_t params = 0, local = 0;
+  };
+  std::map<Key, Sums> sumCache;
+  int64_t capacity = std::numeric_limits<int64_t>::max();
+  for (int d = 0; d < model.cluster().numDevices(); ++d)
+    if (const int64_t cap = model.cluster().device(d).memCapacity; cap > 0) capacity = std::min(capacity, cap);
+  struct Candidate {
+    size_t shape;
+    const std::vector<PartCost>* parts;
+    double bound;  // micro-batches x the passes / pp: the busiest stage holds at least the mean
+  };
+  std::vector<Candidate> cands;
+  auto stopped = [&] {
+    return (options.cancel && options.cancel->load()) || secondsSince(t0) > options.budgetSeconds;
+  };
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const PlanShape& s = shapes[i];
+    const Key key{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
     auto it = partCache.find(key);
-    if (it == partCache.end()) it = partCache.emplace(key, stagePartCosts(model, globalBatch, s)).first;
-    if (auto p = partitionStages(model, s, it->second)) cands.push_back({s, std::move(*p)});
-    if (secondsSince(t0) > options.budgetSeconds) {
+    if (it == partCache.end()) {
+      it = partCache.emplace(key, stagePartCosts(model, globalBatch, s)).first;
+      Sums sum;
+      for (const PartCost& pc : it->second) sum.pass += pc.passTime(Recompute::None), sum.params += pc.params, sum.local += pc.localParams;
+      sumCache[key] = sum;
+    }
+    // The stage with the most weights holds at least the mean: when even that does not fit, no
+    // partition does.
+    const Sums& sum = sumCache[key];
+    const double meanStatic =
+        stageStaticMemory(model.bytes(), s.zero, s.dp * s.cp, sum.params / s.pp, 0, sum.local / s.pp).total();
+    if (meanStatic > static_cast<double>(capacity)) continue;
+    cands.push_back({i, &it->second, s.microbatches * sum.pass / s.pp});
+    if (stopped()) {
       res.complete = false;
       break;
     }
   }
-  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.part.lowerBound < b.part.lowerBound; });
+  // In order of that bound: partition (the dynamic programme's tighter bound), then simulate
+  // while a shape's bound can still beat the best step.
+  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
   double bestStep = kInf;
+  int64_t partitioned = 0, fit = 0;
   for (const Candidate& cand : cands) {
-    if (cand.part.lowerBound >= bestStep) break;
-    if ((options.cancel && options.cancel->load()) || secondsSince(t0) > options.budgetSeconds) {
+    if (cand.bound >= bestStep) break;
+    if (stopped()) {
       res.complete = false;
       break;
     }
-    ParallelPlan plan = planOf(cand.shape, cand.part.stages);
+    const PlanShape& shape = shapes[cand.shape];
+    ++partitioned;
+    const std::optional<StagePartition> part = partitionStages(model, shape, *cand.parts);
+    if (!part) continue;
+    ++fit;
+    if (part->lowerBound >= bestStep) continue;
+    ParallelPlan plan = planOf(shape, part->stages);
     ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
     ++res.evaluated;
     if (meas.feasible && meas.stepTime < bestStep) {
@@ -299,8 +340,10 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     }
   }
   res.searchSeconds = secondsSince(t0);
-  res.note = std::to_string(shapes.size()) + " shapes, " + std::to_string(cands.size()) + " fit memory, " +
-             std::to_string(res.evaluated) + " simulated" + (res.complete ? "" : " (stopped at the budget)");
+  res.note = std::to_string(shapes.size()) + " shapes, " + std::to_string(cands.size()) + " within memory on average, " +
+             std::to_string(partitioned) + " partitioned (the rest bounded out), " +
+             std::to_string(fit) + " fit memory, " + std::to_string(res.evaluated) + " simulated" +
+             (res.complete ? "" : " (stopped at the budget)");
   if (!res.found) res.note = "no plan fits the devices' memory: " + res.note;
   return res;
 }

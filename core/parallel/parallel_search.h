@@ -14,9 +14,12 @@
 // every v > 1 dividing the layers per stage when pp divides the micro-batches; ZeRO 0-3 when
 // dp > 1; every context-parallel degree whose 2 cp chunks divide the sequence; with and without
 // expert parallelism (without cp) for a mixture of experts whose experts dp divides;
-// sequence parallelism wherever it fits), partitions each, and simulates (pipeline_sim.h) every
-// shape whose lower bound — max over stages k of (the passes of the chunks before chunk k) +
-// micro-batches x (stage k's passes) — beats the best step found so far, in order of that bound. Within its budget it is exact over shapes; the partition within a
+// sequence parallelism wherever it fits). Shapes whose mean weights, gradients and optimizer state
+// per stage exceed a device cannot fit and are dropped; the rest are taken in order of a first
+// bound, micro-batches x (every part's pass) / pp (the busiest stage holds at least the mean),
+// until it reaches the best step found: each is partitioned, and simulated (pipeline_sim.h) when
+// the partition's bound — max over stages k of (the passes of the chunks before chunk k) +
+// micro-batches x (stage k's passes) — still beats the best step. Within its budget it is exact over shapes; the partition within a
 // shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
 // groups: exact on clusters of identical servers (every preset), an approximation on mixed ones.
 #pragma once
