@@ -66,6 +66,10 @@ struct ParallelPlan {
   int microbatches = 1;  // per replica and step
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;          // ZeRO stage: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters (over dp)
+  // ZeRO-1 / 2 (Megatron-LM's distributed optimizer, --overlap-param-gather): each chunk's updated
+  // weights are all-gathered while the next step's first forward pass runs through the chunk,
+  // so only what outlasts that pass adds to the step.
+  bool overlapParamGather = false;
   // Mixture of experts: each replica holds experts / dp of the experts (expert parallelism over
   // the dp group; tokens reach their expert by all-to-all, expert gradients are not all-reduced).
   bool expertParallel = false;

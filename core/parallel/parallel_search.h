@@ -14,7 +14,7 @@
 // every v > 1 dividing the layers per stage when pp divides the micro-batches; ZeRO 0-3 when
 // dp > 1; every context-parallel degree whose 2 cp chunks divide the sequence; with and without
 // expert parallelism (without cp) for a mixture of experts whose experts dp divides;
-// sequence parallelism wherever it fits). Shapes whose mean weights, gradients and optimizer state
+// sequence parallelism wherever it fits; the parameter gather of ZeRO-1 / 2 overlapped). Shapes whose mean weights, gradients and optimizer state
 // per stage exceed a device cannot fit and are dropped; the rest are taken in order of a first
 // bound, micro-batches x (every part's pass) / pp (the busiest stage holds at least the mean),
 // until it reaches the best step found: each is partitioned, and simulated (pipeline_sim.h) when

@@ -269,7 +269,9 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     } else {  // GatherReady, e.stage holds the chunk
       const int s = e.stage % pp;
       auto [start, end] = reserve(paramGather[static_cast<size_t>(e.stage)], e.time);
-      stageEnd[static_cast<size_t>(s)] = std::max(stageEnd[static_cast<size_t>(s)], end);
+      // Overlapped: the next step's first forward through the chunk hides as much.
+      const double hidden = plan.overlapParamGather ? out.stages[static_cast<size_t>(e.stage)].forward : 0;
+      stageEnd[static_cast<size_t>(s)] = std::max(stageEnd[static_cast<size_t>(s)], end - hidden);
       record({PipelineEvent::Kind::ParamGather, s, -1, -1, start, end, false, e.stage});
     }
   }

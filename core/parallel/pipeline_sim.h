@@ -22,7 +22,8 @@
 //   rest of that backward): all-reduce, or reduce-scatter under ZeRO; under ZeRO-2 and 3, which
 //   keep only a shard of the gradients, after every micro-batch's backward;
 // - the optimizer step when the stage's last bucket is done, then (ZeRO-1/2) the updated
-//   weights all-gathered over DP.
+//   weights all-gathered over DP (overlapped: less the chunk's forward pass, which the next
+//   step's first micro-batch runs meanwhile).
 // Tensor-parallel collectives run inside the passes (stage_cost.h).
 //
 // Shares, of the step time:
