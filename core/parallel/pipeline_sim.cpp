@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <queue>
 #include <span>
 
@@ -165,10 +166,15 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<std::vector<CollectiveCost>> sync(static_cast<size_t>(chunks));
   std::vector<CollectiveCost> paramGather(static_cast<size_t>(chunks));
   const Collective syncKind = plan.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
+  std::vector<std::map<double, CollectiveCost>> syncCosts(static_cast<size_t>(pp));  // identical buckets alike
   for (int k = 0; k < chunks; ++k) {
     const StageCost& sc = out.stages[static_cast<size_t>(k)];
     const auto groups = dpGroups(plan, out.rankDevice, k % pp);
-    for (double bytes : sc.bucketBytes) sync[static_cast<size_t>(k)].push_back(collectiveCost(c, syncKind, groups, bytes, servers));
+    for (double bytes : sc.bucketBytes) {
+      auto [it, fresh] = syncCosts[static_cast<size_t>(k % pp)].try_emplace(bytes);
+      if (fresh) it->second = collectiveCost(c, syncKind, groups, bytes, servers);
+      sync[static_cast<size_t>(k)].push_back(it->second);
+    }
     if (sc.paramGatherBytes > 0)
       paramGather[static_cast<size_t>(k)] = collectiveCost(c, Collective::AllGather, groups, sc.paramGatherBytes, servers);
   }

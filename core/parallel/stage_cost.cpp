@@ -77,7 +77,17 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
 }
 
 StageGroups stageGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
-  return {tpGroups(p, rankDevice, stage), dpGroups(p, rankDevice, stage), cpGroups(p, rankDevice, stage)};
+  StageGroups g;
+  g.tp = tpGroups(p, rankDevice, stage);
+  g.dp = dpGroups(p, rankDevice, stage);
+  g.cp = cpGroups(p, rankDevice, stage);
+  return g;
+}
+
+double StageGroups::time(const Cluster& c, Collective kind, Which which, double bytes, const std::vector<int>& serverOf) const {
+  auto [it, fresh] = times_.try_emplace({kind, which, bytes}, 0.0);
+  if (fresh) it->second = collectiveCost(c, kind, which == Tp ? tp : which == Dp ? dp : cp, bytes, serverOf).time;
+  return it->second;
 }
 
 std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
@@ -169,9 +179,6 @@ double StageCostModel::ringKvBytes(int part, int tp) const {
 }
 
 PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, int device, const StageGroups& groups) const {
-  const auto& tpG = groups.tp;
-  const auto& dpG = groups.dp;
-  const auto& cpG = groups.cp;
   const Cluster& c = cost_->cluster();
   const StackPart& part = partAt(pi);
   const double b = static_cast<double>(mbs) / p.cp;  // per context rank
@@ -181,7 +188,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   pc.backward = times.backward;
   pc.coreForward = times.coreForward;
   if (p.tp > 1 && part.tpAllReduceBytes > 0) {
-    const double ar = collectiveCost(c, Collective::AllReduce, tpG, b * part.tpAllReduceBytes, serverOf_).time;
+    const double ar = groups.time(c, Collective::AllReduce, StageGroups::Tp, b * part.tpAllReduceBytes, serverOf_);
     pc.arForward = part.tpAllReducesForward * ar;
     pc.arBackward = part.tpAllReducesBackward * ar;
   }
@@ -191,7 +198,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     const int64_t expertOnRank = (part.expertParams + p.tp - 1) / p.tp;
     pc.params -= expertOnRank;
     pc.localParams = (expertOnRank + p.dp - 1) / p.dp;
-    const double a2a = collectiveCost(c, Collective::AllToAll, dpG, b * part.moeDispatchBytes, serverOf_).time;
+    const double a2a = groups.time(c, Collective::AllToAll, StageGroups::Dp, b * part.moeDispatchBytes, serverOf_);
     pc.arForward += 2 * a2a;
     pc.arBackward += 2 * a2a;
   }
@@ -199,12 +206,12 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     // Ring attention: the keys and values of the whole sequence pass every context rank, an
     // all-gather's traffic forward, twice that backward (keys and values again, their gradients
     // reduce-scattered), overlapped with the attention kernels: only what outlasts them blocks.
-    pc.ringForward = collectiveCost(c, Collective::AllGather, cpG, b * p.cp * ringKvBytes(pi, p.tp), serverOf_).time;
+    pc.ringForward = groups.time(c, Collective::AllGather, StageGroups::Cp, b * p.cp * ringKvBytes(pi, p.tp), serverOf_);
     pc.arForward += std::max(0.0, pc.ringForward - times.attentionForward);
     pc.arBackward += std::max(0.0, 2 * pc.ringForward - times.attentionBackward);
   }
   if (p.zero == 3 && p.gradientGroup() > 1)
-    pc.gather = collectiveCost(c, Collective::AllGather, dpG, bytes_.weight * static_cast<double>(pc.params), serverOf_).time;
+    pc.gather = groups.time(c, Collective::AllGather, StageGroups::Dp, bytes_.weight * static_cast<double>(pc.params), serverOf_);
   const double whole = p.sequenceParallel ? p.tp : 1;
   const bool fp8Layer = p.fp8 && pi >= 0 && pi < st_->numLayers();
   for (const StackOp& op : part.ops) {

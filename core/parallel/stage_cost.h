@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -109,7 +110,14 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
 // The context-parallel rings: one per replica and TP shard.
 std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
 struct StageGroups {
+  enum Which : uint8_t { Tp, Dp, Cp };
   std::vector<std::vector<int>> tp, dp, cp;
+  // The time of a collective over one of the group sets, remembered: a stack's identical layers
+  // ask for the same ones.
+  double time(const Cluster& c, Collective kind, Which which, double bytes, const std::vector<int>& serverOf) const;
+
+ private:
+  mutable std::map<std::tuple<Collective, Which, double>, double> times_;
 };
 StageGroups stageGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
 
