@@ -70,7 +70,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/desktop/background_job.h" line="+60"/>
+        <location filename="../app/desktop/background_job.h" line="+65"/>
         <source>out of memory</source>
         <translation>메모리 부족</translation>
     </message>
@@ -592,12 +592,19 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+77"/>
+        <source>
+weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
+        <translation>
+가중치 %1 · 그래디언트 %2 · 옵티마이저 상태 %3 · 활성값 %4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1, stage %2: %3</source>
         <translation>%1, 스테이지 %2: %3</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1: not used by the plan (%2)</source>
         <translation>%1: 계획에서 사용하지 않음 (%2)</translation>
     </message>
@@ -950,22 +957,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+138"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+158"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+15"/>
         <source>Laying out the graph… %1%</source>
         <translation>그래프 레이아웃 중… %1%</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>not enough memory to lay out this many boxes</source>
         <translation>이렇게 많은 상자를 배치할 메모리가 부족합니다</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>Layout failed: %1</source>
         <translation>레이아웃 실패: %1</translation>
     </message>
@@ -975,7 +982,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>결과 없음</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>Refining the layout (Graphviz)…</source>
         <translation>레이아웃 다듬는 중(Graphviz)…</translation>
     </message>
@@ -1104,7 +1111,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+318"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
         <source>1 op</source>
         <translation>연산 1개</translation>
     </message>
@@ -1359,15 +1366,29 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>스테이지 %1 · 레이어 %2–%3 · tp %4 · dp %5</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+30"/>
+        <location line="+39"/>
         <source> · recompute</source>
         <translation> · 재계산</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-3"/>
         <source>S%1 · tp %2 · dp %3</source>
         <translation>S%1 · tp %2 · dp %3</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source> · chunk %1</source>
+        <translation> · 청크 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 recomputation</source>
+        <translation> · %1 재계산</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source> · selective</source>
+        <translation> · 선택적</translation>
     </message>
     <message>
         <location line="+27"/>
@@ -2064,24 +2085,29 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+143"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>d%1 t%2</source>
         <translation>d%1 t%2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+0"/>
+        <source>d%1 c%2 t%3</source>
+        <translation>d%1 c%2 t%3</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>%1: not used by the plan</source>
         <translation>%1: 계획에서 사용하지 않음</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5</source>
-        <translation>%1: 랭크 %2, 스테이지 %3, 데이터 병렬 복제본 %4, 텐서 병렬 샤드 %5</translation>
+        <source>%1: rank %2, stage %3, data-parallel replica %4, context rank %5, tensor-parallel shard %6</source>
+        <translation>%1: 랭크 %2, 스테이지 %3, 데이터 병렬 복제본 %4, 컨텍스트 병렬 랭크 %5, 텐서 병렬 샤드 %6</translation>
     </message>
 </context>
 <context>
@@ -2553,9 +2579,24 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>파이프라인 스테이지 수</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Context-parallel ranks: each sample&apos;s sequence split over them (ring attention)</source>
+        <translation>컨텍스트 병렬 랭크 수: 각 샘플의 시퀀스를 이들에 나눔 (링 어텐션)</translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>Mesh</source>
         <translation>메시</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model chunks per pipeline stage (interleaved 1F1B): the bubble shrinks by this factor, the stages send this many times more often; micro-batches must be a multiple of pp</source>
+        <translation>파이프라인 스테이지당 모델 청크 수 (인터리브 1F1B): 버블이 이 배수만큼 줄고 스테이지 간 전송은 이 배수만큼 잦아짐; 마이크로배치 수는 pp의 배수여야 함</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Virtual stages</source>
+        <translation>가상 스테이지</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2608,7 +2649,47 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Fused (FlashAttention)</source>
+        <translation>융합 (FlashAttention)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unfused</source>
+        <translation>비융합</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fused: each attention runs as one kernel that never stores its probabilities; unfused: as the graph&apos;s separate operations</source>
+        <translation>융합: 각 어텐션이 확률을 저장하지 않는 하나의 커널로 실행됨; 비융합: 그래프의 개별 연산으로 실행됨</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sequence parallel</source>
+        <translation>시퀀스 병렬</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>With tp &gt; 1: norms, residual adds and the activations kept for backward are split over the tensor-parallel GPUs along the sequence</source>
+        <translation>tp &gt; 1일 때: 정규화, 잔차 덧셈, 역전파용으로 보관하는 활성값을 시퀀스 방향으로 텐서 병렬 GPU에 나눔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>FP8 GEMMs</source>
+        <translation>FP8 GEMM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The layers&apos; weight products in FP8 (Transformer Engine&apos;s recipe: inputs cast each pass, an FP8 copy of each weight); needs GPUs with an FP8 rate (Hopper and later)</source>
+        <translation>각 레이어의 가중치 곱을 FP8로 실행 (Transformer Engine 방식: 매 패스마다 입력을 변환하고 가중치마다 FP8 사본 유지); FP8 연산을 지원하는 GPU 필요 (Hopper 이후)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Stage</source>
         <translation>스테이지</translation>
     </message>
@@ -2624,21 +2705,41 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+0"/>
-        <source>Recompute</source>
+        <source>Recomputation</source>
         <translation>재계산</translation>
     </message>
     <message>
         <location line="+7"/>
-        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
-        <translation>각 파이프라인 스테이지가 시작하는 레이어(레이어 스택에서 경계를 드래그해도 됨)와 활성값을 보관하는 대신 역전파에서 재계산할지 여부</translation>
+        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and what it recomputes in backward instead of keeping: nothing, the attention cores (selective) or everything (full)</source>
+        <translation>각 파이프라인 스테이지의 시작 위치(또는 레이어 스택에서 경계를 드래그)와 역전파에서 보관 대신 재계산하는 것: 없음, 어텐션 코어(선택적) 또는 전부(전체)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+165"/>
+        <source>Chunk %1 starts at layer %2</source>
+        <translation>청크 %1이(가) 레이어 %2에서 시작</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Chunk %1: %2 recomputation</source>
+        <translation>청크 %1: %2 재계산</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stage %1: %2 recomputation</source>
+        <translation>스테이지 %1: %2 재계산</translation>
+    </message>
+    <message>
+        <location line="-169"/>
         <source>Global batch %1</source>
         <translation>전역 배치 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
+        <source>Virtual stages %1</source>
+        <translation>가상 스테이지 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Micro-batches %1</source>
         <translation>마이크로배치 %1</translation>
     </message>
@@ -2653,35 +2754,85 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+6"/>
+        <source>Attention %1</source>
+        <translation>어텐션 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sequence parallelism on</source>
+        <translation>시퀀스 병렬 켬</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sequence parallelism off</source>
+        <translation>시퀀스 병렬 끔</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>FP8 GEMMs on</source>
+        <translation>FP8 GEMM 켬</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP8 GEMMs off</source>
+        <translation>FP8 GEMM 끔</translation>
+    </message>
+    <message>
+        <location line="+73"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × 샘플 %2개</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+13"/>
+        <source>%1 · chunk %2</source>
+        <translation>%1 · 청크 %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Recompute stage %1</source>
-        <translation>스테이지 %1 재계산</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Keep activations of stage %1</source>
-        <translation>스테이지 %1의 활성값 보관</translation>
     </message>
 </context>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+25"/>
+        <source>%1 (%2 virtual)</source>
+        <translation>%1 (가상 %2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × cp %2</source>
+        <translation>%1 × cp %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × 샘플 %5개 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+13"/>
+        <source>Selective</source>
+        <translation>선택적</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · optimizer %7 %</source>
+        <translation>스텝 시간의 구성 (스테이지 %1이 마지막에 끝남): 계산 %2 % · 재계산 %3 % · 패스 내 집합 통신 %4 % · 버블과 전송 %5 % · 그래디언트 동기화 %6 % · 옵티마이저 %7 %</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 샘플/초 · 스텝 %2 ms · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
     </message>
@@ -2784,7 +2935,7 @@ Global batch %2, layers per stage %3</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+69"/>
         <source>%1 failed: %2</source>
         <translation>%1 실패: %2</translation>
     </message>
@@ -2943,7 +3094,7 @@ Global batch %2, layers per stage %3</source>
         <translation>최적화기(DQN)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Pipeline (one training step)</source>
         <translation>파이프라인(학습 한 스텝)</translation>
     </message>
@@ -2993,12 +3144,12 @@ Global batch %2, layers per stage %3</source>
         <translation>맞지 않음: %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Layers per stage: %1</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>%1에 썼습니다</translation>

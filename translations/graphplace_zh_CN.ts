@@ -70,7 +70,7 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/desktop/background_job.h" line="+60"/>
+        <location filename="../app/desktop/background_job.h" line="+65"/>
         <source>out of memory</source>
         <translation>内存不足</translation>
     </message>
@@ -592,12 +592,19 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+73"/>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+77"/>
+        <source>
+weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
+        <translation>
+权重 %1 · 梯度 %2 · 优化器状态 %3 · 激活 %4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1, stage %2: %3</source>
         <translation>%1，阶段 %2：%3</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1: not used by the plan (%2)</source>
         <translation>%1：方案未使用（%2）</translation>
     </message>
@@ -950,22 +957,22 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+138"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+158"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+15"/>
         <source>Laying out the graph… %1%</source>
         <translation>正在布局计算图… %1%</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>not enough memory to lay out this many boxes</source>
         <translation>内存不足，无法布局这么多方框</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>Layout failed: %1</source>
         <translation>布局失败：%1</translation>
     </message>
@@ -975,7 +982,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>没有结果</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>Refining the layout (Graphviz)…</source>
         <translation>正在优化布局（Graphviz）…</translation>
     </message>
@@ -1104,7 +1111,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+318"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
         <source>1 op</source>
         <translation>1 个算子</translation>
     </message>
@@ -1359,15 +1366,29 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>阶段 %1 · 层 %2–%3 · tp %4 · dp %5</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+30"/>
+        <location line="+39"/>
         <source> · recompute</source>
         <translation> · 重计算</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-3"/>
         <source>S%1 · tp %2 · dp %3</source>
         <translation>S%1 · tp %2 · dp %3</translation>
+    </message>
+    <message>
+        <location line="-30"/>
+        <source> · chunk %1</source>
+        <translation> · 块 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 recomputation</source>
+        <translation> · %1重计算</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source> · selective</source>
+        <translation> · 选择性</translation>
     </message>
     <message>
         <location line="+27"/>
@@ -2064,24 +2085,29 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+142"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+143"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>d%1 t%2</source>
         <translation>d%1 t%2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+0"/>
+        <source>d%1 c%2 t%3</source>
+        <translation>d%1 c%2 t%3</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>%1: not used by the plan</source>
         <translation>%1：方案未使用</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>%1: rank %2, stage %3, data-parallel replica %4, tensor-parallel shard %5</source>
-        <translation>%1：rank %2，阶段 %3，数据并行副本 %4，张量并行分片 %5</translation>
+        <source>%1: rank %2, stage %3, data-parallel replica %4, context rank %5, tensor-parallel shard %6</source>
+        <translation>%1：rank %2，阶段 %3，数据并行副本 %4，上下文并行 rank %5，张量并行分片 %6</translation>
     </message>
 </context>
 <context>
@@ -2553,9 +2579,24 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>流水线阶段数</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Context-parallel ranks: each sample&apos;s sequence split over them (ring attention)</source>
+        <translation>上下文并行 rank 数：每个样本的序列在它们之间切分（环形注意力）</translation>
+    </message>
+    <message>
         <location line="+7"/>
         <source>Mesh</source>
         <translation>网格</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Model chunks per pipeline stage (interleaved 1F1B): the bubble shrinks by this factor, the stages send this many times more often; micro-batches must be a multiple of pp</source>
+        <translation>每个流水线阶段的模型块数（交错 1F1B）：气泡按此倍数缩小，阶段间发送次数按此倍数增加；微批次数必须是 pp 的倍数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Virtual stages</source>
+        <translation>虚拟阶段</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2608,7 +2649,47 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Fused (FlashAttention)</source>
+        <translation>融合（FlashAttention）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unfused</source>
+        <translation>未融合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fused: each attention runs as one kernel that never stores its probabilities; unfused: as the graph&apos;s separate operations</source>
+        <translation>融合：每个注意力作为一个内核运行，从不保存其概率；未融合：按图中的各个算子分别运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>With tp &gt; 1: norms, residual adds and the activations kept for backward are split over the tensor-parallel GPUs along the sequence</source>
+        <translation>tp &gt; 1 时：归一化、残差相加以及为反向保留的激活沿序列在张量并行 GPU 间切分</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>FP8 GEMMs</source>
+        <translation>FP8 矩阵乘</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The layers&apos; weight products in FP8 (Transformer Engine&apos;s recipe: inputs cast each pass, an FP8 copy of each weight); needs GPUs with an FP8 rate (Hopper and later)</source>
+        <translation>各层的权重矩阵乘以 FP8 运行（Transformer Engine 的方案：每次传递转换输入，每个权重保留一份 FP8 副本）；需要支持 FP8 的 GPU（Hopper 及以后）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
@@ -2624,21 +2705,41 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+0"/>
-        <source>Recompute</source>
+        <source>Recomputation</source>
         <translation>重计算</translation>
     </message>
     <message>
         <location line="+7"/>
-        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and whether it recomputes its activations in backward instead of keeping them</source>
-        <translation>每个流水线阶段从哪一层开始（也可在层堆栈中拖动边界），以及是否在反向时重新计算激活而不是保留它们</translation>
+        <source>Where each pipeline stage starts (or drag the boundaries in the layer stack), and what it recomputes in backward instead of keeping: nothing, the attention cores (selective) or everything (full)</source>
+        <translation>每个流水线阶段从哪里开始（或在层堆栈中拖动边界），以及它在反向时重计算而不保留的内容：不重计算、注意力核心（选择性）或全部（完全）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+165"/>
+        <source>Chunk %1 starts at layer %2</source>
+        <translation>块 %1 从第 %2 层开始</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Chunk %1: %2 recomputation</source>
+        <translation>块 %1：%2重计算</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Stage %1: %2 recomputation</source>
+        <translation>阶段 %1：%2重计算</translation>
+    </message>
+    <message>
+        <location line="-169"/>
         <source>Global batch %1</source>
         <translation>全局批量 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
+        <source>Virtual stages %1</source>
+        <translation>虚拟阶段 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Micro-batches %1</source>
         <translation>微批 %1</translation>
     </message>
@@ -2653,35 +2754,85 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+6"/>
+        <source>Attention %1</source>
+        <translation>注意力 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sequence parallelism on</source>
+        <translation>开启序列并行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sequence parallelism off</source>
+        <translation>关闭序列并行</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>FP8 GEMMs on</source>
+        <translation>开启 FP8 矩阵乘</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP8 GEMMs off</source>
+        <translation>关闭 FP8 矩阵乘</translation>
+    </message>
+    <message>
+        <location line="+73"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × %2 个样本</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+13"/>
+        <source>%1 · chunk %2</source>
+        <translation>%1 · 块 %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Stage %1 starts at layer %2</source>
         <translation>阶段 %1 从第 %2 层开始</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Recompute stage %1</source>
-        <translation>阶段 %1 重计算</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Keep activations of stage %1</source>
-        <translation>保留阶段 %1 的激活</translation>
     </message>
 </context>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+21"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+25"/>
+        <source>%1 (%2 virtual)</source>
+        <translation>%1（%2 个虚拟）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × cp %2</source>
+        <translation>%1 × cp %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>dp %1 × tp %2 × pp %3 · %4 × %5 samples · %6 · ZeRO-%7</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × %5 个样本 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+13"/>
+        <source>Selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · optimizer %7 %</source>
+        <translation>一步时间的去向（阶段 %1 最后结束）：计算 %2 % · 重计算 %3 % · 传递中的集合通信 %4 % · 气泡与传输 %5 % · 梯度同步 %6 % · 优化器 %7 %</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 样本/秒 · 每步 %2 ms · MFU %3 % · 气泡 %4 % · 通信 %5 %</translation>
     </message>
@@ -2784,7 +2935,7 @@ Global batch %2, layers per stage %3</source>
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+65"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+69"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
@@ -2943,7 +3094,7 @@ Global batch %2, layers per stage %3</source>
         <translation>优化器（DQN）</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Pipeline (one training step)</source>
         <translation>流水线（一个训练步）</translation>
     </message>
@@ -2993,12 +3144,12 @@ Global batch %2, layers per stage %3</source>
         <translation>放不下：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Layers per stage: %1</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <location line="+6"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -161,6 +162,60 @@ bool underExperts(const Graph& g, ScopeId s) {
   return false;
 }
 
+// Layers in data-dependency order: a layer comes after every layer it reads from, directly or
+// through ops outside the layers (T5's decoder blocks after the last encoder block, whose
+// output their cross-attention reads, though the decoder's first ops run earlier); ties keep
+// the order given (first op in topological order). `order` unchanged when the dependencies
+// form no order (layers feeding each other both ways).
+template <typename Key>
+std::vector<Key> dependencyOrder(const Graph& g, std::span<const OpId> topo, const std::vector<ScopeId>& memberOf,
+                                 std::vector<Key> order) {
+  const size_t L = order.size();
+  if (L < 2) return order;
+  std::map<int32_t, size_t> indexOf;  // member scope -> position in `order`
+  for (size_t i = 0; i < L; ++i) indexOf[order[i].member] = i;
+  auto layerOf = [&](OpId op) -> int64_t {
+    if (g.role(op) != OpRole::Forward) return -1;
+    const auto it = indexOf.find(memberOf[static_cast<size_t>(g.opScope(op))]);
+    return it == indexOf.end() ? -1 : static_cast<int64_t>(it->second);
+  };
+  // Per op, the layers upstream of it (a bitset over L), in topological order.
+  const size_t words = (L + 63) / 64;
+  std::vector<uint64_t> upstream(static_cast<size_t>(g.numOps()) * words, 0);
+  std::vector<std::vector<uint8_t>> before(L, std::vector<uint8_t>(L, 0));  // before[b][a]: a feeds b
+  for (OpId op : topo) {
+    uint64_t* mine = &upstream[static_cast<size_t>(op) * words];
+    const int64_t self = layerOf(op);
+    for (TensorId t : g.inputs(op)) {
+      const OpId p = g.producer(t);
+      if (p < 0) continue;
+      const uint64_t* theirs = &upstream[static_cast<size_t>(p) * words];
+      for (size_t w = 0; w < words; ++w) mine[w] |= theirs[w];
+      if (const int64_t from = layerOf(p); from >= 0) mine[static_cast<size_t>(from) / 64] |= uint64_t{1} << (from % 64);
+    }
+    if (self < 0) continue;
+    for (size_t a = 0; a < L; ++a)
+      if (a != static_cast<size_t>(self) && (mine[a / 64] >> (a % 64) & 1)) before[static_cast<size_t>(self)][a] = 1;
+  }
+  // Kahn's algorithm, the earliest given position first.
+  std::vector<int> pending(L, 0);
+  for (size_t b = 0; b < L; ++b)
+    for (size_t a = 0; a < L; ++a) pending[b] += before[b][a];
+  std::vector<Key> out;
+  std::vector<uint8_t> done(L, 0);
+  while (out.size() < L) {
+    size_t next = L;
+    for (size_t i = 0; i < L && next == L; ++i)
+      if (!done[i] && pending[i] == 0) next = i;
+    if (next == L) return order;  // a cycle: no dependency order
+    done[next] = 1;
+    out.push_back(order[next]);
+    for (size_t b = 0; b < L; ++b)
+      if (before[b][next]) --pending[b];
+  }
+  return out;
+}
+
 }  // namespace
 
 bool LayerStack::tpDivides(int tp) const {
@@ -229,6 +284,7 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   std::vector<LayerKey> order;
   for (auto [m, p] : firstPosOf) order.push_back({m, p});
   std::sort(order.begin(), order.end(), [](const LayerKey& a, const LayerKey& b) { return a.firstPos < b.firstPos; });
+  order = dependencyOrder(g, topo, memberOf, order);
   std::map<int32_t, int32_t> layerOfMember;
   LayerStack st;
   st.model = g.name();

@@ -4,8 +4,9 @@
 // detectLayerStack finds the layers from the graph's scopes: sibling scopes named
 // `<prefix>_<N>` for N = 0, 1, 2, ... (the zoo's `layers/layer_3`, `encoder/block_5`; ONNX
 // exporters' `/layers.3/`, `h.3` names become scopes the same way) with at least two members.
-// Every such family counts (T5's encoder and decoder blocks both do), ordered as the graph
-// runs them. Parallel module lists, sibling families with the same indices whose members run
+// Every such family counts (T5's encoder and decoder blocks both do), ordered by their data
+// dependencies (a layer after every layer it reads from, through other ops too: T5's decoder
+// blocks after the last encoder block), ties as the graph runs them. Parallel module lists, sibling families with the same indices whose members run
 // interleaved (`norm1.3`, `attn.3`, `moe.3` all before any of index 4), are one layer per index. An op outside every layer belongs to the prologue when none of its inputs comes
 // from a layer (embeddings, masks), else to the latest layer it reads from; what follows the
 // last layer is the epilogue (final norm, LM head).

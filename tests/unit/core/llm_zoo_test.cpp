@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "parallel/layer_stack.h"
 #include "zoo/zoo.h"
 #include "graph_shapes.h"
 
@@ -133,6 +134,14 @@ TEST(LlmZoo, EveryLayerIsOneScope) {
   }
   EXPECT_EQ(layerScopes(t5, "encoder/block", notEncoder), range(12));
   EXPECT_EQ(layerScopes(t5, "decoder/block", notDecoder), range(12));
+  // In the stack, in dependency order: the decoder's blocks after the last encoder block, whose
+  // output their cross-attention reads (the decoder's first ops run earlier).
+  const LayerStack t5Stack = detectLayerStack(t5, "zoo:t5_base");
+  ASSERT_EQ(t5Stack.numLayers(), 24);
+  for (int l = 0; l < 12; ++l) {
+    EXPECT_EQ(t5Stack.layers[static_cast<size_t>(l)].name, "t5_base/encoder/block_" + std::to_string(l));
+    EXPECT_EQ(t5Stack.layers[static_cast<size_t>(12 + l)].name, "t5_base/decoder/block_" + std::to_string(l));
+  }
   const Graph small = makeZooModel("gpt_6_7b", {.batch = 1, .seqLen = 16, .layers = 3, .hidden = 256});
   EXPECT_EQ(layerScopes(small, "layers/layer", {"embedding", "final_layernorm", "lm_head"}), range(3));
   EXPECT_EQ(outputShape(small, "gpt_6_7b/layers/layer_2/self_attention/Softmax"),
