@@ -18,6 +18,11 @@
 // all-gather of the same ring traffic, costed the same; ZeRO-3's parameter all-gathers
 // likewise, once per layer in forward and again in backward.
 //
+// Context parallelism (cp ranks): every op runs on 1 / cp of the micro-batch's tokens (causal
+// attention balanced over the ranks), keeps and sends 1 / cp; each attention core's keys and
+// values of the whole sequence go around the ring (an all-gather's traffic forward, twice that
+// backward), blocking only where they outlast the fused attention kernels.
+//
 // Training precision follows the activations: 16-bit activations mean mixed precision (2-byte
 // weights and gradients, fp32 master weights + Adam moments = 12 bytes per parameter), else
 // fp32 (4 + 4 + 8). Memory per device (ZeRO over dp, Rajbhandari et al. 2020):

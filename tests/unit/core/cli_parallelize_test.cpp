@@ -29,13 +29,15 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     for (const char* key : {"method", "feasible", "samples_per_s", "step_time_ms", "mfu", "bubble_share", "comm_share",
                             "peak_memory_bytes", "search_seconds", "plan"})
       EXPECT_TRUE(res.contains(key)) << key;
-    for (const char* key : {"dp", "tp", "pp", "microbatches", "schedule", "zero", "stages", "recompute", "attention",
-                            "sequence_parallel"})
+    for (const char* key : {"dp", "tp", "pp", "cp", "virtual_stages", "microbatches", "schedule", "zero",
+                            "overlap_param_gather", "stages", "recompute", "attention", "fp8", "sequence_parallel"})
       EXPECT_TRUE(res["plan"].contains(key)) << key;
     EXPECT_EQ(res["plan"]["attention"], "flash");
+    EXPECT_EQ(res["plan"]["fp8"], false);
     EXPECT_EQ(res["plan"]["sequence_parallel"], res["plan"]["tp"].get<int>() > 1);
     const auto& p = res["plan"];
-    EXPECT_EQ(res["peak_memory_bytes"].size(), p["dp"].get<size_t>() * p["tp"].get<size_t>() * p["pp"].get<size_t>());
+    EXPECT_EQ(res["peak_memory_bytes"].size(),
+              p["dp"].get<size_t>() * p["cp"].get<size_t>() * p["tp"].get<size_t>() * p["pp"].get<size_t>());
     ASSERT_EQ(res["memory_per_stage"].size(), p["pp"].get<size_t>());
     const auto& m0 = res["memory_per_stage"][0];
     const int64_t parts = m0["weights"].get<int64_t>() + m0["gradients"].get<int64_t>() + m0["optimizer"].get<int64_t>() +
@@ -79,6 +81,7 @@ TEST(CliParallelize, BadInputGetsOneLine) {
       {gptest::dataPath("dot/small.dot") + " --cluster 2x8xH100-IB --global-batch 64", "no repeated layer structure"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --budget-seconds -1", "--budget-seconds wants a positive"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --attention paged", "--attention must be flash or unfused, got 'paged'"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --fp8 --plan p.json", "--fp8 sets how searched plans multiply; a --plan file says it itself"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 10 --method dp", ""},  // runs: reports why no plan
   };
   for (const Case& c : cases) {
@@ -92,4 +95,22 @@ TEST(CliParallelize, BadInputGetsOneLine) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+TEST(CliParallelize, Fp8PlansRunTheirProductsInFp8AndRefuseGpusWithout) {
+  // H100s have an FP8 rate: the plan says so, and GPT-1.3B's products are large enough for FP8
+  // to outrun its casts (BERT-base's are not: its FP8 plan is slower).
+  gptest::CliRun fp8 = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --global-batch 64 --method megatron --fp8 --json");
+  ASSERT_EQ(fp8.code, 0) << fp8.err;
+  gptest::CliRun bf16 = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --global-batch 64 --method megatron --json");
+  ASSERT_EQ(bf16.code, 0) << bf16.err;
+  const auto f = nlohmann::json::parse(fp8.out)["results"][0], b = nlohmann::json::parse(bf16.out)["results"][0];
+  EXPECT_EQ(f["plan"]["fp8"], true);
+  EXPECT_LT(f["step_time_ms"].get<double>(), b["step_time_ms"].get<double>());
+  // A100s have none: the plan rule's one-line reason.
+  gptest::CliRun a100 = gptest::runCli("parallelize zoo:bert_base --cluster 4x8xA100-IB --global-batch 64 --method megatron --fp8 --json");
+  ASSERT_EQ(a100.code, 0) << a100.err;
+  const auto r = nlohmann::json::parse(a100.out)["results"][0];
+  EXPECT_EQ(r["feasible"], false);
+  EXPECT_NE(r["problem"].get<std::string>().find("FP8 GEMMs need GPUs with an FP8 rate"), std::string::npos) << r["problem"];
 }
