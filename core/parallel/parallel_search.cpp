@@ -272,12 +272,12 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
   // the virtual stages: shared by the shapes that differ only there.
   using Key = std::tuple<int, int, int, int64_t, int, bool, bool>;
-  std::map<Key, std::vector<PartCost>> partCache;
-  struct Sums {
+  struct Parts {
+    std::vector<PartCost> costs;
     double pass = 0;  // every part's pass without recomputation
     int64_t params = 0, local = 0;
   };
-  std::map<Key, Sums> sumCache;
+  std::map<Key, Parts> partCache;
   int64_t capacity = std::numeric_limits<int64_t>::max();
   for (int d = 0; d < model.cluster().numDevices(); ++d)
     if (const int64_t cap = model.cluster().device(d).memCapacity; cap > 0) capacity = std::min(capacity, cap);
@@ -293,20 +293,18 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   for (size_t i = 0; i < shapes.size(); ++i) {
     const PlanShape& s = shapes[i];
     const Key key{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
-    auto it = partCache.find(key);
-    if (it == partCache.end()) {
-      it = partCache.emplace(key, stagePartCosts(model, globalBatch, s)).first;
-      Sums sum;
-      for (const PartCost& pc : it->second) sum.pass += pc.passTime(Recompute::None), sum.params += pc.params, sum.local += pc.localParams;
-      sumCache[key] = sum;
+    auto [it, fresh] = partCache.try_emplace(key);
+    Parts& sum = it->second;
+    if (fresh) {
+      sum.costs = stagePartCosts(model, globalBatch, s);
+      for (const PartCost& pc : sum.costs) sum.pass += pc.passTime(Recompute::None), sum.params += pc.params, sum.local += pc.localParams;
     }
     // The stage with the most weights holds at least the mean: when even that does not fit, no
     // partition does.
-    const Sums& sum = sumCache[key];
     const double meanStatic =
         stageStaticMemory(model.bytes(), s.zero, s.dp * s.cp, sum.params / s.pp, 0, sum.local / s.pp).total();
     if (meanStatic > static_cast<double>(capacity)) continue;
-    cands.push_back({i, &it->second, s.microbatches * sum.pass / s.pp});
+    cands.push_back({i, &sum.costs, s.microbatches * sum.pass / s.pp});
     if (stopped()) {
       res.complete = false;
       break;

@@ -6,6 +6,7 @@
 
 #include "cost/cost_model.h"
 #include "graph/precision.h"
+#include "gpt_layer_task.h"
 #include "optimize/parallel_corpus.h"
 #include "parallel/attention_core.h"
 #include "parallel/parallel_search.h"
@@ -18,19 +19,11 @@ namespace {
 
 constexpr double kS = 256, kH = 1024, kA = 8;  // sequence, hidden, heads (of 128)
 
-struct GptLayer {
-  Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 4, 1024, 0}), Precision::BF16);
-  LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
-  Cluster c = gptest::toyCluster(80, 4);
-  CostModel cost{g, c, gptest::exactCosts()};
-  StageCostModel model{st, cost};
-
+struct GptLayer : gptest::GptLayerTask {
   PartCost layer(int tp, bool sp, AttentionImpl attention) const {
     ParallelPlan p;
     p.dp = 4 / tp, p.tp = tp, p.sequenceParallel = sp, p.attention = attention;
-    p.stages = evenStages(st.numLayers(), 1);
-    const std::vector<int> devices = planDevices(p, c);
-    return model.partCost(p, 1, 1, devices[0], stageGroups(p, devices, 0));
+    return GptLayerTask::layer(p, 1);
   }
 };
 

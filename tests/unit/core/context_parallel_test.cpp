@@ -4,6 +4,7 @@
 // kernels; gradients are synchronised over dp x cp; the plan rules' one-line reasons.
 #include <gtest/gtest.h>
 
+#include "gpt_layer_task.h"
 #include "graph/precision.h"
 #include "parallel/parallel_search.h"
 #include "parallel/plan_knobs.h"
@@ -14,24 +15,12 @@ using namespace gp;
 
 namespace {
 
-// GPT layers of sequence 256, hidden 1024, 8 heads in bf16 on 4 toy devices (1 MB/s links, no
-// latency: 1e6 bytes take 1 s).
-struct GptTask {
-  Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 4, 1024, 0}), Precision::BF16);
-  LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
-  Cluster c = gptest::toyCluster(80, 4);
-  CostModel cost{g, c, gptest::exactCosts()};
-  StageCostModel model{st, cost};
-
+struct GptTask : gptest::GptLayerTask {
   ParallelPlan plan(int dp, int cp, int tp = 1) const {
     ParallelPlan p;
     p.dp = dp, p.cp = cp, p.tp = tp;
     p.stages = evenStages(st.numLayers(), 1);
     return p;
-  }
-  PartCost layer(const ParallelPlan& p, int64_t mbs) const {
-    const std::vector<int> devices = planDevices(p, c);
-    return model.partCost(p, 1, mbs, devices[0], stageGroups(p, devices, 0));
   }
 };
 
