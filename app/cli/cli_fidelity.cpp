@@ -69,6 +69,11 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
       if (!f.row.table.empty()) j["table"] = f.row.table, j["placement"] = f.row.placement;
       if (f.row.orderOnly) j["compare"] = "order";
       if (!f.simulatedProblem.empty()) j["problem"] = f.simulatedProblem;
+      if (f.row.parallel) {
+        j["simulated_peak_memory_GiB"] = f.simulatedPeakGiB;
+        if (f.row.parallel->peakMemoryGiB) j["published_peak_memory_GiB"] = *f.row.parallel->peakMemoryGiB;
+        if (f.memoryRatio > 0) j["memory_ratio"] = f.memoryRatio;
+      }
       rows.push_back(std::move(j));
     }
     ordered_json tables = ordered_json::array();
@@ -81,6 +86,11 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
     for (const TableOrder& t : r.tables) agreeing += t.agrees ? 1 : 0;
     ordered_json summary{{"set", summaryJson(r.set)},
                          {"check", summaryJson(r.check)},
+                         {"parallel_set", summaryJson(r.parallelSet)},
+                         {"parallel_check", summaryJson(r.parallelCheck)},
+                         {"memory_rows", r.memoryRows},
+                         {"memory_worst_factor", r.memoryWorstFactor},
+                         {"memory_worst_row", r.memoryWorstRow},
                          {"tables", tables},
                          {"tables_agreeing", agreeing},
                          {"rows_on_profiled", r.rowsOnProfiled}};
@@ -98,12 +108,23 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
                 "ratio");
   out << line;
   for (const FidelityRow& f : r.rows) {
-    std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s\n", f.row.name.c_str(), splitName(f.row.split),
+    std::string memory;
+    if (f.row.parallel) {
+      memory = "  peak " + fmt("%.1f", f.simulatedPeakGiB) + " GiB";
+      if (f.row.parallel->peakMemoryGiB) memory += " (published " + fmt("%.1f", *f.row.parallel->peakMemoryGiB) + ")";
+      if (!f.simulatedProblem.empty()) memory += ": " + f.simulatedProblem;
+    }
+    std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s", f.row.name.c_str(), splitName(f.row.split),
                   f.row.unit.c_str(), value(f.row.published).c_str(), value(f.simulated).c_str(),
                   f.counted ? fmt("%.2f", f.ratio).c_str() : "-", f.row.orderOnly ? "  (order only)" : "");
-    out << line;
+    out << line << memory << "\n";
   }
   out << summaryText("set", r.set) << "\n" << summaryText("check", r.check) << "\n";
+  if (r.parallelSet.rows + r.parallelCheck.rows > 0)
+    out << summaryText("parallel set", r.parallelSet) << "\n" << summaryText("parallel check", r.parallelCheck) << "\n";
+  if (r.memoryRows > 0)
+    out << "peak memory: " << r.memoryRows << " rows, worst miss x" << fmt("%.2f", r.memoryWorstFactor) << " ("
+        << r.memoryWorstRow << ")\n";
   for (const TableOrder& t : r.tables)
     out << "table " << t.table << ": " << (t.agrees ? "order agrees" : "order differs: " + t.disagreement) << "\n";
   return 0;

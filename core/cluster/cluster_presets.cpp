@@ -32,12 +32,16 @@ Cluster loadCluster(const std::string& presetOrPath) {
   if (isRandomClusterSpec(presetOrPath)) return randomClusterFromSpec(presetOrPath);
   bool isPath =
       presetOrPath.find('/') != std::string::npos || (presetOrPath.size() > 5 && presetOrPath.ends_with(".json"));
-  if (isPath) return parseClusterJson(readFileText(presetOrPath, "a cluster JSON file"), presetOrPath);
+  std::error_code ec;
+  if (isPath) {
+    if (!fs::is_regular_file(presetOrPath, ec))
+      if (auto scaled = scaledClusterJson(presetOrPath)) return parseClusterJson(*scaled, presetOrPath);
+    return parseClusterJson(readFileText(presetOrPath, "a cluster JSON file"), presetOrPath);
+  }
   std::string dir = clusterResourceDir();
   if (dir.empty())
     throw Error(presetOrPath, "cluster presets not found (set GP_RESOURCE_DIR to the folder holding clusters/)");
   fs::path file = fs::path(dir) / (presetOrPath + ".json");
-  std::error_code ec;
   if (!fs::is_regular_file(file, ec))
     if (auto scaled = scaledClusterJson(presetOrPath)) return parseClusterJson(*scaled, presetOrPath);
   if (!fs::is_regular_file(file, ec)) {

@@ -28,21 +28,27 @@ std::optional<std::string> scaledClusterJson(const std::string& spec) {
   const auto [end, ec] = std::from_chars(spec.data(), spec.data() + x, servers);
   if (ec != std::errc() || end != spec.data() + x) return std::nullopt;
   const std::string server = spec.substr(x + 1);
-  // The preset with the fewest servers of this kind.
-  const std::string dir = clusterResourceDir();
-  if (dir.empty()) return std::nullopt;
-  std::string base;
-  int baseServers = 0;
-  for (const std::string& name : clusterPresetNames()) {
-    const size_t bx = name.find('x');
-    int k = 0;
-    if (bx == std::string::npos || name.substr(bx + 1) != server) continue;
-    const auto [e, err] = std::from_chars(name.data(), name.data() + bx, k);
-    if (err != std::errc() || e != name.data() + bx || k < 2) continue;
-    if (base.empty() || k < baseServers) base = name, baseServers = k;
+  std::string path, base;
+  if (server.ends_with(".json")) {  // a multi-server cluster file
+    std::error_code fsError;
+    if (!std::filesystem::is_regular_file(server, fsError)) return std::nullopt;
+    path = server;
+    base = std::filesystem::path(server).stem().string();
+  } else {  // the preset with the fewest servers of this kind
+    const std::string dir = clusterResourceDir();
+    if (dir.empty()) return std::nullopt;
+    int baseServers = 0;
+    for (const std::string& name : clusterPresetNames()) {
+      const size_t bx = name.find('x');
+      int k = 0;
+      if (bx == std::string::npos || name.substr(bx + 1) != server) continue;
+      const auto [e, err] = std::from_chars(name.data(), name.data() + bx, k);
+      if (err != std::errc() || e != name.data() + bx || k < 2) continue;
+      if (base.empty() || k < baseServers) base = name, baseServers = k;
+    }
+    if (base.empty()) return std::nullopt;
+    path = (std::filesystem::path(dir) / (base + ".json")).string();
   }
-  if (base.empty()) return std::nullopt;
-  const std::string path = (std::filesystem::path(dir) / (base + ".json")).string();
   const nlohmann::json j = parseJsonText(readFileText(path, "a cluster JSON file"), path);
   int perServer = 0;
   for (const auto& d : j.at("devices")) perServer += inNode0(d.at("name").get<std::string>());

@@ -11,7 +11,10 @@
 #include "fidelity/kernel_workloads.h"
 #include "fusion/fuser.h"
 #include "base/error.h"
+#include "io/hf_config.h"
 #include "io/model_loader.h"
+#include "parallel/layer_stack.h"
+#include "parallel/pipeline_sim.h"
 #include "placement/placer.h"
 #include "sim/simulator.h"
 
@@ -51,6 +54,16 @@ Cluster rowCluster(const PublishedRow& r, const FidelityOptions& o) {
   return c;
 }
 
+// A parallel run's per-GPU figure <-> seconds per step (the map is its own inverse):
+// tokens/s/GPU = global batch x sequence / (step x GPUs), TFLOP/s/GPU = FLOPs / (step x GPUs).
+double parallelStepSeconds(const PublishedRow& r, double v) {
+  const ParallelRun& run = *r.parallel;
+  const double perStep = r.unitKind == UnitKind::TokensPerGpu
+                             ? static_cast<double>(run.globalBatch) * static_cast<double>(run.seqLen)
+                             : run.flopsPerStep / 1e12;
+  return perStep / (v * run.plan.devicesUsed());
+}
+
 // Published figures turned into seconds per step (OOM = infinity), to order a table.
 double stepSeconds(const PublishedRow& r, std::optional<double> v) {
   if (!v) return std::numeric_limits<double>::infinity();
@@ -58,6 +71,8 @@ double stepSeconds(const PublishedRow& r, std::optional<double> v) {
     case UnitKind::Milliseconds: return *v * 1e-3;
     case UnitKind::Seconds: return *v;
     case UnitKind::Throughput: break;
+    case UnitKind::TokensPerGpu:
+    case UnitKind::TflopsPerGpu: return parallelStepSeconds(r, *v);
   }
   return r.itemsPerStep / *v;
 }
@@ -67,29 +82,63 @@ double inUnit(const PublishedRow& r, double stepTime) {
     case UnitKind::Milliseconds: return stepTime * 1e3;
     case UnitKind::Seconds: return stepTime;
     case UnitKind::Throughput: break;
+    case UnitKind::TokensPerGpu:
+    case UnitKind::TflopsPerGpu: return parallelStepSeconds(r, stepTime);  // the same map both ways
   }
   return r.itemsPerStep / stepTime;
+}
+
+// A parallel run: one step of its plan on its LLM, simulated.
+void simulateParallelRow(const PublishedRow& r, const Cluster& c, const FidelityOptions& o, FidelityRow& out) {
+  const ParallelRun& run = *r.parallel;
+  LoadOptions lo;
+  lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
+  lo.precision = r.precision;
+  lo.zoo.batch = 1;
+  lo.zoo.seqLen = static_cast<int>(run.seqLen);
+  const Graph g = loadModel(r.model, lo);
+  const LayerStack st = detectLayerStack(g, r.model, 1);
+  const CostModel cost(g, c, {}, o.calibration);
+  const StageCostModel model(st, cost);
+  ParallelPlan plan = run.plan;
+  plan.stages = evenStages(st.numLayers(), plan.chunks(), run.recompute);
+  if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);
+  const ParallelMeasurement m = simulateParallel(model, run.globalBatch, plan);
+  out.simulatedPeakGiB = static_cast<double>(*std::max_element(m.peakMemory.begin(), m.peakMemory.end())) / (1024.0 * 1024 * 1024);
+  if (m.feasible)
+    out.simulated = inUnit(r, m.stepTime);
+  else
+    out.simulatedProblem = m.problem;
+  if (run.peakMemoryGiB) out.memoryRatio = out.simulatedPeakGiB / *run.peakMemoryGiB;
+}
+
+// A kernel or a model: its placement on the row's cluster, one step simulated.
+void simulateGraphRow(const PublishedRow& r, const Cluster& c, const FidelityOptions& o, FidelityRow& out) {
+  const Graph g = workloadGraph(r);
+  const CostModel cost(g, c, {}, o.calibration);
+  Simulator sim(cost);
+  PlacementResult p = runPlacement(r.placement, cost, sim);
+  Measurement m = p.measurement;
+  if (c.framework().fusesElementwise) {  // compiled: the compiler's elementwise fusion
+    p.plan.fusionGroup = defaultFusion(g, p.plan.device);
+    m = sim.run(p.plan, false);
+  }
+  if (m.feasible)
+    out.simulated = inUnit(r, m.stepTime);
+  else
+    out.simulatedProblem = m.problem;
 }
 
 FidelityRow simulateRow(const PublishedRow& r, const FidelityOptions& o) {
   FidelityRow out;
   out.row = r;
   try {
-    const Graph g = workloadGraph(r);
     const Cluster c = rowCluster(r, o);
     out.clusterUsed = c.name();
-    const CostModel cost(g, c, {}, o.calibration);
-    Simulator sim(cost);
-    PlacementResult p = runPlacement(r.placement, cost, sim);
-    Measurement m = p.measurement;
-    if (c.framework().fusesElementwise) {  // compiled: the compiler's elementwise fusion
-      p.plan.fusionGroup = defaultFusion(g, p.plan.device);
-      m = sim.run(p.plan, false);
-    }
-    if (m.feasible)
-      out.simulated = inUnit(r, m.stepTime);
+    if (r.parallel)
+      simulateParallelRow(r, c, o, out);
     else
-      out.simulatedProblem = m.problem;
+      simulateGraphRow(r, c, o, out);
   } catch (const Error& e) {
     throw Error(r.file, "row '" + r.name + "': " + (e.source() == r.file ? e.problem() : std::string(e.what())));
   }
@@ -177,14 +226,25 @@ FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const Fidelity
     rep.rows.push_back(simulateRow(r, options));
     if (options.profiled != nullptr && rep.rows.back().clusterUsed == options.profiled->name()) ++rep.rowsOnProfiled;
   }
-  std::vector<const FidelityRow*> set, check;
+  std::vector<const FidelityRow*> set, check, parallelSet, parallelCheck;
   std::map<std::string, std::vector<const FidelityRow*>> tables;
   for (const FidelityRow& r : rep.rows) {
-    (r.row.split == RowSplit::Set ? set : check).push_back(&r);
+    const bool isSet = r.row.split == RowSplit::Set;
+    if (r.row.parallel)
+      (isSet ? parallelSet : parallelCheck).push_back(&r);
+    else
+      (isSet ? set : check).push_back(&r);
     if (!r.row.table.empty()) tables[r.row.table].push_back(&r);
+    if (r.memoryRatio > 0) {
+      ++rep.memoryRows;
+      const double f = std::exp(std::abs(std::log(r.memoryRatio)));
+      if (f > rep.memoryWorstFactor) rep.memoryWorstFactor = f, rep.memoryWorstRow = r.row.name;
+    }
   }
   rep.set = summarize(set);
   rep.check = summarize(check);
+  rep.parallelSet = summarize(parallelSet);
+  rep.parallelCheck = summarize(parallelCheck);
   for (const auto& [name, members] : tables)
     if (members.size() >= 2) rep.tables.push_back(orderOf(name, members));
   return rep;

@@ -27,6 +27,8 @@ struct FidelityRow {
   std::optional<double> simulated;  // in row.unit; empty when the plan does not fit in memory
   std::string simulatedProblem;     // why it does not fit
   std::string clusterUsed;          // the cluster's name
+  double simulatedPeakGiB = 0;      // parallel runs: the largest memory of a GPU
+  double memoryRatio = 0;           // simulated / published peak memory, when published
   double ratio = 0;                 // simulated / published when both are numbers, else 0
   bool counted = false;             // in the value summary (both numbers, compared by value)
 };
@@ -51,7 +53,11 @@ struct TableOrder {
 
 struct FidelityReport {
   std::vector<FidelityRow> rows;
-  SplitSummary set, check;
+  SplitSummary set, check;                  // kernels and models on one machine
+  SplitSummary parallelSet, parallelCheck;  // parallel training runs
+  int memoryRows = 0;                       // parallel runs with a published peak memory
+  double memoryWorstFactor = 0;             // the largest memory miss either way
+  std::string memoryWorstRow;
   std::vector<TableOrder> tables;
   int rowsOnProfiled = 0;  // rows simulated on FidelityOptions::profiled
 };

@@ -1,6 +1,7 @@
 #include "fidelity/published_corpus.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,8 @@
 #include "base/file_text.h"
 #include "base/resource_dir.h"
 #include "base/json_text.h"
+#include "io/hf_config.h"
+#include "parallel/plan_knobs.h"
 
 namespace gp {
 namespace fs = std::filesystem;
@@ -87,7 +90,7 @@ class RowParser {
     where += " ('" + p.name + "')";
     keys(r, where,
          {"name", "source", "split", "hardware", "cluster", "framework", "precision", "workload", "placement", "table",
-          "compare", "unit", "items_per_step", "published", "note"});
+          "compare", "unit", "items_per_step", "flops", "published", "published_peak_memory_GiB", "note"});
     p.source = str(r, "source", where);
     const std::string split = str(r, "split", where);
     if (split != "set" && split != "check") fail(where, "field 'split' must be \"set\" or \"check\", got \"" + split + "\"");
@@ -95,8 +98,12 @@ class RowParser {
     p.hardware = str(r, "hardware", where);
     p.cluster = str(r, "cluster", where);
     if (p.cluster.find('/') != std::string::npos || p.cluster.ends_with(".json")) {
-      const fs::path path(p.cluster);
-      if (path.is_relative() && !dir_.empty()) p.cluster = (fs::path(dir_) / path).string();
+      // a file, or "<N>x<FILE>": N servers of a file's (cluster/scaled_cluster.h)
+      size_t digits = 0;
+      while (digits < p.cluster.size() && std::isdigit(static_cast<unsigned char>(p.cluster[digits]))) ++digits;
+      const size_t at = digits > 0 && digits < p.cluster.size() && p.cluster[digits] == 'x' ? digits + 1 : 0;
+      const fs::path path(p.cluster.substr(at));
+      if (path.is_relative() && !dir_.empty()) p.cluster = p.cluster.substr(0, at) + (fs::path(dir_) / path).string();
     }
     p.framework = str(r, "framework", where);
     if (r.contains("precision")) p.precision = parsePrecision(str(r, "precision", where), source_ + ": " + where);
@@ -110,10 +117,16 @@ class RowParser {
       if (p.orderOnly && p.table.empty()) fail(where, "'compare': \"order\" needs a 'table'");
     }
     p.unit = str(r, "unit", where);
-    if (p.unit != "ms" && p.unit != "s" && !isThroughputUnit(p.unit))
-      fail(where, "field 'unit' must be \"ms\", \"s\" or a throughput like \"images/s\", got \"" + p.unit + "\"");
-    p.unitKind = p.unit == "ms" ? UnitKind::Milliseconds : p.unit == "s" ? UnitKind::Seconds : UnitKind::Throughput;
-    if (isThroughputUnit(p.unit)) {
+    if (p.parallel) {
+      parallelFigures(r, where, p);
+    } else {
+      for (const char* k : {"flops", "published_peak_memory_GiB"})
+        if (r.contains(k)) fail(where, std::string("field '") + k + "' is for parallel runs (a workload with a 'plan')");
+      if (p.unit != "ms" && p.unit != "s" && !isThroughputUnit(p.unit))
+        fail(where, "field 'unit' must be \"ms\", \"s\" or a throughput like \"images/s\", got \"" + p.unit + "\"");
+      p.unitKind = p.unit == "ms" ? UnitKind::Milliseconds : p.unit == "s" ? UnitKind::Seconds : UnitKind::Throughput;
+    }
+    if (p.unitKind == UnitKind::Throughput) {
       if (r.contains("items_per_step"))
         p.itemsPerStep = positive(r, "items_per_step", where);
       else if (p.dims.count("batch"))
@@ -155,6 +168,7 @@ class RowParser {
       return;
     }
     p.model = str(w, "model", where);
+    if (w.contains("plan")) return parallelWorkload(w, where, p);
     if (!p.model.starts_with("zoo:")) fail(where, "field 'model' must name a zoo model (zoo:NAME)");
     keys(w, where, {"model", "batch", "seq_len", "layers", "hidden", "mode"});
     for (const char* d : {"batch", "seq_len", "layers", "hidden"})
@@ -165,6 +179,71 @@ class RowParser {
         fail(where, "field 'mode' must be \"training\" or \"inference\", got \"" + mode + "\"");
       p.mode = mode == "inference" ? GraphMode::Inference : GraphMode::Training;
     }
+  }
+
+  // {"model": "zoo:NAME" | "hf:CONFIG", "seq_len", "global_batch", "micro_batch",
+  //  "plan": {the plan file's knobs but "microbatches" (global batch / (dp x micro-batch)),
+  //           "schedule" (default "1f1b"), "zero" (default 0), "recompute": "none" | "selective" | "full"}}
+  void parallelWorkload(const json& w, const std::string& where, PublishedRow& p) const {
+    keys(w, where, {"model", "seq_len", "global_batch", "micro_batch", "plan"});
+    if (isHfSpec(p.model)) {
+      const fs::path path(hfConfigPath(p.model));
+      if (path.is_relative() && !dir_.empty()) p.model = kHfPrefix + (fs::path(dir_) / path).string();
+    } else if (!p.model.starts_with("zoo:")) {
+      fail(where, "field 'model' must name a zoo model (zoo:NAME) or a Hugging Face config (hf:PATH)");
+    }
+    ParallelRun run;
+    for (const char* k : {"seq_len", "global_batch", "micro_batch"})
+      if (!w.contains(k)) fail(where, std::string("missing field '") + k + "'");
+    run.seqLen = count(w, "seq_len", where);
+    run.globalBatch = count(w, "global_batch", where);
+    run.microBatch = count(w, "micro_batch", where);
+    if (run.seqLen < 1 || run.globalBatch < 1 || run.microBatch < 1)
+      fail(where, "'seq_len', 'global_batch' and 'micro_batch' must be at least 1");
+    const std::string planWhere = where + ".plan";
+    if (!w["plan"].is_object()) fail(planWhere, "must be an object");
+    json plan = w["plan"];
+    if (plan.contains("microbatches"))
+      fail(planWhere, "field 'microbatches' is derived (global_batch / (dp x micro_batch)); leave it out");
+    for (const char* k : {"stages", "devices"})
+      if (plan.contains(k)) fail(planWhere, std::string("field '") + k + "' is not taken: chunks are even, devices in server order");
+    if (plan.contains("recompute")) {
+      if (!plan["recompute"].is_string()) fail(planWhere, "field 'recompute' must be \"none\", \"selective\" or \"full\"");
+      run.recompute = parseRecompute(plan["recompute"].get<std::string>(), source_ + ": " + planWhere);
+      plan.erase("recompute");
+    }
+    if (!plan.contains("schedule")) plan["schedule"] = "1f1b";
+    if (!plan.contains("zero")) plan["zero"] = 0;
+    const int64_t dp = plan.contains("dp") && plan["dp"].is_number_integer() ? plan["dp"].get<int64_t>() : 0;
+    if (dp < 1 || run.globalBatch % (dp * run.microBatch) != 0)
+      fail(planWhere, "global_batch " + std::to_string(run.globalBatch) + " is not a multiple of dp x micro_batch");
+    plan["microbatches"] = run.globalBatch / (dp * run.microBatch);
+    readPlanKnobs(plan, run.plan, source_ + ": " + planWhere);
+    p.parallel = run;
+  }
+
+  void parallelFigures(const json& r, const std::string& where, PublishedRow& p) const {
+    if (r.contains("items_per_step")) fail(where, "field 'items_per_step' is not for parallel runs");
+    if (p.unit == "s") p.unitKind = UnitKind::Seconds;
+    else if (p.unit == "tokens/s/GPU") p.unitKind = UnitKind::TokensPerGpu;
+    else if (p.unit == "TFLOP/s/GPU") p.unitKind = UnitKind::TflopsPerGpu;
+    else fail(where, "a parallel run's 'unit' must be \"s\", \"tokens/s/GPU\" or \"TFLOP/s/GPU\", got \"" + p.unit + "\"");
+    if (r.contains("flops")) {
+      const std::string f = str(r, "flops", where);
+      if (f == "megatron-2021") p.parallel->flops = FlopsFormula::Megatron2021;
+      else if (f == "megatron-core") p.parallel->flops = FlopsFormula::MegatronCore;
+      else fail(where, "field 'flops' must be \"megatron-2021\" or \"megatron-core\", got \"" + f + "\"");
+    }
+    if ((p.unitKind == UnitKind::TflopsPerGpu) != r.contains("flops"))
+      fail(where, "field 'flops' (how the source counts FLOPs) goes with unit \"TFLOP/s/GPU\", and only with it");
+    if (p.unitKind == UnitKind::TflopsPerGpu) {
+      if (!isHfSpec(p.model)) fail(where, "a \"TFLOP/s/GPU\" row needs an hf: model (the formula reads its shape)");
+      const std::string path = hfConfigPath(p.model);
+      const HfModel m = parseHfConfig(readFileText(path, "a Hugging Face config"), path);
+      if (m.t5) fail(where, "the FLOP formulas are for decoders, and '" + path + "' is a T5");
+      p.parallel->flopsPerStep = stepFlops(p.parallel->flops, m.decoder, *p.parallel);
+    }
+    if (r.contains("published_peak_memory_GiB")) p.parallel->peakMemoryGiB = positive(r, "published_peak_memory_GiB", where);
   }
 
   std::string source_, dir_;
@@ -203,6 +282,23 @@ std::vector<PublishedRow> loadPublishedCorpus(const std::string& fileOrDir) {
     }
   }
   return all;
+}
+
+double stepFlops(FlopsFormula f, const zoo::DecoderConfig& d, const ParallelRun& run) {
+  const double B = static_cast<double>(run.globalBatch), s = static_cast<double>(run.seqLen);
+  const double l = static_cast<double>(d.layers), h = static_cast<double>(d.hidden), V = static_cast<double>(d.vocab);
+  switch (f) {
+    case FlopsFormula::None: return 0;
+    case FlopsFormula::Megatron2021: return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+    case FlopsFormula::MegatronCore: {
+      const double a = static_cast<double>(d.heads), g = static_cast<double>(d.kvHeads);
+      const double q = a * static_cast<double>(d.headDim) / h;
+      const double k = d.experts > 0 ? static_cast<double>(d.expertsPerToken) : 1.0;
+      const double m = d.gatedMlp ? 1.5 : 1.0;
+      return 12 * B * s * l * h * h * ((1 + g / a + s / h) * q + static_cast<double>(d.intermediate) / h * k * m + V / (2 * l * h));
+    }
+  }
+  return 0;
 }
 
 std::string publishedCorpusDir() { return findResourceDir("published", "tests/data/published"); }

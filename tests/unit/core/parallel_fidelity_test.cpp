@@ -1,0 +1,201 @@
+// Parallel training runs in the published corpus: a row's plan is simulated as parallelize
+// simulates it and its figure (step seconds, tokens/s/GPU, TFLOP/s/GPU by the source's FLOP
+// formula) follows from the step time exactly; the formulas match their closed forms; bad rows get
+// one-line errors; "<N>x<FILE>" scales a cluster file; the shipped LLM rows all fit and stay
+// within the bounds docs/simulator-fidelity.md reports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "base/error.h"
+#include "cluster/cluster.h"
+#include "cost/cost_model.h"
+#include "fidelity/fidelity.h"
+#include "io/hf_config.h"
+#include "io/model_loader.h"
+#include "parallel/layer_stack.h"
+#include "parallel/pipeline_sim.h"
+#include "test_paths.h"
+
+using namespace gp;
+
+namespace {
+
+// A small GPT (4 layers, hidden 256, 8 heads, vocabulary 1000) in a corpus folder beside its rows.
+constexpr const char* kTinyGpt =
+    R"({"model_type": "gpt2", "n_layer": 4, "n_embd": 256, "n_head": 8, "vocab_size": 1000, "n_positions": 512})";
+
+std::string parallelRow(const std::string& name, const std::string& unit, const std::string& extra = "") {
+  return R"({"name": ")" + name + R"(", "source": "hand-made", "split": "check", "hardware": "two DGX H100",
+      "cluster": "2x8xH100-IB", "framework": "pytorch-eager", "precision": "bf16",
+      "workload": {"model": "hf:models/tiny.json", "seq_len": 512, "global_batch": 32, "micro_batch": 2,
+                   "plan": {"dp": 2, "tp": 4, "pp": 2, "sequence_parallel": true, "recompute": "selective"}},
+      "unit": ")" + unit + R"(", "published": 100)" + extra + "}";
+}
+
+struct Corpus {
+  std::filesystem::path dir;
+  explicit Corpus(const std::vector<std::string>& rows) {
+    dir = std::filesystem::temp_directory_path() / ("gp_parallel_fidelity_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "models");
+    std::ofstream(dir / "models" / "tiny.json") << kTinyGpt;
+    std::string text = R"({"format": "graphplace-published", "version": 1, "rows": [)";
+    for (size_t i = 0; i < rows.size(); ++i) text += (i ? "," : "") + rows[i];
+    std::ofstream(dir / "rows.json") << text << "]}";
+  }
+  std::string file() const { return (dir / "rows.json").string(); }
+  ~Corpus() { std::filesystem::remove_all(dir); }
+};
+
+// The step of the rows' plan, simulated directly.
+double tinyStep(const std::string& config) {
+  LoadOptions lo;
+  lo.mode = GraphMode::Inference;
+  lo.precision = Precision::BF16;
+  lo.zoo.batch = 1;
+  lo.zoo.seqLen = 512;
+  const Graph g = loadModel("hf:" + config, lo);
+  const LayerStack st = detectLayerStack(g, config, 1);
+  Cluster c = loadCluster("2x8xH100-IB");
+  c.setFramework(frameworkPreset("pytorch-eager"));
+  const CostModel cost(g, c);
+  const StageCostModel model(st, cost);
+  ParallelPlan p;
+  p.dp = 2, p.tp = 4, p.pp = 2, p.microbatches = 8, p.sequenceParallel = true;
+  p.stages = evenStages(st.numLayers(), 2, Recompute::Selective);
+  const ParallelMeasurement m = simulateParallel(model, 32, p);
+  EXPECT_TRUE(m.feasible) << m.problem;
+  return m.stepTime;
+}
+
+}  // namespace
+
+TEST(ParallelFidelity, FiguresFollowFromTheSimulatedStep) {
+  Corpus c({parallelRow("secs", "s"), parallelRow("tokens", "tokens/s/GPU", R"(, "published_peak_memory_GiB": 2)"),
+            parallelRow("tflops", "TFLOP/s/GPU", R"(, "flops": "megatron-core")"),
+            parallelRow("tflops21", "TFLOP/s/GPU", R"(, "flops": "megatron-2021")")});
+  const std::vector<PublishedRow> rows = loadPublishedCorpus(c.file());
+  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_TRUE(rows[0].parallel);
+  EXPECT_EQ(rows[0].parallel->plan.microbatches, 8);  // 32 / (dp 2 x micro-batch 2)
+  EXPECT_EQ(rows[0].parallel->recompute, Recompute::Selective);
+  EXPECT_EQ(rows[0].parallel->plan.schedule, PipeSchedule::OneFOneB);
+  const FidelityReport r = runFidelity(rows);
+  const double step = tinyStep((c.dir / "models" / "tiny.json").string());
+  EXPECT_NEAR(*r.rows[0].simulated, step, 1e-12);
+  EXPECT_NEAR(*r.rows[1].simulated, 32.0 * 512 / (step * 16), 1e-6);
+  // Megatron-Core's count for a GPT (MHA, MLP 4h): 72 B s l h^2 (1 + s/6h + V/12lh)
+  const double B = 32, s = 512, l = 4, h = 256, V = 1000;
+  const double core = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+  EXPECT_NEAR(*r.rows[2].simulated, core / (step * 16) / 1e12, 1e-9);
+  const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+  EXPECT_NEAR(*r.rows[3].simulated, eq3 / (step * 16) / 1e12, 1e-9);
+  EXPECT_NEAR(r.rows[2].ratio, *r.rows[2].simulated / 100, 1e-12);
+  // memory: the largest GPU's peak against the published one
+  EXPECT_GT(r.rows[1].simulatedPeakGiB, 0);
+  EXPECT_NEAR(r.rows[1].memoryRatio, r.rows[1].simulatedPeakGiB / 2, 1e-12);
+  EXPECT_EQ(r.memoryRows, 1);
+  EXPECT_EQ(r.memoryWorstRow, "tokens");
+  // parallel rows are summarised apart from the single-machine ones
+  EXPECT_EQ(r.parallelCheck.rows, 4);
+  EXPECT_EQ(r.check.rows, 0);
+}
+
+TEST(ParallelFidelity, MegatronCoreFormulaForGroupedQueryAndGatedMlps) {
+  zoo::DecoderConfig d;
+  d.layers = 2, d.hidden = 64, d.heads = 8, d.kvHeads = 2, d.headDim = 16, d.intermediate = 96, d.vocab = 500;
+  d.gatedMlp = true;
+  ParallelRun run;
+  run.globalBatch = 3, run.seqLen = 128;
+  // 12 B s l h^2 ((1 + g/a + s/h) q/h + f/h x 3/2 + V/2lh), q = a x head size = 128 = 2h
+  const double expected = 12.0 * 3 * 128 * 2 * 64 * 64 * ((1 + 2.0 / 8 + 128.0 / 64) * 2 + 96.0 / 64 * 1.5 + 500.0 / (2 * 2 * 64));
+  EXPECT_NEAR(stepFlops(FlopsFormula::MegatronCore, d, run), expected, expected * 1e-12);
+  d.experts = 8, d.expertsPerToken = 2;  // top-2 of 8: two experts' MLPs per token
+  const double moe = 12.0 * 3 * 128 * 2 * 64 * 64 * ((1 + 2.0 / 8 + 128.0 / 64) * 2 + 96.0 / 64 * 2 * 1.5 + 500.0 / (2 * 2 * 64));
+  EXPECT_NEAR(stepFlops(FlopsFormula::MegatronCore, d, run), moe, moe * 1e-12);
+}
+
+TEST(ParallelFidelity, BadParallelRowsGetOneLineErrors) {
+  struct Case {
+    std::string row, expected;
+  };
+  auto withPlan = [](const std::string& plan, const std::string& extra = "", const std::string& unit = "s") {
+    return R"({"name": "p", "source": "s", "split": "set", "hardware": "h", "cluster": "2x8xH100-IB",
+        "framework": "pytorch-eager", "workload": {"model": "hf:models/tiny.json", "seq_len": 512,
+        "global_batch": 32, "micro_batch": 2, "plan": )" + plan + "}, \"unit\": \"" + unit + "\", \"published\": 1" + extra + "}";
+  };
+  const std::string ok = R"({"dp": 2, "tp": 4, "pp": 2})";
+  const std::vector<Case> cases{
+      {withPlan(R"({"dp": 2, "tp": 4, "pp": 2, "microbatches": 8})"), "field 'microbatches' is derived"},
+      {withPlan(R"({"dp": 3, "tp": 4, "pp": 2})"), "global_batch 32 is not a multiple of dp x micro_batch"},
+      {withPlan(R"({"dp": 2, "pp": 2})"), "\"tp\""},
+      {withPlan(R"({"dp": 2, "tp": 4, "pp": 2, "recompute": "some"})"), "some"},
+      {withPlan(R"({"dp": 2, "tp": 4, "pp": 2, "stages": []})"), "field 'stages' is not taken"},
+      {withPlan(ok, "", "images/s"), "a parallel run's 'unit' must be"},
+      {withPlan(ok, "", "TFLOP/s/GPU"), "field 'flops' (how the source counts FLOPs) goes with unit"},
+      {withPlan(ok, R"(, "flops": "megatron-core")"), "field 'flops' (how the source counts FLOPs) goes with unit"},
+      {withPlan(ok, R"(, "flops": "palm")", "TFLOP/s/GPU"), "field 'flops' must be"},
+      {withPlan(ok, R"(, "published_peak_memory_GiB": -1)"), "field 'published_peak_memory_GiB' must be a positive"},
+      {withPlan(ok, R"(, "items_per_step": 3)"), "field 'items_per_step' is not for parallel runs"},
+  };
+  const std::string head = R"({"format": "graphplace-published", "version": 1, "rows": [)";
+  for (const Case& c : cases) {
+    try {
+      parsePublishedCorpus(head + c.row + "]}", "c.json");
+      ADD_FAILURE() << "accepted: " << c.row;
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(c.expected), std::string::npos) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+      EXPECT_EQ(m.rfind("c.json", 0), 0u) << m;
+    }
+  }
+  // single-machine rows keep their units; the parallel fields are refused there
+  const std::string gemm = R"({"name": "g", "source": "s", "split": "set", "hardware": "h", "cluster": "2xK80",
+      "framework": "cuda", "workload": {"kernel": "gemm", "m": 1, "n": 1, "k": 1}, "unit": ")";
+  EXPECT_THROW(parsePublishedCorpus(head + gemm + R"(tokens/s/GPU", "published": 1}]})", "c.json"), Error);
+  EXPECT_THROW(parsePublishedCorpus(head + gemm + R"(ms", "flops": "megatron-core", "published": 1}]})", "c.json"), Error);
+  // a TFLOP/s row's formula reads the model's config: a zoo model cannot say its shape that way
+  const std::string zoo = R"({"name": "z", "source": "s", "split": "set", "hardware": "h", "cluster": "2x8xH100-IB",
+      "framework": "pytorch-eager", "workload": {"model": "zoo:gpt_1_3b", "seq_len": 512, "global_batch": 32,
+      "micro_batch": 2, "plan": {"dp": 16, "tp": 1, "pp": 1}}, "unit": "TFLOP/s/GPU", "flops": "megatron-core", "published": 1})";
+  try {
+    parsePublishedCorpus(head + zoo + "]}", "c.json");
+    ADD_FAILURE() << "a zoo model with a FLOP formula was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs an hf: model"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ParallelFidelity, ServersOfAClusterFileAreScaledLikeAPreset) {
+  const std::string file = gptest::dataPath("published/clusters/2x8xH100-96GB-500W.json");
+  const Cluster two = loadCluster(file);
+  const Cluster many = loadCluster("6x" + file);
+  EXPECT_EQ(two.numDevices(), 16);
+  EXPECT_EQ(many.numDevices(), 48);
+  EXPECT_EQ(many.device(47).name, "node5/gpu7");
+  EXPECT_EQ(many.device(47).kind, two.device(0).kind);
+  EXPECT_EQ(many.device(0).memPhysical, two.device(0).memPhysical);
+  EXPECT_THROW(loadCluster("6x" + gptest::dataPath("published/clusters/absent.json")), Error);
+}
+
+TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
+  const std::vector<PublishedRow> rows = loadPublishedCorpus(gptest::dataPath("published/llm_training.json"));
+  int set = 0, check = 0;
+  for (const PublishedRow& r : rows) {
+    ASSERT_TRUE(r.parallel) << r.name;
+    EXPECT_GT(r.source.size(), 20u) << r.name;
+    (r.split == RowSplit::Set ? set : check) += 1;
+  }
+  EXPECT_GE(set, 5);
+  EXPECT_GT(check, 2 * set);
+  const FidelityReport rep = runFidelity(rows);
+  EXPECT_EQ(rep.parallelCheck.unmatchedOom, 0);
+  EXPECT_EQ(rep.parallelSet.unmatchedOom, 0);
+  for (const FidelityRow& f : rep.rows) EXPECT_TRUE(f.simulated.has_value()) << f.row.name << ": " << f.simulatedProblem;
+  EXPECT_LT(std::abs(std::log(rep.parallelCheck.medianRatio)), std::log(1.10));
+  EXPECT_LT(rep.parallelCheck.worstFactor, 2.5) << rep.parallelCheck.worstRow;
+}
