@@ -131,6 +131,8 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
       if (!(c.device(d).peakFlops(DType::F8) > c.device(d).peakFlops(st.activationType)))
         return "FP8 GEMMs need GPUs with an FP8 rate above their 16-bit one: " + c.device(d).name + " has none";
   if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
+  if (p.overlapTpComm && !p.sequenceParallel)
+    return "Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled (Megatron-LM)";
   if (p.sequenceParallel && !st.sequenceDivides(p.tp))
     return "tp = " + num(p.tp) + " does not divide the sequence of " + num(st.seqLen) + " tokens (sequence parallelism)";
   if (p.virtualStages > 1 && p.pp < 2) return "virtual stages interleave a pipeline: they need pp > 1";

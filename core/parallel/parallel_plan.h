@@ -85,6 +85,11 @@ struct ParallelPlan {
   // and the activations every op keeps are divided by tp; each TP all-reduce becomes a
   // reduce-scatter + all-gather of the same ring traffic; stage-to-stage sends carry 1/tp.
   bool sequenceParallel = false;
+  // Tensor-parallel communication overlapped with the products (Megatron-LM's --tp-comm-overlap,
+  // Transformer Engine's userbuffers), with sequence parallelism: each all-gather and
+  // reduce-scatter is split into chunks pipelined with the weight product beside it, so only the
+  // communication that outlasts the layer's products blocks.
+  bool overlapTpComm = false;
   std::vector<PipeStage> stages;  // pp x virtualStages chunks, in layer order
   std::vector<int> devices;       // rank -> device; empty = server order
 
@@ -127,7 +132,8 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // list of the wrong size or with repeats, expert parallelism without experts or with dp not
 // dividing them, sequence parallelism without tp > 1 or with tp not dividing the sequence, context
 // parallelism on a model without attention, with a sequence 2 cp (x tp under sequence
-// parallelism) does not divide, or with expert parallelism, virtual
+// parallelism) does not divide, or with expert parallelism, TP communication overlap without
+// sequence parallelism, virtual
 // stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, FP8 without a
 // 16-bit model or on devices without an FP8 rate above their 16-bit one, pp x v x
 // micro-batches or the global batch beyond the bounds above.

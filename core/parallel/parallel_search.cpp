@@ -84,6 +84,7 @@ ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
   shape.fixed.applyTo(p);
   p.sequenceParallel = shape.sequenceParallel;
+  p.overlapTpComm = shape.sequenceParallel;  // a pure gain where there is TP communication
   p.stages = std::move(stages);
   return p;
 }
@@ -377,7 +378,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
         plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp;
         plan.microbatches = static_cast<int>(globalBatch / dp / mbs);
         fixed.applyTo(plan);
-        plan.sequenceParallel = sequenceParallelFits(st, tp);
+        plan.sequenceParallel = plan.overlapTpComm = sequenceParallelFits(st, tp);
         plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
         ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
         ++res.evaluated;

@@ -38,6 +38,9 @@ const std::vector<PlanKnob>& planKnobs() {
       {"sequence_parallel", "sequence parallel", KnobKind::Flag, 0, 1, {}, false, 0,
        [](const ParallelPlan& p) { return static_cast<int>(p.sequenceParallel); },
        [](ParallelPlan& p, int v) { p.sequenceParallel = v != 0; }},
+      {"overlap_tp_comm", "TP communication overlapped", KnobKind::Flag, 0, 1, {}, false, 0,
+       [](const ParallelPlan& p) { return static_cast<int>(p.overlapTpComm); },
+       [](ParallelPlan& p, int v) { p.overlapTpComm = v != 0; }},
   };
   return knobs;
 }

@@ -143,6 +143,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
         const double f = cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, inFp8 ? DType::F8 : op.dtype, rep);
         t.forward += f;
         if (op.attentionCore) t.coreForward += f;
+        if (fp8Product(op)) t.productsForward += f;
         if (inFp8) {
           const double moved = op.activationBytes * b / split;
           castForward += cost_->fusedTime(0, saturatingBytes(kFp8CastForwardBytes * moved), OpClass::Elementwise, op.dtype, rep);
@@ -191,6 +192,10 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     const double ar = groups.time(c, Collective::AllReduce, StageGroups::Tp, b * part.tpAllReduceBytes, serverOf_);
     pc.arForward = part.tpAllReducesForward * ar;
     pc.arBackward = part.tpAllReducesBackward * ar;
+    if (p.overlapTpComm) {  // pipelined with the products beside them (backward: twice the work)
+      pc.arForward = std::max(0.0, pc.arForward - times.productsForward);
+      pc.arBackward = std::max(0.0, pc.arBackward - 2 * times.productsForward);
+    }
   }
   pc.params = part.params - part.shardedParams + (part.shardedParams + p.tp - 1) / p.tp;
   if (p.expertParallel && part.expertParams > 0) {

@@ -164,6 +164,7 @@ inline constexpr double kFp8CastBackwardBytes = 1.5;
 struct PartTimes {
   double forward = 0, backward = 0, coreForward = 0;
   double attentionForward = 0, attentionBackward = 0;  // the fused attention kernels among them
+  double productsForward = 0;  // the layers' weight products among forward (casts excluded)
 };
 
 class StageCostModel {

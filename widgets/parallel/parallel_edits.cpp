@@ -67,7 +67,7 @@ ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, 
   out.pp = pp;
   if (pp < 2) out.virtualStages = 1;  // nothing to interleave
   if (pp != p.pp || static_cast<int>(p.stages.size()) != out.chunks()) out.stages = resplit(p, layers, out.chunks());
-  if (tp < 2) out.sequenceParallel = false;  // nothing to split the sequence over
+  if (tp < 2) out.sequenceParallel = out.overlapTpComm = false;  // nothing to split the sequence over
   if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);
   if (pp == 1 && out.schedule == PipeSchedule::GPipe) out.schedule = PipeSchedule::OneFOneB;
   out.devices.clear();  // a custom device order is for its own degrees only
@@ -138,6 +138,7 @@ ParallelPlan withFp8(const ParallelPlan& p, bool on) {
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on) {
   ParallelPlan out = p;
   out.sequenceParallel = on;
+  out.overlapTpComm = on;  // the TP overlap needs sequence parallelism; the searches pair them
   return out;
 }
 

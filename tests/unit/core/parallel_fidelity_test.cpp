@@ -171,15 +171,22 @@ TEST(ParallelFidelity, BadParallelRowsGetOneLineErrors) {
 }
 
 TEST(ParallelFidelity, ServersOfAClusterFileAreScaledLikeAPreset) {
-  const std::string file = gptest::dataPath("published/clusters/2x8xH100-96GB-500W.json");
+  const auto dir = std::filesystem::temp_directory_path() / ("gp_scaled_file_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "two-servers.json").string();
+  std::filesystem::copy_file(std::filesystem::path(clusterResourceDir()) / "2x8xH100-IB.json", file,
+                             std::filesystem::copy_options::overwrite_existing);
   const Cluster two = loadCluster(file);
   const Cluster many = loadCluster("6x" + file);
   EXPECT_EQ(two.numDevices(), 16);
   EXPECT_EQ(many.numDevices(), 48);
+  EXPECT_EQ(many.name(), "6x" + file);
   EXPECT_EQ(many.device(47).name, "node5/gpu7");
   EXPECT_EQ(many.device(47).kind, two.device(0).kind);
   EXPECT_EQ(many.device(0).memPhysical, two.device(0).memPhysical);
-  EXPECT_THROW(loadCluster("6x" + gptest::dataPath("published/clusters/absent.json")), Error);
+  EXPECT_EQ(many.routeBandwidth(0, 47), two.routeBandwidth(0, 15));  // across servers as in the file
+  EXPECT_THROW(loadCluster("6x" + (dir / "absent.json").string()), Error);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
@@ -193,9 +200,16 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_GE(set, 5);
   EXPECT_GT(check, 2 * set);
   const FidelityReport rep = runFidelity(rows);
-  EXPECT_EQ(rep.parallelCheck.unmatchedOom, 0);
+  // The set rows chose the products' efficiency on A100 and H100 presets; the check rows test it.
   EXPECT_EQ(rep.parallelSet.unmatchedOom, 0);
-  for (const FidelityRow& f : rep.rows) EXPECT_TRUE(f.simulated.has_value()) << f.row.name << ": " << f.simulatedProblem;
+  EXPECT_LT(std::abs(std::log(rep.parallelSet.medianRatio)), std::log(1.05));
   EXPECT_LT(std::abs(std::log(rep.parallelCheck.medianRatio)), std::log(1.10));
-  EXPECT_LT(rep.parallelCheck.worstFactor, 2.5) << rep.parallelCheck.worstRow;
+  // The misses docs/simulator-fidelity.md names: one run simulated 4 % over its memory, and
+  // DeepSpeed's ZeRO-3 of 2021 (its gathers far slower than the links allow) up to 1.95x.
+  EXPECT_LE(rep.parallelCheck.unmatchedOom, 1);
+  EXPECT_LT(rep.parallelCheck.worstFactor, 2.1) << rep.parallelCheck.worstRow;
+  int within25 = 0;
+  for (const FidelityRow& f : rep.rows)
+    if (f.counted && std::exp(std::abs(std::log(f.ratio))) < 1.25) ++within25;
+  EXPECT_GE(within25, 23);  // all but the four ZeRO-3 rows and the one over memory
 }
