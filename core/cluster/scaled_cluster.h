@@ -16,7 +16,8 @@ namespace gp {
 inline constexpr int kMaxScaledDevices = 2048;
 
 // The cluster JSON text for `spec`, or nullopt when `spec` is not "<N>x<server>" with a
-// multi-server preset for <server> nor "<N>x<FILE.json>" with an existing file. Throws gp::Error(spec, ...) for N out of range.
+// multi-server preset for <server> nor "<N>x<FILE.json>" with an existing file. Throws
+// gp::Error(spec, ...) for N out of range.
 std::optional<std::string> scaledClusterJson(const std::string& spec);
 
 }  // namespace gp

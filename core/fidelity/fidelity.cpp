@@ -11,7 +11,6 @@
 #include "fidelity/kernel_workloads.h"
 #include "fusion/fuser.h"
 #include "base/error.h"
-#include "io/hf_config.h"
 #include "io/model_loader.h"
 #include "parallel/layer_stack.h"
 #include "parallel/pipeline_sim.h"
@@ -104,7 +103,7 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   plan.stages = evenStages(st.numLayers(), plan.chunks(), run.recompute);
   if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);
   const ParallelMeasurement m = simulateParallel(model, run.globalBatch, plan);
-  out.simulatedPeakGiB = static_cast<double>(*std::max_element(m.peakMemory.begin(), m.peakMemory.end())) / (1024.0 * 1024 * 1024);
+  for (int64_t bytes : m.peakMemory) out.simulatedPeakGiB = std::max(out.simulatedPeakGiB, static_cast<double>(bytes) / (1u << 30));
   if (m.feasible)
     out.simulated = inUnit(r, m.stepTime);
   else

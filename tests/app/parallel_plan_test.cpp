@@ -156,12 +156,15 @@ class ParallelPlanTest : public QObject {
     QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
     QVERIFY(pedit::sameState(s.state(), exactState));
 
-    // A pipeline: dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
+    // A pipeline: tp 1, dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
     ParallelControls* c = pw->controls();
+    chooseData(c->degreeCombo(1), 1);
+    QCOMPARE(s.state().plan.tp, 1);
     chooseData(c->degreeCombo(0), 8);
     QCOMPARE(s.state().plan.dp, 8);
     chooseData(c->degreeCombo(2), 2);
     QCOMPARE(s.state().plan.pp, 2);
+    QCOMPARE(s.state().plan.tp, 1);
     QCOMPARE(s.state().plan.stages[1].first, 6);
     QCOMPARE(pw->layerStackView()->stageText(1), QStringLiteral("Stage 1 · layers 6–11 · tp 1 · dp 8"));
     const pedit::PlanState evenStages = s.state();
