@@ -88,7 +88,8 @@ struct ParallelPlan {
   // Tensor-parallel communication overlapped with the products (Megatron-LM's --tp-comm-overlap,
   // Transformer Engine's userbuffers), with sequence parallelism: each all-gather and
   // reduce-scatter is split into chunks pipelined with the weight product beside it, so only the
-  // communication that outlasts the layer's products blocks.
+  // communication that outlasts the layer's products blocks. Over NVLink only: a TP group that
+  // spans servers gets no overlap.
   bool overlapTpComm = false;
   std::vector<PipeStage> stages;  // pp x virtualStages chunks, in layer order
   std::vector<int> devices;       // rank -> device; empty = server order

@@ -114,6 +114,18 @@ bool fp8Product(const StackOp& op) {
   return op.cls == OpClass::MatMul && op.paramBytesRead > 0 && !op.attentionCore && !op.metadata;
 }
 
+namespace {
+
+// Whether every group's devices share a server (TP overlap's userbuffers run over NVLink only).
+bool withinServers(const std::vector<std::vector<int>>& groups, const std::vector<int>& serverOf) {
+  for (const std::vector<int>& g : groups)
+    for (int d : g)
+      if (serverOf[static_cast<size_t>(d)] != serverOf[static_cast<size_t>(g.front())]) return false;
+  return true;
+}
+
+}  // namespace
+
 PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool sequenceParallel, AttentionImpl attention,
                                      bool fp8, int device) const {
   const Cluster& c = cost_->cluster();
@@ -192,7 +204,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     const double ar = groups.time(c, Collective::AllReduce, StageGroups::Tp, b * part.tpAllReduceBytes, serverOf_);
     pc.arForward = part.tpAllReducesForward * ar;
     pc.arBackward = part.tpAllReducesBackward * ar;
-    if (p.overlapTpComm) {  // pipelined with the products beside them (backward: twice the work)
+    if (p.overlapTpComm && withinServers(groups.tp, serverOf_)) {  // pipelined with the products beside them
       pc.arForward = std::max(0.0, pc.arForward - times.productsForward);
       pc.arBackward = std::max(0.0, pc.arBackward - 2 * times.productsForward);
     }
