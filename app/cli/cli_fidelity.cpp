@@ -8,6 +8,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_calibration.h"
 #include "fidelity/fidelity.h"
+#include "parallel/plan_knobs.h"
 
 namespace gp::cli {
 namespace {
@@ -39,10 +40,39 @@ std::string summaryText(const char* split, const SplitSummary& s) {
 
 std::string value(const std::optional<double>& v) { return v ? fmt("%.4g", *v) : "OOM"; }
 
+ordered_json searchJson(const SearchedPlan& s) {
+  ordered_json j{{"found", s.found}, {"complete", s.complete}, {"search_s", s.searchSeconds}};
+  if (s.found) {
+    j["plan"] = planKnobsJson(s.plan);
+    j["step_s"] = s.stepTime;
+    j["speedup"] = s.speedup;
+    j["changes"] = s.changes;
+  }
+  return j;
+}
+
+// Each parallel run's plan against the exact search's best on the same GPUs and batch.
+void printSearches(std::ostream& out, const FidelityReport& r) {
+  bool header = false;
+  for (const FidelityRow& f : r.rows) {
+    if (!f.searched) continue;
+    if (!header) out << "\nthe exact search on each run's GPUs and batch (speedup = the run's step / the best plan's):\n";
+    header = true;
+    const SearchedPlan& s = *f.searched;
+    out << "  " << f.row.name << ": ";
+    if (!s.found) {
+      out << "no plan found" << (s.complete ? "" : " within the budget") << "\n";
+      continue;
+    }
+    out << fmt("%.3f s", f.stepTime) << " -> " << fmt("%.3f s", s.stepTime) << ", x" << fmt("%.2f", s.speedup)
+        << (s.complete ? "" : " (budget spent)") << ": " << s.changes << "\n";
+  }
+}
+
 }  // namespace
 
 int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) {
-  Args a = parseArgs(argv, {"--corpus", "--cluster", "--calibration"}, {"--json"});
+  Args a = parseArgs(argv, {"--corpus", "--cluster", "--calibration", "--search-seconds"}, {"--json"});
   if (!a.positional.empty()) throw std::invalid_argument("fidelity takes no MODEL (it simulates the corpus)");
   std::string corpus = a.value("--corpus").value_or(publishedCorpusDir());
   if (corpus.empty()) throw std::invalid_argument("no published corpus found; give --corpus DIR|FILE");
@@ -52,6 +82,12 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
   FidelityOptions o;
   o.profiled = profiled ? &*profiled : nullptr;
   o.calibration = calibration.table();
+  if (auto s = a.value("--search-seconds")) {
+    char* end = nullptr;
+    o.searchSeconds = std::strtod(s->c_str(), &end);
+    if (end == s->c_str() || *end || !(o.searchSeconds > 0) || o.searchSeconds > 1e5)
+      throw std::invalid_argument("--search-seconds wants a positive number of seconds, got '" + *s + "'");
+  }
   const FidelityReport r = runFidelity(loadPublishedCorpus(corpus), o);
 
   if (a.has("--json")) {
@@ -73,7 +109,9 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
         j["simulated_peak_memory_GiB"] = f.simulatedPeakGiB;
         if (f.row.parallel->peakMemoryGiB) j["published_peak_memory_GiB"] = *f.row.parallel->peakMemoryGiB;
         if (f.memoryRatio > 0) j["memory_ratio"] = f.memoryRatio;
+        if (f.stepTime > 0) j["step_s"] = f.stepTime;
       }
+      if (f.searched) j["search"] = searchJson(*f.searched);
       rows.push_back(std::move(j));
     }
     ordered_json tables = ordered_json::array();
@@ -127,6 +165,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
         << r.memoryWorstRow << ")\n";
   for (const TableOrder& t : r.tables)
     out << "table " << t.table << ": " << (t.agrees ? "order agrees" : "order differs: " + t.disagreement) << "\n";
+  printSearches(out, r);
   return 0;
 }
 

@@ -13,7 +13,9 @@
 #include "base/error.h"
 #include "io/model_loader.h"
 #include "parallel/layer_stack.h"
+#include "parallel/parallel_search.h"
 #include "parallel/pipeline_sim.h"
+#include "parallel/plan_knobs.h"
 #include "placement/placer.h"
 #include "sim/simulator.h"
 
@@ -104,11 +106,29 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);
   const ParallelMeasurement m = simulateParallel(model, run.globalBatch, plan);
   for (int64_t bytes : m.peakMemory) out.simulatedPeakGiB = std::max(out.simulatedPeakGiB, static_cast<double>(bytes) / (1u << 30));
+  out.plan = plan;
   if (m.feasible)
-    out.simulated = inUnit(r, m.stepTime);
+    out.simulated = inUnit(r, m.stepTime), out.stepTime = m.stepTime;
   else
     out.simulatedProblem = m.problem;
   if (run.peakMemoryGiB) out.memoryRatio = out.simulatedPeakGiB / *run.peakMemoryGiB;
+  if (o.searchSeconds > 0 && m.feasible) {
+    ParallelSearchOptions so;
+    so.budgetSeconds = o.searchSeconds;
+    so.fixed = {plan.attention, plan.fp8};
+    const ParallelResult best = exactSearch(model, run.globalBatch, so);
+    SearchedPlan s;
+    s.found = best.found && best.measurement.feasible;
+    s.complete = best.complete;
+    s.searchSeconds = best.searchSeconds;
+    if (s.found) {
+      s.plan = best.plan;
+      s.stepTime = best.measurement.stepTime;
+      s.speedup = m.stepTime / s.stepTime;
+      s.changes = planChanges(plan, best.plan, run.globalBatch);
+    }
+    out.searched = s;
+  }
 }
 
 // A kernel or a model: its placement on the row's cluster, one step simulated.

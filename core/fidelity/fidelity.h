@@ -20,6 +20,20 @@ struct FidelityOptions {
   // their preset; nullptr = presets only.
   const Cluster* profiled = nullptr;
   const CalibrationTable* calibration = nullptr;  // measured op times, by device kind
+  // > 0: each parallel run whose plan fits also gets the exact search's best plan on the same
+  // GPUs and global batch, with the run's attention and FP8, within this many seconds.
+  double searchSeconds = 0;
+};
+
+// The exact search's best plan for a parallel run, beside the plan the run used.
+struct SearchedPlan {
+  bool found = false;
+  bool complete = true;       // the search covered its space within its budget
+  ParallelPlan plan;
+  double stepTime = 0;        // s
+  double speedup = 0;         // the run's plan's simulated step / the best plan's
+  std::string changes;        // planChanges(run's plan, best plan)
+  double searchSeconds = 0;
 };
 
 struct FidelityRow {
@@ -29,6 +43,9 @@ struct FidelityRow {
   std::string clusterUsed;          // the cluster's name
   double simulatedPeakGiB = 0;      // parallel runs: the largest memory of a GPU
   double memoryRatio = 0;           // simulated / published peak memory, when published
+  ParallelPlan plan;                // parallel runs: the plan simulated (the run's, chunks even)
+  double stepTime = 0;              // parallel runs: its simulated step, s
+  std::optional<SearchedPlan> searched;  // FidelityOptions::searchSeconds > 0
   double ratio = 0;                 // simulated / published when both are numbers, else 0
   bool counted = false;             // in the value summary (both numbers, compared by value)
 };

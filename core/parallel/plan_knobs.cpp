@@ -124,4 +124,43 @@ bool sameKnobs(const ParallelPlan& a, const ParallelPlan& b) {
   return true;
 }
 
+namespace {
+
+// A knob's value in words: a count, "on" / "off", or the choice's name.
+std::string knobText(const PlanKnob& k, int v) {
+  switch (k.kind) {
+    case KnobKind::Flag: return v != 0 ? "on" : "off";
+    case KnobKind::Choice: return std::string(k.choices[static_cast<size_t>(v)]);
+    case KnobKind::Count: break;
+  }
+  return std::to_string(v);
+}
+
+// The chunks' recomputation: one name when they agree, else "mixed".
+std::string recomputeText(const ParallelPlan& p) {
+  if (p.stages.empty()) return "none";
+  for (const PipeStage& s : p.stages)
+    if (s.recompute != p.stages.front().recompute) return "mixed";
+  return std::string(recomputeName(p.stages.front().recompute));
+}
+
+}  // namespace
+
+std::string planChanges(const ParallelPlan& from, const ParallelPlan& to, int64_t globalBatch) {
+  std::string out;
+  auto add = [&](std::string_view what, const std::string& a, const std::string& b) {
+    if (a == b) return;
+    out.append(out.empty() ? "" : ", ").append(what).append(" ").append(a).append(" -> ").append(b);
+  };
+  for (const PlanKnob& k : planKnobs()) {
+    if (k.key == "microbatches") {  // the size says more than the count
+      add("micro-batch", std::to_string(from.microbatchSize(globalBatch)), std::to_string(to.microbatchSize(globalBatch)));
+      continue;
+    }
+    add(k.key, knobText(k, k.get(from)), knobText(k, k.get(to)));
+  }
+  add("recompute", recomputeText(from), recomputeText(to));
+  return out.empty() ? "the same plan" : out;
+}
+
 }  // namespace gp

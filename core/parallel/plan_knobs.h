@@ -42,4 +42,9 @@ std::vector<std::string_view> planKnobNotes(const ParallelPlan& p);
 // Every knob equal.
 bool sameKnobs(const ParallelPlan& a, const ParallelPlan& b);
 
+// What differs from `from` to `to`, knob by knob in table order, then the chunks' recomputation:
+// "tp 8 -> 4, virtual_stages 1 -> 3, micro-batch 1 -> 2, recompute full -> none" (micro-batch sizes
+// at `globalBatch` in place of the micro-batch counts); "the same plan" when nothing does.
+std::string planChanges(const ParallelPlan& from, const ParallelPlan& to, int64_t globalBatch);
+
 }  // namespace gp

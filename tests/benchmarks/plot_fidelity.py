@@ -22,6 +22,8 @@ def seconds(row, value):
         return value / 1e3
     if unit == "s":
         return value
+    if "step_s" in row:  # a parallel run's per-GPU figure (tokens/s/GPU, TFLOP/s/GPU): step ~ 1 / figure
+        return row["step_s"] * row["simulated"] / value
     return row["items_per_step"] / value
 
 

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "base/error.h"
+#include "cli_runner.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "fidelity/fidelity.h"
@@ -17,6 +18,7 @@
 #include "io/model_loader.h"
 #include "parallel/layer_stack.h"
 #include "parallel/pipeline_sim.h"
+#include "parallel/plan_knobs.h"
 #include "test_paths.h"
 
 using namespace gp;
@@ -102,6 +104,41 @@ TEST(ParallelFidelity, FiguresFollowFromTheSimulatedStep) {
   // parallel rows are summarised apart from the single-machine ones
   EXPECT_EQ(r.parallelCheck.rows, 4);
   EXPECT_EQ(r.check.rows, 0);
+}
+
+TEST(ParallelFidelity, TheExactSearchIsAtLeastAsFastAsTheRunsPlanAndSaysWhatChanged) {
+  Corpus c({parallelRow("secs", "s")});
+  FidelityOptions o;
+  o.searchSeconds = 60;
+  const FidelityReport r = runFidelity(loadPublishedCorpus(c.file()), o);
+  ASSERT_TRUE(r.rows[0].searched);
+  const SearchedPlan& s = *r.rows[0].searched;
+  ASSERT_TRUE(s.found);
+  EXPECT_TRUE(s.complete);
+  // the run's plan is in the search's space: its best is no slower
+  EXPECT_GE(s.speedup, 1 - 1e-12);
+  EXPECT_NEAR(s.speedup, r.rows[0].stepTime / s.stepTime, 1e-12);
+  EXPECT_EQ(s.changes, planChanges(r.rows[0].plan, s.plan, 32));
+  // without the option no search runs
+  EXPECT_FALSE(runFidelity(loadPublishedCorpus(c.file())).rows[0].searched);
+  const auto cli = gptest::runCli("fidelity --corpus " + c.file() + " --search-seconds 60");
+  ASSERT_EQ(cli.code, 0) << cli.err;
+  EXPECT_NE(cli.out.find("secs: "), std::string::npos) << cli.out;
+  EXPECT_NE(gptest::runCli("fidelity --corpus " + c.file() + " --search-seconds -1").code, 0);
+}
+
+TEST(ParallelFidelity, PlanChangesNameEachKnobThatDiffers) {
+  ParallelPlan a;
+  a.dp = 4, a.tp = 2, a.pp = 2, a.microbatches = 8;
+  a.stages = evenStages(8, 2, Recompute::Full);
+  ParallelPlan b = a;
+  EXPECT_EQ(planChanges(a, b, 64), "the same plan");
+  b.tp = 4, b.dp = 2, b.microbatches = 4, b.zero = 1, b.sequenceParallel = true;
+  b.stages = evenStages(8, 2, Recompute::None);
+  b.stages[1].recompute = Recompute::Selective;
+  // micro-batch sizes at batch 64: 64 / (4 x 8) = 2 -> 64 / (2 x 4) = 8
+  EXPECT_EQ(planChanges(a, b, 64),
+            "dp 4 -> 2, tp 2 -> 4, micro-batch 2 -> 8, zero 0 -> 1, sequence_parallel off -> on, recompute full -> mixed");
 }
 
 TEST(ParallelFidelity, MegatronCoreFormulaForGroupedQueryAndGatedMlps) {
