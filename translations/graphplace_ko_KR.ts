@@ -2797,7 +2797,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+25"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+46"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -3274,6 +3274,39 @@ Global batch %2, layers per stage %3</source>
 %3 – %4 ms</source>
         <translation>스테이지 %1: %2
 %3 – %4 ms</translation>
+    </message>
+</context>
+<context>
+    <name>gp::PlanKnob</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-75"/>
+        <source>parameter gather overlapped</source>
+        <translation>파라미터 수집 중첩</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>experts over dp</source>
+        <translation>데이터 병렬에 분산된 전문가</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unfused attention</source>
+        <translation>비융합 어텐션</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP8 GEMMs</source>
+        <translation>FP8 행렬 곱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sequence parallel</source>
+        <translation>시퀀스 병렬</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TP communication overlapped</source>
+        <translation>텐서 병렬 통신 중첩</translation>
     </message>
 </context>
 <context>

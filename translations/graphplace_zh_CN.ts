@@ -2797,7 +2797,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+25"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+46"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -3274,6 +3274,39 @@ Global batch %2, layers per stage %3</source>
 %3 – %4 ms</source>
         <translation>阶段 %1：%2
 %3 – %4 ms</translation>
+    </message>
+</context>
+<context>
+    <name>gp::PlanKnob</name>
+    <message>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-75"/>
+        <source>parameter gather overlapped</source>
+        <translation>参数收集已重叠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>experts over dp</source>
+        <translation>专家分布于数据并行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unfused attention</source>
+        <translation>非融合注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP8 GEMMs</source>
+        <translation>FP8 矩阵乘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TP communication overlapped</source>
+        <translation>张量并行通信已重叠</translation>
     </message>
 </context>
 <context>

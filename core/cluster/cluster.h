@@ -6,20 +6,24 @@
 // between every pair of devices are computed once at load: shortest by total latency, then
 // by hop count, ties broken by lowest vertex / channel index; a route never passes through a
 // third device (GPUs do not forward traffic). The simulator occupies every channel of a
-// route for routeLatency + bytes / routeBandwidth (circuit model).
+// route for routeLatency + bytes / routeBandwidth (circuit model). A cluster of N identical
+// servers (cluster/scaled_cluster.h) keeps its routes as its two-server template's instead
+// (ServerRoutes, cluster/route.h): the same routes, without n^2 storage.
 //
 //   Cluster c = loadCluster("8xV100-DGX1");       // preset, or a path to a .json file
-//   std::span<const int> r = c.route(0, 7);       // channel ids gpu0 -> ... -> gpu7
+//   Route r = c.route(0, 7);                      // channel ids gpu0 -> ... -> gpu7
 //
 // File format: docs/formats.md, "Cluster JSON". Presets: resources/clusters/*.json.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cluster/route.h"
 #include "graph/op_class.h"
 #include "graph/dtype.h"
 
@@ -108,18 +112,25 @@ class Cluster {
   const Channel& channel(int c) const { return channels_[c]; }
 
   // Directed channels a transfer from device a to device b crosses, in order; empty if a == b.
-  std::span<const int> route(int a, int b) const {
+  Route route(int a, int b) const {
+    if (serverRoutes_) return serverRoutes_->route(a, b);
     size_t i = pairIndex(a, b);
-    return {routeData_.data() + routeOff_[i], static_cast<size_t>(routeOff_[i + 1] - routeOff_[i])};
+    return {routeData_.data() + routeOff_[i], nullptr, static_cast<size_t>(routeOff_[i + 1] - routeOff_[i])};
   }
-  double routeLatency(int a, int b) const { return routeLatency_[pairIndex(a, b)]; }      // sum of latencies
-  double routeBandwidth(int a, int b) const { return routeBandwidth_[pairIndex(a, b)]; }  // bottleneck; 0 if a == b
+  double routeLatency(int a, int b) const {  // sum of latencies
+    return serverRoutes_ ? serverRoutes_->latency[serverRoutes_->pair(a, b)] : routeLatency_[pairIndex(a, b)];
+  }
+  double routeBandwidth(int a, int b) const {  // bottleneck; 0 if a == b
+    return serverRoutes_ ? serverRoutes_->bandwidth[serverRoutes_->pair(a, b)] : routeBandwidth_[pairIndex(a, b)];
+  }
 
   // The cluster as JSON in the documented format; parseClusterJson(toJson()) gives it back.
   std::string toJson() const;
 
  private:
   friend class ClusterParser;
+  friend Cluster parseClusterJson(const std::string& text, const std::string& source,
+                                  std::shared_ptr<const ServerRoutes> routes);
   size_t pairIndex(int a, int b) const { return static_cast<size_t>(a) * devices_.size() + static_cast<size_t>(b); }
   void computeRoutes(const std::string& source);
 
@@ -129,10 +140,11 @@ class Cluster {
   std::vector<DeviceSpec> devices_;
   std::vector<std::string> vertexName_, vertexKind_;
   std::vector<Channel> channels_;
-  // All-pairs routes (n * n), CSR over routeData_.
+  // All-pairs routes (n * n), CSR over routeData_; or a scaled cluster's template routes.
   std::vector<int32_t> routeOff_;
-  std::vector<int> routeData_;
+  std::vector<int32_t> routeData_;
   std::vector<double> routeLatency_, routeBandwidth_;
+  std::shared_ptr<const ServerRoutes> serverRoutes_;
 };
 
 // A preset name ("4xP100-PCIe"), "random:SEED[:DEVICES]" (cluster/random_cluster.h) or a path
@@ -141,6 +153,9 @@ class Cluster {
 Cluster loadCluster(const std::string& presetOrPath);
 // Parses cluster JSON; `source` names it in errors.
 Cluster parseClusterJson(const std::string& text, const std::string& source);
+// The same with the given routes in place of computing every pair's (scaled_cluster.h builds
+// them for the file it writes).
+Cluster parseClusterJson(const std::string& text, const std::string& source, std::shared_ptr<const ServerRoutes> routes);
 // Names of the presets found in the cluster resource folder, sorted.
 std::vector<std::string> clusterPresetNames();
 // The folder presets are read from: $GP_RESOURCE_DIR/clusters, else <exe>/../share/graphplace/clusters,

@@ -17,7 +17,7 @@ class ClusterParser {
  public:
   explicit ClusterParser(std::string source) : source_(std::move(source)) {}
 
-  Cluster parse(const std::string& text) {
+  Cluster parse(const std::string& text, bool routes = true) {
     json j = parseJsonText(text, source_);
     if (!j.is_object()) fail("", "top level must be an object");
     checkKeys(j, "",
@@ -47,7 +47,7 @@ class ClusterParser {
                               " MiB): no memory is left for the model");
     if (j.contains("switches")) parseSwitches(member(j, "switches", "", json::value_t::array));
     parseLinks(member(j, "links", "", json::value_t::array));
-    c_.computeRoutes(source_);
+    if (routes) c_.computeRoutes(source_);
     return std::move(c_);
   }
 
@@ -272,6 +272,15 @@ class ClusterParser {
 
 Cluster parseClusterJson(const std::string& text, const std::string& source) {
   return ClusterParser(source).parse(text);
+}
+
+Cluster parseClusterJson(const std::string& text, const std::string& source, std::shared_ptr<const ServerRoutes> routes) {
+  Cluster c = ClusterParser(source).parse(text, false);
+  const ServerRoutes& r = *routes;
+  if (c.numDevices() != r.servers * r.perServer || c.numChannels() < r.servers * r.blockChannels)
+    throw Error(source, "the cluster does not have the servers its routes are for");
+  c.serverRoutes_ = std::move(routes);
+  return c;
 }
 
 }  // namespace gp

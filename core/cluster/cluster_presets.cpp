@@ -35,7 +35,7 @@ Cluster loadCluster(const std::string& presetOrPath) {
   std::error_code ec;
   if (isPath) {
     if (!fs::is_regular_file(presetOrPath, ec))
-      if (auto scaled = scaledClusterJson(presetOrPath)) return parseClusterJson(*scaled, presetOrPath);
+      if (auto scaled = scaledCluster(presetOrPath)) return std::move(*scaled);
     return parseClusterJson(readFileText(presetOrPath, "a cluster JSON file"), presetOrPath);
   }
   std::string dir = clusterResourceDir();
@@ -43,7 +43,7 @@ Cluster loadCluster(const std::string& presetOrPath) {
     throw Error(presetOrPath, "cluster presets not found (set GP_RESOURCE_DIR to the folder holding clusters/)");
   fs::path file = fs::path(dir) / (presetOrPath + ".json");
   if (!fs::is_regular_file(file, ec))
-    if (auto scaled = scaledClusterJson(presetOrPath)) return parseClusterJson(*scaled, presetOrPath);
+    if (auto scaled = scaledCluster(presetOrPath)) return std::move(*scaled);
   if (!fs::is_regular_file(file, ec)) {
     std::string known;
     for (const std::string& n : clusterPresetNames()) known += (known.empty() ? "" : ", ") + n;

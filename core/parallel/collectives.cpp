@@ -5,6 +5,30 @@
 
 namespace gp {
 
+namespace {
+
+// Zeroed per-channel tables, reused by the ChannelLoads of this thread.
+std::vector<std::vector<double>>& tablePool() {
+  thread_local std::vector<std::vector<double>> pool;
+  return pool;
+}
+
+}  // namespace
+
+ChannelLoad::ChannelLoad(const Cluster& c) : c_(&c) {
+  auto& pool = tablePool();
+  if (!pool.empty()) {
+    bytes_ = std::move(pool.back());
+    pool.pop_back();
+  }
+  if (bytes_.size() < static_cast<size_t>(c.numChannels())) bytes_.assign(static_cast<size_t>(c.numChannels()), 0.0);
+}
+
+ChannelLoad::~ChannelLoad() {
+  clear();
+  tablePool().push_back(std::move(bytes_));
+}
+
 void ChannelLoad::send(int from, int to, double bytes) {
   if (from == to || bytes <= 0) return;
   for (int ch : c_->route(from, to)) {
@@ -57,9 +81,16 @@ double flatPhase(ChannelLoad& load, Collective kind, std::span<const std::vector
   return load.busyTime() + steps * load.maxLatency();
 }
 
-void addChannels(std::vector<int>& into, const std::vector<int>& from) { into.insert(into.end(), from.begin(), from.end()); }
-
 }  // namespace
+
+void addChannels(std::vector<int>& into, const std::vector<int>& from, int numChannels) {
+  thread_local std::vector<char> held;  // all 0 between calls
+  if (held.size() < static_cast<size_t>(numChannels)) held.assign(static_cast<size_t>(numChannels), 0);
+  for (int ch : into) held[static_cast<size_t>(ch)] = 1;
+  for (int ch : from)
+    if (!held[static_cast<size_t>(ch)]) held[static_cast<size_t>(ch)] = 1, into.push_back(ch);
+  for (int ch : into) held[static_cast<size_t>(ch)] = 0;
+}
 
 CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const std::vector<int>> groups, double bytes,
                               std::span<const int> serverOf) {
@@ -72,15 +103,23 @@ CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const
 
   // Hierarchical: members per server, equal on every server and above one, several servers.
   std::vector<std::vector<std::vector<int>>> perServer;  // [group][server] -> members
+  perServer.reserve(groups.size());
   size_t g = 0;
+  std::vector<std::pair<int, int>> byServer;  // (server, position in the group)
   for (const std::vector<int>& grp : groups) {
-    std::map<int, std::vector<int>> by;
-    for (int d : grp) by[serverOf[static_cast<size_t>(d)]].push_back(d);
+    byServer.clear();
+    for (size_t i = 0; i < grp.size(); ++i) byServer.emplace_back(serverOf[static_cast<size_t>(grp[i])], static_cast<int>(i));
+    std::sort(byServer.begin(), byServer.end());  // by server, members in group order
     std::vector<std::vector<int>> parts;
-    for (auto& [s, m] : by) {
-      if (g == 0) g = m.size();
-      if (m.size() != g) return flat;
-      parts.push_back(std::move(m));
+    for (size_t i = 0; i < byServer.size();) {
+      size_t j = i;
+      while (j < byServer.size() && byServer[j].first == byServer[i].first) ++j;
+      if (g == 0) g = j - i;
+      if (j - i != g) return flat;
+      std::vector<int>& m = parts.emplace_back();
+      m.reserve(g);
+      for (size_t k = i; k < j; ++k) m.push_back(grp[static_cast<size_t>(byServer[k].second)]);
+      i = j;
     }
     if (parts.size() < 2 || g < 2) return flat;
     perServer.push_back(std::move(parts));
@@ -100,13 +139,11 @@ CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const
   auto phase = [&](Collective k, std::span<const std::vector<int>> gs, double b) {
     load.clear();
     hier.time += flatPhase(load, k, gs, b);
-    addChannels(hier.channels, load.channels());
+    addChannels(hier.channels, load.channels(), c.numChannels());
   };
   if (kind != Collective::AllGather) phase(Collective::ReduceScatter, intra, bytes);
   phase(kind, inter, shard);
   if (kind != Collective::ReduceScatter) phase(Collective::AllGather, intra, bytes);
-  std::sort(hier.channels.begin(), hier.channels.end());
-  hier.channels.erase(std::unique(hier.channels.begin(), hier.channels.end()), hier.channels.end());
   return hier.time < flat.time ? hier : flat;
 }
 

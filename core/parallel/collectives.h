@@ -26,9 +26,15 @@ namespace gp {
 enum class Collective : uint8_t { AllReduce, ReduceScatter, AllGather, AllToAll };
 
 // Bytes per directed channel for a set of concurrent transfers.
+// Bytes per channel of concurrent sends. Its per-channel table comes from a per-thread pool and
+// goes back zeroed (only the channels used are touched): a 16,384-GPU cluster has ~100k channels,
+// and the searches cost thousands of collectives.
 class ChannelLoad {
  public:
-  explicit ChannelLoad(const Cluster& c) : c_(&c), bytes_(static_cast<size_t>(c.numChannels()), 0.0) {}
+  explicit ChannelLoad(const Cluster& c);
+  ~ChannelLoad();
+  ChannelLoad(const ChannelLoad&) = delete;
+  ChannelLoad& operator=(const ChannelLoad&) = delete;
   void send(int from, int to, double bytes);  // along the route; nothing when from == to
   // max over channels of bytes / bandwidth (0 when nothing was sent)
   double busyTime() const;
@@ -42,6 +48,9 @@ class ChannelLoad {
   std::vector<int> used_;
   double latency_ = 0;
 };
+
+// Appends to `into` the channels of `from` it does not hold yet (each channel once).
+void addChannels(std::vector<int>& into, const std::vector<int>& from, int numChannels);
 
 struct CollectiveCost {
   double time = 0;            // seconds

@@ -128,7 +128,7 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
 std::vector<PartCost> stagePartCosts(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape) {
   const int L = model.stack().numLayers();
   const ParallelPlan plan = planOf(shape, evenStages(L, shape.pp * shape.virtualStages));
-  const std::vector<int> rankDevice = planDevices(plan, model.cluster());
+  const std::vector<int> rankDevice = model.rankDevices(plan);
   const int64_t mbs = plan.microbatchSize(globalBatch);
   const StageGroups groups = stageGroups(plan, rankDevice, 0);
   std::vector<PartCost> parts;
@@ -146,7 +146,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
   const Cluster& c = model.cluster();
   const int L = st.numLayers(), pp = shape.pp, m = shape.microbatches;
   ParallelPlan plan = planOf(shape, evenStages(L, pp * shape.virtualStages));
-  std::vector<int> rankDevice = planDevices(plan, c);
+  std::vector<int> rankDevice = model.rankDevices(plan);
   int64_t capacity = std::numeric_limits<int64_t>::max();
   for (int r = 0; r < plan.devicesUsed(); ++r) {
     const int64_t cap = c.device(rankDevice[static_cast<size_t>(r)]).memCapacity;

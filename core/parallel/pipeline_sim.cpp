@@ -22,11 +22,9 @@ std::string gib(double bytes) {
 
 // A collective with its channels, merged with a second phase that follows it (an all-gather
 // after a send).
-CollectiveCost then(CollectiveCost a, const CollectiveCost& b) {
+CollectiveCost then(CollectiveCost a, const CollectiveCost& b, int numChannels) {
   a.time += b.time;
-  a.channels.insert(a.channels.end(), b.channels.begin(), b.channels.end());
-  std::sort(a.channels.begin(), a.channels.end());
-  a.channels.erase(std::unique(a.channels.begin(), a.channels.end()), a.channels.end());
+  addChannels(a.channels, b.channels, numChannels);
   return a;
 }
 
@@ -106,7 +104,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   }
   const int pp = plan.pp, m = plan.microbatches, used = plan.devicesUsed(), chunks = plan.chunks();
   const int perStage = plan.ranksPerStage();
-  out.rankDevice = planDevices(plan, c);
+  out.rankDevice = model.rankDevices(plan);
   out.rankDevice.resize(static_cast<size_t>(used));
   const int64_t mbs = plan.microbatchSize(globalBatch);
   for (int k = 0; k < chunks; ++k) out.stages.push_back(model.stageCost(plan, k, mbs, out.rankDevice));
@@ -160,8 +158,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     const double part = bytes / plan.tp;
     CollectiveCost gatherNext = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, t), bytes, servers);
     CollectiveCost gatherHere = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, s), bytes, servers);
-    sendFwd[static_cast<size_t>(k)] = then(pointToPointCost(c, a, b, part), gatherNext);
-    sendBwd[static_cast<size_t>(k)] = then(pointToPointCost(c, b, a, part), gatherHere);
+    sendFwd[static_cast<size_t>(k)] = then(pointToPointCost(c, a, b, part), gatherNext, c.numChannels());
+    sendBwd[static_cast<size_t>(k)] = then(pointToPointCost(c, b, a, part), gatherHere, c.numChannels());
   }
   std::vector<std::vector<CollectiveCost>> sync(static_cast<size_t>(chunks));
   std::vector<CollectiveCost> paramGather(static_cast<size_t>(chunks));

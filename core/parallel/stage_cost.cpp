@@ -102,7 +102,11 @@ std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<
 }
 
 StageCostModel::StageCostModel(const LayerStack& st, const CostModel& cost)
-    : st_(&st), cost_(&cost), serverOf_(gp::serverOf(cost.cluster())), bytes_(trainingBytesFor(st.activationType)) {}
+    : st_(&st),
+      cost_(&cost),
+      serverOf_(gp::serverOf(cost.cluster())),
+      serverOrder_(gp::serverOrder(cost.cluster())),
+      bytes_(trainingBytesFor(st.activationType)) {}
 
 const StackPart& StageCostModel::partAt(int part) const {
   if (part < 0) return st_->prologue;

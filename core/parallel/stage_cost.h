@@ -173,6 +173,8 @@ class StageCostModel {
   const LayerStack& stack() const { return *st_; }
   const Cluster& cluster() const { return cost_->cluster(); }
   const std::vector<int>& serverOf() const { return serverOf_; }
+  // Rank -> device for plan p (planDevices, with the server order computed once).
+  std::vector<int> rankDevices(const ParallelPlan& p) const { return p.devices.empty() ? serverOrder_ : p.devices; }
   TrainingBytes bytes() const { return bytes_; }
 
   // One chunk (a stage when there are no virtual stages) of plan `p` with micro-batch size `mbs`,
@@ -199,7 +201,7 @@ class StageCostModel {
   const StackPart& partAt(int part) const;
   const LayerStack* st_;
   const CostModel* cost_;
-  std::vector<int> serverOf_;
+  std::vector<int> serverOf_, serverOrder_;
   TrainingBytes bytes_;
   // (mbs, tp, cp, sequence parallel, attention, fp8, kind) -> per part
   mutable std::map<std::tuple<int64_t, int, int, bool, AttentionImpl, bool, int>, std::vector<PartTimes>> timesCache_;

@@ -17,6 +17,7 @@
 #include "parallel/parallel_edits.h"
 #include "parallel/parallel_format.h"
 #include "parallel/parallel_history_model.h"
+#include "parallel/plan_knobs.h"
 #include "parallel/parallel_task.h"
 #include "parallel/pipeline_rows.h"
 
@@ -153,6 +154,14 @@ class ParallelViewsTest : public QObject {
       QVERIFY2(text.contains(QLatin1String(part)), qPrintable(text));
     m.feasible = false;
     QVERIFY(pformat::breakdownText(m).isEmpty());
+  }
+
+  void everyKnobSummaryIsMarkedForTranslation() {
+    for (const PlanKnob& k : planKnobs())
+      if (!k.summary.empty()) QVERIFY2(pformat::knobNoteTranslatable(k.summary), std::string(k.summary).c_str());
+    ParallelPlan p;
+    p.tp = 2, p.sequenceParallel = true, p.overlapTpComm = true;
+    QVERIFY(pformat::shapeText(p, 8).endsWith(QStringLiteral(" · sequence parallel · TP communication overlapped")));
   }
 
   void historyKeepsEachMethodOnce() {

@@ -19,6 +19,27 @@ QString scheduleName(PipeSchedule s) {
   return s == PipeSchedule::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B");
 }
 
+// The plan knobs' summaries (core/parallel/plan_knobs), marked for translation: lupdate reads
+// the strings here, knobNoteText looks them up.
+const char* const kKnobNotes[] = {
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "parameter gather overlapped"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "experts over dp"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "unfused attention"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "FP8 GEMMs"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "sequence parallel"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "TP communication overlapped"),
+};
+
+bool knobNoteTranslatable(std::string_view note) {
+  for (const char* n : kKnobNotes)
+    if (note == n) return true;
+  return false;
+}
+
+QString knobNoteText(std::string_view note) {
+  return QCoreApplication::translate("gp::PlanKnob", std::string(note).c_str());
+}
+
 QString shapeText(const ParallelPlan& p, int64_t batch) {
   const QLocale loc;
   const QString pp = p.virtualStages > 1
@@ -33,7 +54,7 @@ QString shapeText(const ParallelPlan& p, int64_t batch) {
                           scheduleName(p.schedule))
                      .arg(p.zero);
   for (std::string_view note : planKnobNotes(p))
-    text += QStringLiteral(" · ") + QCoreApplication::translate("gp::PlanKnob", std::string(note).c_str());
+    text += QStringLiteral(" · ") + knobNoteText(note);
   return text;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <QString>
 #include <cstdint>
+#include <string_view>
 
 #include "parallel/pipeline_sim.h"
 
@@ -16,6 +17,10 @@ QString recomputeName(Recompute r);            // "None", "Selective", "Full"
 // "dp 8 × tp 2 × pp 4 (2 virtual) · 64 × 1 samples · 1F1B · ZeRO-1", then " · " and the
 // summary of every plan knob not at its default ("sequence parallel", "unfused attention")
 QString shapeText(const ParallelPlan& p, int64_t batch);
+// A plan knob's summary (planKnobNotes) in the user's language; whether it is marked for
+// translation here (every knob's must be).
+QString knobNoteText(std::string_view note);
+bool knobNoteTranslatable(std::string_view note);
 // "0–9, 10–19 r, 20–29 s, …": each stage's layers, r where it recomputes everything, s where it
 // recomputes the attention cores (selective); "96 chunks of 1 layer(s)" for even virtual stages
 QString stagesText(const ParallelPlan& p);

@@ -28,9 +28,9 @@ def gpt_config(name, layers, hidden, heads, vocab, positions, ffn=None):
     return 'hf:models/%s.json' % name
 
 
-def llama_config(name, layers, hidden, heads, kv, ffn, vocab):
+def llama_config(name, layers, hidden, heads, kv, ffn, vocab, positions=4096):
     cfg = {'model_type': 'llama', 'num_hidden_layers': layers, 'hidden_size': hidden, 'num_attention_heads': heads,
-           'num_key_value_heads': kv, 'intermediate_size': ffn, 'vocab_size': vocab, 'max_position_embeddings': 4096,
+           'num_key_value_heads': kv, 'intermediate_size': ffn, 'vocab_size': vocab, 'max_position_embeddings': positions,
            'tie_word_embeddings': False}
     write_model(name, cfg)
     return 'hf:models/%s.json' % name
@@ -78,14 +78,17 @@ def servers(gpus):
 
 # --- Narayanan et al. 2021, Table 1 (weak scaling, A100 80GB, full recomputation) and Table 2 (PTD-P 530B).
 GPT_A100 = {0: ('gpt-1.7b', 24, 2304, 24), 1: ('gpt-3.6b', 30, 3072, 32), 2: ('gpt-7.5b', 36, 4096, 32),
-            3: ('gpt-18.4b', 40, 6144, 48), 4: ('gpt-39.1b', 48, 8192, 64), 5: ('gpt-76.1b', 60, 10240, 80)}
+            3: ('gpt-18.4b', 40, 6144, 48), 4: ('gpt-39.1b', 48, 8192, 64), 5: ('gpt-76.1b', 60, 10240, 80),
+            6: ('gpt-145.6b', 80, 12288, 96), 7: ('gpt-310.1b', 96, 16384, 128), 8: ('gpt-530b', 105, 20480, 128),
+            9: ('gpt-1t', 128, 25600, 160)}
 for i, (name, layers, hidden, heads) in GPT_A100.items():
     c = runs[i]['config']
     model = gpt_config(name, layers, hidden, heads, 51200, 2048)
     plan = {'dp': c['dp'], 'tp': c['tp'], 'pp': c['pp'], 'recompute': 'full', 'attention': 'unfused'}
     note = ('Micro-batch not stated: 1 taken. Unfused attention (2021). ')
     if c['pp'] > 1:
-        v = 2 if (layers // c['pp']) % 2 == 0 else 3
+        per_stage = layers // c['pp']
+        v = 2 if per_stage % 2 == 0 else 3 if per_stage % 3 == 0 else per_stage
         plan['virtual_stages'] = v
         note += 'Interleaved schedule used, chunks per stage not stated: %d taken. ' % v
     add(i, 'narayanan2021-t1-%s-%dxa100' % (name, runs[i]['hardware']['gpus_total']), model,
@@ -115,10 +118,10 @@ for i in (16, 17, 19, 20):
 # --- Korthikanti et al. 2022: Table 5 (selective recomputation + sequence parallelism, MFU) and Table 3
 #     baselines (full recomputation, no SP, iteration time). 175B and 530B interleave 3 chunks per stage.
 KORTHI = {22: ('gpt-22b', 48, 6144, 64, 1), 24: ('gpt-175b', 96, 12288, 96, 3), 26: ('gpt-530b', 105, 20480, 128, 3),
-          28: ('gpt-1t', 128, 25600, 160, 1)}
+          28: ('gpt-1t', 128, 25600, 160, 1), 30: ('gpt-530b', 105, 20480, 128, 3)}
 for i, (name, layers, hidden, heads, v) in KORTHI.items():
     model = gpt_config(name, layers, hidden, heads, 51200, 2048)
-    for j, selective in ((i, True), (i + 1, False)):
+    for j, selective in ((i, True),) if i == 30 else ((i, True), (i + 1, False)):
         r = runs[j]
         c = r['config']
         gpus = r['hardware']['gpus_total']
@@ -139,7 +142,8 @@ for i, (name, layers, hidden, heads, v) in KORTHI.items():
 
 # --- Megatron-LM README (2024): Megatron-Core r0.8.0 weak scaling on H100, sequence 4096.
 MCORE = {36: ('mcore-gpt-1.7b', 24, 2048), 37: ('mcore-gpt-7.1b', 30, 4096), 38: ('mcore-gpt-16b', 32, 6144),
-         39: ('mcore-gpt-32b', 48, 7168), 40: ('mcore-gpt-70b', 84, 8192), 41: ('mcore-gpt-119b', 92, 10240)}
+         39: ('mcore-gpt-32b', 48, 7168), 40: ('mcore-gpt-70b', 84, 8192), 41: ('mcore-gpt-119b', 92, 10240),
+         42: ('mcore-gpt-177b', 96, 12288), 43: ('mcore-gpt-314b', 96, 16384), 44: ('mcore-gpt-462b', 112, 18432)}
 for i, (name, layers, hidden) in MCORE.items():
     r = runs[i]
     c = r['config']
@@ -153,6 +157,20 @@ for i, (name, layers, hidden) in MCORE.items():
         'micro-batch 1, no recomputation, flash attention, sequence parallelism with tp (the TP overlap needs it), '
         'MLP 4h, plain 1F1B. '
         'FLOPs by Megatron-Core\'s formula.', flops='megatron-core')
+
+# --- Llama 3 paper, Table 4: 405B pre-training at sequence 8192 on 8,192 and 16,384 H100s (tp 8, pp 16).
+llama405 = llama_config('llama-3.1-405b', 126, 16384, 128, 8, 53248, 128256, 131072)
+for i in (47, 48):
+    r = runs[i]
+    c = r['config']
+    gpus = r['hardware']['gpus_total']
+    add(i, 'llama3-405b-%dxh100' % gpus, llama405, '%dx8xH100-IB' % servers(gpus),
+        {'dp': c['dp'], 'tp': 8, 'pp': 16, 'zero': 1, 'overlap_param_gather': True, 'sequence_parallel': True,
+         'overlap_tp_comm': True, 'recompute': 'none'}, 'TFLOP/s/GPU', r['published']['value'],
+        'BF16; no activation checkpointing (section 3.3.2). Not stated, taken: micro-batch 1, plain 1F1B (the paper '
+        'tunes an interleaved schedule), the distributed optimizer (the paper shards with FSDP), sequence parallelism '
+        'and TP overlap. FLOPs by Megatron-Core\'s count (the paper\'s: PaLM-style model FLOPs).',
+        flops='megatron-core')
 
 # --- torchtitan (older docs/performance.md, A100 80GB): FSDP2 = ZeRO-3 over all GPUs. The Dec 2024 H100
 #     rows and the A100 rows with op-level selective checkpointing (torchtitan's "selective op": the

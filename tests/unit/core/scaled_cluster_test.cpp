@@ -2,6 +2,8 @@
 // its servers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "cluster/cluster.h"
 #include "cluster/scaled_cluster.h"
@@ -31,12 +33,11 @@ TEST(ScaledCluster, NServersOfAPresetAreJoinedAsThePresetJoinsTwo) {
 
 TEST(ScaledCluster, OutOfRangeOrUnknownIsOneLine) {
   try {
-    loadCluster("300x8xH100-IB");
+    loadCluster("5000x8xH100-IB");
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(),
-                 "300x8xH100-IB: a cluster of 300 servers of 8 devices is outside 1..256 servers (at most 2048 devices: "
-                 "routes are kept for every pair)");
+                 "5000x8xH100-IB: a cluster of 5000 servers of 8 devices is outside 1..4096 servers (at most 32768 devices)");
   }
   EXPECT_THROW(loadCluster("0x8xH100-IB"), Error);
   EXPECT_FALSE(scaledClusterJson("4x8xTPU"));        // no such server
@@ -48,4 +49,37 @@ TEST(ScaledCluster, OutOfRangeOrUnknownIsOneLine) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("unknown cluster preset"), std::string::npos) << e.what();
   }
+}
+
+// The template's routes moved to each server are the routes a search over every pair finds:
+// channel for channel, latency and bandwidth, for every pair of three servers of each kind.
+TEST(ScaledCluster, TemplateRoutesAreThePairByPairRoutes) {
+  for (const char* spec : {"5x8xH100-IB", "3x8xA100-IB", "5x4xA100-PCIe-100GbE", "3x8xA100-PCIe-100GbE"}) {
+    const Cluster scaled = *scaledCluster(spec);
+    const Cluster full = parseClusterJson(*scaledClusterJson(spec), spec);
+    ASSERT_EQ(scaled.numDevices(), full.numDevices()) << spec;
+    ASSERT_EQ(scaled.numChannels(), full.numChannels()) << spec;
+    for (int a = 0; a < full.numDevices(); ++a)
+      for (int b = 0; b < full.numDevices(); ++b) {
+        ASSERT_TRUE(std::ranges::equal(scaled.route(a, b), full.route(a, b)))
+            << spec << ": " << full.device(a).name << " -> " << full.device(b).name;
+        ASSERT_EQ(scaled.routeLatency(a, b), full.routeLatency(a, b)) << spec;
+        ASSERT_EQ(scaled.routeBandwidth(a, b), full.routeBandwidth(a, b)) << spec;
+      }
+  }
+}
+
+TEST(ScaledCluster, SixteenThousandGpusLoadWithoutEveryPairsRoutes) {
+  const Cluster c = loadCluster("2048x8xH100-IB");
+  ASSERT_EQ(c.numDevices(), 16384);
+  const int a = c.findDevice("node0/gpu3"), b = c.findDevice("node2047/gpu5");
+  ASSERT_GE(b, 0);
+  const Route r = c.route(a, b);
+  ASSERT_EQ(r.size(), 4u);  // gpu -> its NIC -> the IB switch -> the other NIC -> gpu
+  EXPECT_EQ(c.vertexName(c.channel(r[0]).from), "node0/gpu3");
+  EXPECT_EQ(c.vertexName(c.channel(r[3]).to), "node2047/gpu5");
+  for (size_t i = 0; i + 1 < r.size(); ++i) EXPECT_EQ(c.channel(r[i]).to, c.channel(r[i + 1]).from);
+  const Cluster two = loadCluster("2x8xH100-IB");
+  EXPECT_EQ(c.routeBandwidth(a, b), two.routeBandwidth(two.findDevice("node0/gpu3"), two.findDevice("node1/gpu5")));
+  EXPECT_TRUE(c.route(b, b).empty());
 }
