@@ -2680,6 +2680,16 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>TP overlap</source>
+        <translation>TP 중첩</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>With sequence parallelism: each tensor-parallel all-gather and reduce-scatter runs in chunks beside the product next to it (Megatron-LM&apos;s --tp-comm-overlap); over NVLink only</source>
+        <translation>시퀀스 병렬과 함께: 텐서 병렬 all-gather와 reduce-scatter를 청크로 나누어 옆의 행렬 곱과 동시에 실행합니다(Megatron-LM의 --tp-comm-overlap). NVLink에서만</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>FP8 GEMMs</source>
         <translation>FP8 GEMM</translation>
     </message>
@@ -2689,7 +2699,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>각 레이어의 가중치 곱을 FP8로 실행 (Transformer Engine 방식: 매 패스마다 입력을 변환하고 가중치마다 FP8 사본 유지); FP8 연산을 지원하는 GPU 필요 (Hopper 이후)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Stage</source>
         <translation>스테이지</translation>
     </message>
@@ -2714,7 +2724,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>각 파이프라인 스테이지의 시작 위치(또는 레이어 스택에서 경계를 드래그)와 역전파에서 보관 대신 재계산하는 것: 없음, 어텐션 코어(선택적) 또는 전부(전체)</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+59"/>
+        <source>TP overlap on</source>
+        <translation>TP 중첩 켜기</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TP overlap off</source>
+        <translation>TP 중첩 끄기</translation>
+    </message>
+    <message>
+        <location line="+116"/>
         <source>Chunk %1 starts at layer %2</source>
         <translation>청크 %1이(가) 레이어 %2에서 시작</translation>
     </message>
@@ -2729,7 +2749,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>스테이지 %1: %2 재계산</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-179"/>
         <source>Global batch %1</source>
         <translation>전역 배치 %1</translation>
     </message>
@@ -2769,7 +2789,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>시퀀스 병렬 끔</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>FP8 GEMMs on</source>
         <translation>FP8 GEMM 켬</translation>
     </message>
@@ -2779,7 +2799,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>FP8 GEMM 끔</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+78"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × 샘플 %2개</translation>
     </message>

@@ -2680,6 +2680,16 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>TP overlap</source>
+        <translation>张量并行重叠</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>With sequence parallelism: each tensor-parallel all-gather and reduce-scatter runs in chunks beside the product next to it (Megatron-LM&apos;s --tp-comm-overlap); over NVLink only</source>
+        <translation>启用序列并行时：每次张量并行的全收集与归约散射分块进行，与其旁边的矩阵乘同时运行（Megatron-LM 的 --tp-comm-overlap）；仅限 NVLink</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>FP8 GEMMs</source>
         <translation>FP8 矩阵乘</translation>
     </message>
@@ -2689,7 +2699,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>各层的权重矩阵乘以 FP8 运行（Transformer Engine 的方案：每次传递转换输入，每个权重保留一份 FP8 副本）；需要支持 FP8 的 GPU（Hopper 及以后）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
@@ -2714,7 +2724,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>每个流水线阶段从哪里开始（或在层堆栈中拖动边界），以及它在反向时重计算而不保留的内容：不重计算、注意力核心（选择性）或全部（完全）</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+59"/>
+        <source>TP overlap on</source>
+        <translation>开启张量并行重叠</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TP overlap off</source>
+        <translation>关闭张量并行重叠</translation>
+    </message>
+    <message>
+        <location line="+116"/>
         <source>Chunk %1 starts at layer %2</source>
         <translation>块 %1 从第 %2 层开始</translation>
     </message>
@@ -2729,7 +2749,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>阶段 %1：%2重计算</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-179"/>
         <source>Global batch %1</source>
         <translation>全局批量 %1</translation>
     </message>
@@ -2769,7 +2789,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>关闭序列并行</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>FP8 GEMMs on</source>
         <translation>开启 FP8 矩阵乘</translation>
     </message>
@@ -2779,7 +2799,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>关闭 FP8 矩阵乘</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+78"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × %2 个样本</translation>
     </message>

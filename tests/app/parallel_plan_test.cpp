@@ -156,8 +156,21 @@ class ParallelPlanTest : public QObject {
     QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
     QVERIFY(pedit::sameState(s.state(), exactState));
 
-    // A pipeline: tp 1, dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
+    // TP overlap: with tp 2 and sequence parallelism the box is enabled; one click turns the
+    // overlap off (re-measured), Ctrl+Z back to the exact plan.
     ParallelControls* c = pw->controls();
+    QCheckBox* overlap = c->tpOverlapBox();
+    QVERIFY(exactState.plan.tp > 1 && exactState.plan.sequenceParallel);
+    QVERIFY(overlap->isEnabled());
+    QCOMPARE(overlap->isChecked(), exactState.plan.overlapTpComm);
+    QTest::mouseClick(overlap, Qt::LeftButton);
+    QCOMPARE(s.state().plan.overlapTpComm, !exactState.plan.overlapTpComm);
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), exactState));
+    QCOMPARE(overlap->isChecked(), exactState.plan.overlapTpComm);
+
+    // A pipeline: tp 1, dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
     chooseData(c->degreeCombo(1), 1);
     QCOMPARE(s.state().plan.tp, 1);
     chooseData(c->degreeCombo(0), 8);
@@ -165,6 +178,7 @@ class ParallelPlanTest : public QObject {
     chooseData(c->degreeCombo(2), 2);
     QCOMPARE(s.state().plan.pp, 2);
     QCOMPARE(s.state().plan.tp, 1);
+    QVERIFY(!overlap->isEnabled() && !overlap->isChecked());  // tp 1: no sequence parallelism to overlap
     QCOMPARE(s.state().plan.stages[1].first, 6);
     QCOMPARE(pw->layerStackView()->stageText(1), QStringLiteral("Stage 1 · layers 6–11 · tp 1 · dp 8"));
     const pedit::PlanState evenStages = s.state();

@@ -92,12 +92,17 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   sequenceParallel_->setObjectName(QStringLiteral("parallelSequence"));
   sequenceParallel_->setToolTip(tr("With tp > 1: norms, residual adds and the activations kept for backward are "
                                    "split over the tensor-parallel GPUs along the sequence"));
+  tpOverlap_ = new QCheckBox(tr("TP overlap"), this);
+  tpOverlap_->setObjectName(QStringLiteral("parallelTpOverlap"));
+  tpOverlap_->setToolTip(tr("With sequence parallelism: each tensor-parallel all-gather and reduce-scatter runs in chunks "
+                            "beside the product next to it (Megatron-LM's --tp-comm-overlap); over NVLink only"));
   fp8_ = new QCheckBox(tr("FP8 GEMMs"), this);
   fp8_->setObjectName(QStringLiteral("parallelFp8"));
   fp8_->setToolTip(tr("The layers' weight products in FP8 (Transformer Engine's recipe: inputs cast each pass, an FP8 "
                       "copy of each weight); needs GPUs with an FP8 rate (Hopper and later)"));
   auto* flags = new QHBoxLayout;
   flags->addWidget(sequenceParallel_);
+  flags->addWidget(tpOverlap_);
   flags->addWidget(fp8_);
   flags->addStretch(1);
   form->addRow(QString(), flags);
@@ -169,6 +174,11 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
     Q_EMIT editRequested({state_.batch, pedit::withSequenceParallel(state_.plan, on)},
                          on ? tr("Sequence parallelism on") : tr("Sequence parallelism off"));
   });
+  connect(tpOverlap_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on == state_.plan.overlapTpComm) return;
+    Q_EMIT editRequested({state_.batch, pedit::withTpOverlap(state_.plan, on)},
+                         on ? tr("TP overlap on") : tr("TP overlap off"));
+  });
   connect(fp8_, &QCheckBox::toggled, this, [this](bool on) {
     if (on == state_.plan.fp8) return;
     Q_EMIT editRequested({state_.batch, pedit::withFp8(state_.plan, on)}, on ? tr("FP8 GEMMs on") : tr("FP8 GEMMs off"));
@@ -206,6 +216,11 @@ void ParallelControls::setState(const pedit::PlanState& state) {
   {
     const QSignalBlocker block(sequenceParallel_);
     sequenceParallel_->setChecked(state.plan.sequenceParallel);
+  }
+  {
+    const QSignalBlocker block(tpOverlap_);
+    tpOverlap_->setChecked(state.plan.overlapTpComm);
+    tpOverlap_->setEnabled(editable_ && state.plan.sequenceParallel);
   }
   {
     const QSignalBlocker block(fp8_);
@@ -317,6 +332,8 @@ void ParallelControls::setEditable(bool editable, const QString& whyNot) {
                      static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(fp8_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);
   }
+  editable_ = editable;
+  tpOverlap_->setEnabled(editable && state_.plan.sequenceParallel);
   setToolTip(editable ? QString() : whyNot);
 }
 

@@ -42,6 +42,7 @@ class ParallelControls : public QWidget {
   QComboBox* attentionCombo() const { return attention_; }
   QCheckBox* sequenceParallelBox() const { return sequenceParallel_; }
   QCheckBox* fp8Box() const { return fp8_; }
+  QCheckBox* tpOverlapBox() const { return tpOverlap_; }  // enabled with sequence parallelism
   QTableWidget* stageTable() const { return stages_; }
   // The spin box of boundary b (stage b's first layer, b = 1..pp-1) and stage s's recomputation.
   QSpinBox* boundarySpin(int boundary) const;
@@ -61,7 +62,8 @@ class ParallelControls : public QWidget {
   pedit::PlanState state_;
   QSpinBox* batch_;
   QComboBox *dp_, *tp_, *pp_, *cp_, *virtual_, *micro_, *schedule_, *zero_, *attention_;
-  QCheckBox *sequenceParallel_, *fp8_;
+  QCheckBox *sequenceParallel_, *tpOverlap_, *fp8_;
+  bool editable_ = true;
   QTableWidget* stages_;
   QLabel* notice_;
 };

@@ -142,6 +142,12 @@ ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on) {
   return out;
 }
 
+ParallelPlan withTpOverlap(const ParallelPlan& p, bool on) {
+  ParallelPlan out = p;
+  out.overlapTpComm = on && p.sequenceParallel;
+  return out;
+}
+
 ParallelPlan withAttention(const ParallelPlan& p, AttentionImpl a) {
   ParallelPlan out = p;
   out.attention = a;

@@ -49,6 +49,8 @@ ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualSta
 ParallelPlan withZero(const ParallelPlan& p, int zero);
 ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r);
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on);
+// TP communication overlapped with the products; only with sequence parallelism (else off).
+ParallelPlan withTpOverlap(const ParallelPlan& p, bool on);
 ParallelPlan withFp8(const ParallelPlan& p, bool on);
 ParallelPlan withAttention(const ParallelPlan& p, AttentionImpl a);
 
