@@ -11,6 +11,7 @@
 #include "graph/precision.h"
 #include "optimize/parallel_corpus.h"
 #include "parallel/parallel_search.h"
+#include "parallel/plan_knobs.h"
 #include "test_clusters.h"
 #include "test_graphs.h"
 #include "uniform_stack.h"
@@ -266,7 +267,7 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   ParallelPlan p;
   p.dp = 4, p.tp = 2, p.pp = 2, p.microbatches = 8, p.zero = 1, p.schedule = PipeSchedule::GPipe;
   p.stages = {{0, 5, Recompute::Full}, {5, 12, Recompute::Selective}};
-  p.sequenceParallel = true, p.attention = AttentionImpl::Unfused;
+  p.sequenceParallel = true, p.overlapTpComm = true, p.attention = AttentionImpl::Unfused;
   const ParallelMeasurement before = simulateParallel(model, 64, p);
   ASSERT_TRUE(before.feasible) << before.problem;
   const std::string text = parallelPlanJson({"zoo:bert_base", c.name(), 64, p}, c);
@@ -280,6 +281,7 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   EXPECT_EQ(f.plan.stages[0].recompute, Recompute::Full);
   EXPECT_EQ(f.plan.stages[1].recompute, Recompute::Selective);
   EXPECT_TRUE(f.plan.sequenceParallel);
+  EXPECT_TRUE(sameKnobs(f.plan, p));  // every knob of the table, the TP overlap among them
   EXPECT_EQ(f.plan.attention, AttentionImpl::Unfused);
   EXPECT_EQ(f.plan.schedule, PipeSchedule::GPipe);
   // Files that say recompute true / false mean full / none; without "attention" it is fused.
