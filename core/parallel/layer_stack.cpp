@@ -371,6 +371,7 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     return partOf(p).attention[static_cast<size_t>(i)];
   };
   std::vector<int32_t> savedIn(static_cast<size_t>(g.numTensors()), INT_MIN);  // part that keeps the tensor
+  const std::vector<char> requiresGrad = tensorsRequiringGrad(g, topo);
 
   // Tensor-parallel split, propagated in topological order within each part.
   std::vector<uint8_t> sharded(static_cast<size_t>(g.numTensors()), 0);
@@ -407,7 +408,7 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     so.activationBytes = std::max(0.0, static_cast<double>(g.bytesRead(op) + g.bytesWritten(op)) - paramRead) / samplesInGraph;
     so.metadata = isMetadataOp(g.opType(op));
     so.attentionCore = coreOf[static_cast<size_t>(op)] >= 0;
-    const SavedForBackward keep = savedForBackward(g, op);
+    const SavedForBackward keep = savedForBackward(g, op, requiresGrad);
     const AttentionCore* core = so.attentionCore ? &cores[static_cast<size_t>(coreOf[static_cast<size_t>(op)])] : nullptr;
     for (TensorId t : keep.tensors) {
       if (savedIn[static_cast<size_t>(t)] == p) continue;

@@ -39,15 +39,31 @@ int64_t elements(const Graph& g, TensorId t) { return g.hasShape(t) ? flops::num
 
 }  // namespace
 
-SavedForBackward savedForBackward(const Graph& g, OpId op) {
+std::vector<char> tensorsRequiringGrad(const Graph& g, std::span<const OpId> topo) {
+  std::vector<char> needs(static_cast<size_t>(g.numTensors()), 0);
+  for (TensorId t = 0; t < g.numTensors(); ++t)
+    if (g.tensorKind(t) == TensorKind::Parameter) needs[static_cast<size_t>(t)] = 1;
+  for (OpId op : topo) {
+    bool any = false;
+    for (TensorId x : g.inputs(op)) any = any || needs[static_cast<size_t>(x)];
+    if (any)
+      for (TensorId y : g.outputs(op)) needs[static_cast<size_t>(y)] = 1;
+  }
+  return needs;
+}
+
+SavedForBackward savedForBackward(const Graph& g, OpId op, const std::vector<char>& requiresGrad) {
   SavedForBackward out;
   if (isMetadataOp(g.opType(op))) return out;
   const std::string t = normaliseOpType(g.opType(op));
   const auto ins = g.inputs(op);
   const auto outs = g.outputs(op);
+  int needing = 0;  // inputs that require a gradient: with none, autograd records nothing
+  for (TensorId x : ins) needing += requiresGrad[static_cast<size_t>(x)] ? 1 : 0;
+  if (needing == 0) return out;
   auto firstActivation = [&]() -> TensorId {
     for (TensorId x : ins)
-      if (g.tensorKind(x) != TensorKind::Parameter) return x;
+      if (g.tensorKind(x) == TensorKind::Activation) return x;
     return kNone;
   };
   switch (rule(t)) {
@@ -63,7 +79,7 @@ SavedForBackward savedForBackward(const Graph& g, OpId op) {
       return out;
     case Saves::Indices:
       for (TensorId x : ins)
-        if (g.tensorKind(x) != TensorKind::Parameter) out.tensors.push_back(x);
+        if (g.tensorKind(x) == TensorKind::Activation) out.tensors.push_back(x);
       return out;
     case Saves::Inputs: break;
   }
@@ -73,8 +89,12 @@ SavedForBackward savedForBackward(const Graph& g, OpId op) {
     for (TensorId x : ins)
       if (elements(g, x) == 1) return out;
   }
-  for (TensorId x : ins)
-    if (g.tensorKind(x) != TensorKind::Parameter) out.tensors.push_back(x);
+  // An input is kept when another input's gradient needs it.
+  for (TensorId x : ins) {
+    if (g.tensorKind(x) != TensorKind::Activation) continue;
+    const int others = needing - (requiresGrad[static_cast<size_t>(x)] ? 1 : 0);
+    if (ins.size() == 1 || others > 0) out.tensors.push_back(x);
+  }
   return out;
 }
 
