@@ -8,6 +8,7 @@
 #include <span>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 
 #include "base/error.h"
 #include "parallel/attention_core.h"
@@ -216,6 +217,21 @@ std::vector<Key> dependencyOrder(const Graph& g, std::span<const OpId> topo, con
   return out;
 }
 
+// The bytes of t before the ops that repeat it along a dimension (grouped-query attention's
+// keys and values: Expand, Tile, RepeatInterleave, and the reshapes around them).
+int64_t bytesBeforeRepeat(const Graph& g, TensorId t) {
+  static const std::unordered_set<std::string> kRepeat = {"expand", "broadcastto", "tile", "repeat", "repeatinterleave",
+                                                          "reshape", "view", "unsqueeze"};
+  int64_t least = g.tensorBytes(t);
+  for (OpId prod = g.producer(t); prod != kNone && kRepeat.contains(normaliseOpType(g.opType(prod)));) {
+    const auto ins = g.inputs(prod);
+    if (ins.empty() || g.tensorKind(ins[0]) != TensorKind::Activation) break;
+    least = std::min(least, g.tensorBytes(ins[0]));
+    prod = g.producer(ins[0]);
+  }
+  return least;
+}
+
 }  // namespace
 
 bool LayerStack::tpDivides(int tp) const {
@@ -366,6 +382,12 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     a.causal = core.causal;
     sp.attention.push_back(a);
   }
+  // The cores' outputs and the views of them (a fused kernel's output reshaped for the output
+  // projection is the same storage): per tensor, its core, or -1.
+  std::vector<int32_t> viewOfCore(static_cast<size_t>(g.numTensors()), -1);
+  for (size_t c = 0; c < cores.size(); ++c) viewOfCore[static_cast<size_t>(cores[c].out)] = static_cast<int32_t>(c);
+  static const std::unordered_set<std::string> kViews = {"transpose", "permute", "reshape", "view", "squeeze",
+                                                         "unsqueeze", "flatten", "contiguous"};
   auto attentionOf = [&](OpId op) -> StackAttention& {
     const auto [p, i] = coreSlot[static_cast<size_t>(coreOf[static_cast<size_t>(op)])];
     return partOf(p).attention[static_cast<size_t>(i)];
@@ -409,18 +431,33 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     so.metadata = isMetadataOp(g.opType(op));
     so.attentionCore = coreOf[static_cast<size_t>(op)] >= 0;
     const SavedForBackward keep = savedForBackward(g, op, requiresGrad);
+    if (const auto ins = g.inputs(op); !ins.empty() && viewOfCore[static_cast<size_t>(ins[0])] >= 0 &&
+                                       kViews.contains(normaliseOpType(g.opType(op))))
+      for (TensorId t : g.outputs(op)) viewOfCore[static_cast<size_t>(t)] = viewOfCore[static_cast<size_t>(ins[0])];
     const AttentionCore* core = so.attentionCore ? &cores[static_cast<size_t>(coreOf[static_cast<size_t>(op)])] : nullptr;
     for (TensorId t : keep.tensors) {
       if (savedIn[static_cast<size_t>(t)] == p) continue;
       savedIn[static_cast<size_t>(t)] = p;
       const double bytes = static_cast<double>(g.tensorBytes(t)) / samplesInGraph;
       if (core) {  // the core's own accounts: Q, K, V kept however it runs, the rest only unfused
-        (t == core->q || t == core->k || t == core->v ? attentionOf(op).keptBytes : attentionOf(op).innerBytes) += bytes;
+        StackAttention& a = attentionOf(op);
+        if (t == core->q || t == core->k || t == core->v) {
+          // Grouped-query keys and values: a fused kernel reads them before the repeat.
+          const double unexpanded = static_cast<double>(bytesBeforeRepeat(g, t)) / samplesInGraph;
+          a.keptBytes += unexpanded;
+          a.innerBytes += bytes - unexpanded;
+        } else {
+          a.innerBytes += bytes;
+        }
         continue;
       }
       const OpId prod = g.producer(t);
       const bool split = sharded[static_cast<size_t>(t)] && prod != kNone && part[static_cast<size_t>(prod)] == p;
       (split ? so.savedSplitBytes : so.savedBytes) += bytes;
+      if (const int32_t c = viewOfCore[static_cast<size_t>(t)]; c >= 0) {
+        const auto [cp, ci] = coreSlot[static_cast<size_t>(c)];
+        partOf(cp).attention[static_cast<size_t>(ci)].outKeptAfter += bytes;
+      }
     }
     if (core) attentionOf(op).innerBytes += keep.maskBytes / samplesInGraph;
     else so.savedBytes += keep.maskBytes / samplesInGraph;

@@ -69,6 +69,7 @@ struct StackAttention {
   double keptBytes = 0;   // Q, K, V: kept for backward however the core runs
   double innerBytes = 0;  // what the unfused ops keep besides (the probabilities, dropout masks)
   double outBytes = 0;    // the output: a fused kernel keeps it for its backward
+  double outKeptAfter = 0; // of the output (or a view of it), what a later op keeps anyway
   double statBytes = 0;   // one f32 per softmax row: a fused kernel's log-sum-exp
   DType dtype = DType::F32;
   bool causal = false;    // a fused causal kernel skips the masked half of the products

@@ -246,7 +246,8 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   for (const StackAttention& a : part.attention) {
     const double split = a.sharded || p.sequenceParallel ? p.tp : 1;
     const double kept = b * a.keptBytes / split;
-    const double fused = b * (a.outBytes / split + a.statBytes / (a.sharded ? p.tp : 1));
+    // A fused kernel keeps its output, unless the next op (the output projection) keeps it anyway.
+    const double fused = b * (std::max(0.0, a.outBytes - a.outKeptAfter) / split + a.statBytes / (a.sharded ? p.tp : 1));
     pc.saved += kept + (p.attention == AttentionImpl::Flash ? fused : b * a.innerBytes / split);
     pc.savedSelective += kept + (p.attention == AttentionImpl::Flash ? fused : 0);
   }

@@ -11,6 +11,7 @@
 #include "parallel/attention_core.h"
 #include "parallel/parallel_search.h"
 #include "test_clusters.h"
+#include "zoo/decoder_model.h"
 #include "zoo/zoo.h"
 
 using namespace gp;
@@ -44,16 +45,17 @@ TEST(ActivationMemory, GptLayerKeepsKorthikantisBytes) {
     const PartCost unfused = t.layer(t_, false, AttentionImpl::Unfused);
     EXPECT_DOUBLE_EQ(unfused.saved, 8 * sh + 24 * sh / tp + 2 * as2 / tp) << "tp " << tp;
     EXPECT_DOUBLE_EQ(unfused.savedSelective, 8 * sh + 24 * sh / tp) << "tp " << tp;
-    // FlashAttention keeps its output (2sh) and one f32 per softmax row (4as) instead.
+    // FlashAttention keeps its output, which is the projection's input (counted once), and one
+    // f32 per softmax row (4as) instead of the probabilities.
     const PartCost flash = t.layer(t_, false, AttentionImpl::Flash);
-    EXPECT_DOUBLE_EQ(flash.saved, 8 * sh + 26 * sh / tp + 4 * kA * kS / tp) << "tp " << tp;
+    EXPECT_DOUBLE_EQ(flash.saved, 8 * sh + 24 * sh / tp + 4 * kA * kS / tp) << "tp " << tp;
     EXPECT_DOUBLE_EQ(flash.savedSelective, flash.saved);
     if (t_ == 1) continue;
     // Sequence parallelism divides the whole tensors by tp too: 32sh/t + 2as^2/t.
     const PartCost sp = t.layer(t_, true, AttentionImpl::Unfused);
     EXPECT_DOUBLE_EQ(sp.saved, (32 * sh + 2 * as2) / tp) << "tp " << tp;
     EXPECT_DOUBLE_EQ(sp.savedSelective, 32 * sh / tp) << "tp " << tp;
-    EXPECT_DOUBLE_EQ(t.layer(t_, true, AttentionImpl::Flash).saved, 34 * sh / tp + 4 * kA * kS / tp) << "tp " << tp;
+    EXPECT_DOUBLE_EQ(t.layer(t_, true, AttentionImpl::Flash).saved, 32 * sh / tp + 4 * kA * kS / tp) << "tp " << tp;
     // The layer's input, all that full recomputation keeps: 2sh in 16-bit, / tp under SP.
     EXPECT_DOUBLE_EQ(unfused.input, 2 * sh);
     EXPECT_DOUBLE_EQ(sp.input, 2 * sh / tp);
@@ -150,4 +152,30 @@ TEST(ActivationMemory, PublishedGpt175bLayoutFitsWithFusedAttentionAndSequencePa
   EXPECT_LT(selective.stages[0].activationMemory, fusedNoSp.stages[0].activationMemory);
   EXPECT_GT(selective.stages[0].activationMemory, 0.9 * static_cast<double>(fusedNoSp.stages[0].activationMemory));
   EXPECT_GT(selective.stepTime, unfused.stepTime);
+}
+
+// A Llama layer (RMSNorm, rotary, grouped-query attention, SwiGLU) in bf16 keeps, per token:
+// both norms' inputs and outputs, Q, K and V after the rotary embedding, the attention output
+// (the projection's input), the gate product, SiLU's output, the up product and their product:
+// 2h x 6 + K and V at the key width + 2f x 4, and FlashAttention's one f32 per softmax row.
+// The rotary products keep only their cos / sin tables (graph inputs, not counted): autograd
+// saves a product's input only for another input that needs a gradient.
+TEST(ActivationMemory, LlamaLayerKeepsTheHandCount) {
+  zoo::DecoderConfig cfg;
+  cfg.name = "llama";
+  cfg.hidden = 512, cfg.layers = 3, cfg.heads = 8, cfg.kvHeads = 2, cfg.headDim = 64, cfg.intermediate = 1376;
+  cfg.vocab = 1000;
+  const int64_t s = 128;
+  const Graph g = withPrecision(zoo::decoderModel(cfg, 1, s), Precision::BF16);
+  const LayerStack st = detectLayerStack(g, "llama");
+  ASSERT_EQ(st.numLayers(), 3);
+  const Cluster c = gptest::toyCluster(80, 1);
+  const CostModel cost{g, c, gptest::exactCosts()};
+  const StageCostModel model{st, cost};
+  ParallelPlan p;
+  p.stages = evenStages(st.numLayers(), 1);
+  const std::vector<int> devices = planDevices(p, c);
+  const PartCost layer = model.partCost(p, 1, 1, devices[0], stageGroups(p, devices, 0));
+  const double h = 512, kv = 2 * 64, f = 1376;
+  EXPECT_DOUBLE_EQ(layer.saved, s * (2 * h * 6 + 2 * 2 * kv + 2 * f * 4) + 4.0 * 8 * s);
 }

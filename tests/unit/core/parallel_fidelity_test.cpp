@@ -241,16 +241,16 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_EQ(rep.parallelSet.unmatchedOom, 0);
   EXPECT_LT(std::abs(std::log(rep.parallelSet.medianRatio)), std::log(1.05));
   EXPECT_LT(std::abs(std::log(rep.parallelCheck.medianRatio)), std::log(1.10));
-  // The misses docs/simulator-fidelity.md names: three runs simulated over their memory (Llama 2
-  // 13B by 4 %, Llama 3 405B's two by 35 GiB), and DeepSpeed's ZeRO-3 of 2021 (its gathers far
-  // slower than the links allow) up to 1.95x.
-  EXPECT_LE(rep.parallelCheck.unmatchedOom, 3);
+  // The misses docs/simulator-fidelity.md names: Llama 3 405B's two runs simulated over their
+  // memory (by 15 GiB), and DeepSpeed's ZeRO-3 of 2021 (its gathers far slower than the links
+  // allow) up to 1.95x.
+  EXPECT_LE(rep.parallelCheck.unmatchedOom, 2);
   EXPECT_LT(rep.parallelCheck.worstFactor, 2.1) << rep.parallelCheck.worstRow;
   int within25 = 0, runs16k = 0;
   for (const FidelityRow& f : rep.rows) {
     if (f.counted && std::exp(std::abs(std::log(f.ratio))) < 1.25) ++within25;
     if (f.row.parallel->plan.devicesUsed() == 16384) ++runs16k;
   }
-  EXPECT_GE(within25, 31);  // all but the four ZeRO-3 rows and the three over memory
+  EXPECT_GE(within25, 33);  // all but the four ZeRO-3 rows and the two over memory
   EXPECT_EQ(runs16k, 1);    // Llama 3 405B on 16,384 H100s is simulated
 }
