@@ -1,9 +1,11 @@
 #include "cli/cli_parallelize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "base/error.h"
@@ -21,6 +23,7 @@
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel/plan_knobs.h"
+#include "parallel/published_recipes.h"
 #include "profile/profile_output.h"
 
 namespace gp::cli {
@@ -28,13 +31,48 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const std::vector<std::string> kMethods = {"megatron", "dp", "exact", "dqn", "random"};
+const std::vector<std::string> kMethods = {"megatron", "dp", "recipe", "exact", "dqn", "random"};
 
+// "all", one method, or several joined by commas ("exact,recipe").
 std::vector<std::string> methodsFrom(const std::string& text) {
-  if (text == "all") return {"megatron", "dp", "exact", "dqn"};
-  for (const std::string& m : kMethods)
-    if (m == text) return {m};
-  throw std::invalid_argument("--method must be one of megatron, dp, exact, dqn, random, all; got '" + text + "'");
+  if (text == "all") return {"megatron", "dp", "recipe", "exact", "dqn"};
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (true) {
+    const size_t comma = text.find(',', at);
+    const std::string m = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    if (std::find(kMethods.begin(), kMethods.end(), m) == kMethods.end())
+      throw std::invalid_argument("--method must be all, or one or more of megatron, dp, recipe, exact, dqn, random joined by "
+                                  "commas; got '" + text + "'");
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+// The best plan beside another result (the closest published plan, method "recipe"; the user's
+// plan file, "file"), when both were found and fit: how much faster, which knobs differ and
+// where the step's time moved.
+struct Comparison {
+  const ParallelResult* other = nullptr;
+  double speedup = 0;
+  std::string changes, moved;
+};
+
+std::optional<Comparison> compareWith(const std::vector<ParallelResult>& results, int best, int64_t batch,
+                                      const std::string& method) {
+  if (best < 0) return std::nullopt;
+  const ParallelResult& b = results[static_cast<size_t>(best)];
+  for (const ParallelResult& r : results) {
+    if (r.method != method || !r.found || !r.measurement.feasible) continue;
+    Comparison out;
+    out.other = &r;
+    out.speedup = r.measurement.stepTime / b.measurement.stepTime;
+    out.changes = planChanges(r.plan, b.plan, batch);
+    out.moved = breakdownChanges(r.measurement.breakdown, r.measurement.stepTime, b.measurement.breakdown, b.measurement.stepTime);
+    return out;
+  }
+  return std::nullopt;
 }
 
 double gib(int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
@@ -143,7 +181,6 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
-  if (a.has("--plan") && a.has("--method")) throw std::invalid_argument("parallelize takes --plan FILE or --method NAME, not both");
   if (!a.has("--plan") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
   for (const char* f : {"--out", "--trace", "--plan"})
     if (auto v = a.value(f); v && v->empty()) throw std::invalid_argument(std::string(f) + " needs a file name");
@@ -201,10 +238,15 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     r.evaluated = 1;
     r.note = *path;
     results.push_back(std::move(r));
-  } else {
+    // With --method too: the searched plans beside it, with its attention and FP8.
+    search.fixed = {f.plan.attention, f.plan.fp8};
+    dqn.fixed = search.fixed;
+  }
+  if (!a.has("--plan") || a.has("--method")) {
     for (const std::string& m : methods) {
       if (m == "megatron") results.push_back(megatronPlan(model, batch, search.fixed));
       else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.fixed));
+      else if (m == "recipe") results.push_back(recipePlan(model, batch, shippedRecipes(), search.fixed));
       else if (m == "exact") results.push_back(exactSearch(model, batch, search));
       else if (m == "dqn") results.push_back(parallelizeDqn(model, batch, dqn, {}, interrupt.flag()));
       else {
@@ -236,6 +278,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
                    {"results", ordered_json::array()}};
     for (const ParallelResult& r : results) j["results"].push_back(resultJson(r));
     j["best"] = best >= 0 ? ordered_json(results[static_cast<size_t>(best)].method) : ordered_json(nullptr);
+    for (const char* method : {"recipe", "file"})
+      if (auto cmp = compareWith(results, best, batch, method))
+        j[std::string("beside_") + method] = {{"plan", cmp->other->note}, {"speedup", cmp->speedup}, {"changes", cmp->changes},
+                                              {"time_moved", cmp->moved}};
     out << dump(j) << "\n";
     return 0;
   }
@@ -262,6 +308,18 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     printBreakdown(out, results[static_cast<size_t>(best)].measurement);
     out << "memory per device:\n";
     printMemory(out, results[static_cast<size_t>(best)].measurement);
+    for (const char* method : {"recipe", "file"}) {
+      const auto cmp = compareWith(results, best, batch, method);
+      if (!cmp) continue;
+      const char* what = std::string(method) == "file" ? "your plan (file)" : "the closest published plan (recipe)";
+      if (cmp->other == &results[static_cast<size_t>(best)]) {
+        if (results.size() > 1) out << "\n" << what << " is the best found\n";
+        continue;
+      }
+      std::snprintf(line, sizeof line, "\nbeside %s: %.2fx faster, %.1f against %.1f ms per step\n", what, cmp->speedup,
+                    results[static_cast<size_t>(best)].measurement.stepTime * 1e3, cmp->other->measurement.stepTime * 1e3);
+      out << line << "  what changed: " << cmp->changes << "\n  where the time moved: " << cmp->moved << "\n";
+    }
   }
   return 0;
 }

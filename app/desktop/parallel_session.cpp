@@ -34,6 +34,7 @@ QString ParallelSession::methodLabel(Method m) {
   switch (m) {
     case Method::Megatron: return tr("Megatron");
     case Method::DataParallel: return tr("Data parallel");
+    case Method::Recipe: return tr("Published recipe");
     case Method::Exact: return tr("Exact");
     case Method::Dqn: return tr("DQN");
   }

@@ -39,8 +39,8 @@ namespace gp {
 class ParallelSession : public QObject {
   Q_OBJECT
  public:
-  enum class Method { Megatron, DataParallel, Exact, Dqn };
-  static QString methodLabel(Method m);  // "Megatron", "Data parallel", "Exact", "DQN"
+  enum class Method { Megatron, DataParallel, Recipe, Exact, Dqn };
+  static QString methodLabel(Method m);  // "Megatron", "Data parallel", "Published recipe", "Exact", "DQN"
 
   explicit ParallelSession(QObject* parent = nullptr);
   ~ParallelSession() override;

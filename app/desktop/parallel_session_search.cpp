@@ -1,8 +1,9 @@
-// ParallelSession's plan searches: Megatron's rule, data parallelism, the exact search and the
-// DQN, one at a time on the session's pool.
+// ParallelSession's plan searches: Megatron's rule, data parallelism, the closest published
+// recipe, the exact search and the DQN, one at a time on the session's pool.
 #include "background_job.h"
 #include "parallel_session.h"
 #include "parallel_state_command.h"
+#include "parallel/published_recipes.h"
 
 namespace gp {
 
@@ -37,6 +38,7 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
         switch (m) {
           case Method::Megatron: return megatronPlan(model, batch, fixed);
           case Method::DataParallel: return dataParallelPlan(model, batch, fixed);
+          case Method::Recipe: return recipePlan(model, batch, shippedRecipes(), fixed);
           case Method::Exact: return exactSearch(model, batch, exact);
           case Method::Dqn:
             return parallelizeDqn(

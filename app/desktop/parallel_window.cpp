@@ -111,6 +111,9 @@ void ParallelWindow::createActions() {
   dataParallel_ =
       makeAction(this, tr("Data parallel"), "parallelDataParallel",
                  tr("The fastest plan with data parallelism alone (ZeRO 0–3, micro-batches, recomputation)"));
+  recipe_ = makeAction(this, tr("Published recipe"), "parallelRecipe",
+                       tr("The published plan closest in shape (parameters, GPUs, sequence), carried over to this model "
+                          "and cluster: the plan most practitioners would pick"));
   exact_ = makeAction(this, tr("Exact"), "parallelExact",
                       tr("Every plan shape, stage boundaries by dynamic programming, pruned by a lower bound"));
   optimize_ = makeAction(this, tr("Optimize"), "parallelOptimize",
@@ -130,6 +133,7 @@ void ParallelWindow::createActions() {
   using M = ParallelSession::Method;
   connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
   connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
+  connect(recipe_, &QAction::triggered, this, [this] { session_.run(M::Recipe); });
   connect(exact_, &QAction::triggered, this, [this] { session_.run(M::Exact); });
   connect(optimize_, &QAction::triggered, this, [this] {
     DqnOptions o = dqn_;
@@ -144,7 +148,7 @@ void ParallelWindow::createActions() {
   QToolBar* tb = addToolBar(tr("Plan"));
   tb->setObjectName(QStringLiteral("parallelToolBar"));
   tb->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  tb->addActions({megatron_, dataParallel_, exact_});
+  tb->addActions({megatron_, dataParallel_, recipe_, exact_});
   tb->addSeparator();
   tb->addAction(optimize_);
   budget_ = new QSpinBox(tb);
@@ -165,7 +169,7 @@ void ParallelWindow::createActions() {
   QMenu* plan = menuBar()->addMenu(tr("&Plan"));
   plan->addActions({undo_, redo_});
   plan->addSeparator();
-  plan->addActions({megatron_, dataParallel_, exact_, optimize_, stop_, reset_});
+  plan->addActions({megatron_, dataParallel_, recipe_, exact_, optimize_, stop_, reset_});
   plan->addSeparator();
   plan->addActions({exportPlan_, exportTrace_});
   plan->addSeparator();
@@ -332,7 +336,7 @@ void ParallelWindow::onChanged() {
 void ParallelWindow::onBusyChanged() {
   const bool ready = session_.hasTask() && !session_.isBusy();
   const QString why = session_.whyNotEdit();
-  for (QAction* a : {megatron_, dataParallel_, exact_, optimize_, reset_, exportPlan_, exportTrace_})
+  for (QAction* a : {megatron_, dataParallel_, recipe_, exact_, optimize_, reset_, exportPlan_, exportTrace_})
     a->setEnabled(ready);
   stop_->setEnabled(session_.isSearching());
   budget_->setEnabled(ready);

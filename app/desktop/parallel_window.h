@@ -91,7 +91,7 @@ class ParallelWindow : public QMainWindow {
   MfuPlot* mfu_ = nullptr;
   QTableView* historyView_ = nullptr;
   QSpinBox* budget_ = nullptr;
-  QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
+  QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *recipe_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
   QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr;
 };
 

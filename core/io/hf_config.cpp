@@ -209,7 +209,9 @@ Graph hfModel(const std::string& path, const ZooParams& params) {
   }
   if (params.layers > 0) m.decoder.layers = params.layers;
   const int64_t seq = params.seqLen > 0 ? params.seqLen : std::min(m.maxPositions, kMaxDefaultSeq);
-  if (seq > m.maxPositions)
+  // A learned position table has rows for max_position_embeddings positions; rotary positions
+  // are computed for any length (long-context runs train past the config's value).
+  if (seq > m.maxPositions && !m.decoder.rotary)
     throw Error(path, "sequence length " + std::to_string(seq) + " exceeds the config's " + std::to_string(m.maxPositions) +
                           " positions");
   return zoo::decoderModel(m.decoder, batch, seq);

@@ -7,7 +7,8 @@
 // t5 and mt5 become encoder-decoders (zoo/t5_model.h). The graph holds `batch` sequences
 // (default 1) of `seqLen` tokens (default the config's maximum positions, at most 8192; T5: 512,
 // its decoder a quarter of that); `layers` > 0 replaces the config's layer count (T5: of each
-// stack).
+// stack). A sequence longer than the config's positions is an error only where they are a learned
+// table (rotary positions extend to any length, as long-context training runs them).
 #pragma once
 #include <optional>
 #include <string>

@@ -363,6 +363,15 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
   st.prologue.outputBytes = cut[0] / samplesInGraph;
   if (st.hidden > 0) st.seqLen = std::llround(static_cast<double>(hiddenElems) / static_cast<double>(st.hidden) / samplesInGraph);
   for (int32_t l = 0; l < L; ++l) st.layers[static_cast<size_t>(l)].outputBytes = cut[static_cast<size_t>(l + 1)] / samplesInGraph;
+  // The epilogue hands its outputs (the logits) to the loss: the forward tensors nothing reads.
+  for (OpId op = 0; op < n; ++op) {
+    if (g.role(op) != OpRole::Forward || part[static_cast<size_t>(op)] < L) continue;
+    for (TensorId t : g.outputs(op)) {
+      bool read = false;
+      for (OpId c : g.consumers(t)) read = read || g.role(c) == OpRole::Forward;
+      if (!read) st.epilogue.outputBytes += static_cast<double>(g.tensorBytes(t)) / samplesInGraph;
+    }
+  }
 
   // Attention cores: each op's core, and the core's entry in its part.
   const std::vector<AttentionCore> cores = findAttentionCores(g);

@@ -85,7 +85,8 @@ struct StackPart {
   int64_t params = 0;        // parameter elements
   int64_t shardedParams = 0; // of which split over TP
   int64_t expertParams = 0;  // of which experts (split over the expert-parallel group)
-  double outputBytes = 0;    // per sample: the activation handed to the next part
+  double outputBytes = 0;    // per sample: the activation handed to the next part (the epilogue:
+                             // the model's outputs, which the loss reads)
   int tpAllReducesForward = 0;
   int tpAllReducesBackward = 0;
   double tpAllReduceBytes = 0;  // per sample, each (a hidden-sized tensor)

@@ -1,6 +1,7 @@
 #include "parallel/pipeline_sim.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -91,6 +92,29 @@ std::vector<PipelinePass> pipelinePassOrder(const ParallelPlan& plan, int stage,
   }
   for (int k = total - warmup; k < total && out.size() < limit; ++k) out.push_back(pass(false, k));
   return out;
+}
+
+std::string breakdownChanges(const StepBreakdown& from, double fromStep, const StepBreakdown& to, double toStep) {
+  struct Part {
+    const char* name;
+    double a, b;
+  };
+  std::vector<Part> parts = {{"compute", from.compute, to.compute},
+                             {"recomputation", from.recompute, to.recompute},
+                             {"collectives inside the passes", from.passComm, to.passComm},
+                             {"bubble and transfers", from.bubble, to.bubble},
+                             {"exposed gradient sync", from.dpExposed, to.dpExposed},
+                             {"optimizer", from.optimizer, to.optimizer}};
+  std::stable_sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.b - x.a < y.b - y.a; });
+  const double floor = 0.01 * std::max(fromStep, toStep);
+  std::string out;
+  char text[160];
+  for (const Part& p : parts) {
+    if (std::abs(p.b - p.a) < floor) continue;
+    std::snprintf(text, sizeof text, "%s%s %.3g -> %.3g s", out.empty() ? "" : ", ", p.name, p.a, p.b);
+    out += text;
+  }
+  return out.empty() ? "no part of the step moved by 1 %" : out;
 }
 
 ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t globalBatch, const ParallelPlan& plan,

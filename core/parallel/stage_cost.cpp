@@ -299,6 +299,15 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   const bool full = stg.recompute == Recompute::Full;
   sc.keptPerMicrobatch = full ? inputs : saved;
   sc.workingSet = full ? largestSaved : 0;
+  if (chunk == p.chunks() - 1) {
+    // The loss over the model's output (softmax cross-entropy, as PyTorch and Megatron compute it
+    // in fp32, the vocabulary split over tp): it keeps the fp32 probabilities for its backward,
+    // which makes the fp32 gradient of its input beside them and the gradient it receives.
+    const double outputs = static_cast<double>(mbs) / p.cp * st_->epilogue.outputBytes /
+                           std::max(1, dtypeSize(st_->activationType)) / p.tp;
+    sc.keptPerMicrobatch += 4 * outputs;
+    sc.workingSet = std::max(sc.workingSet, 8 * outputs);
+  }
 
   const double P = static_cast<double>(sc.params);
   const double dp = static_cast<double>(p.gradientGroup());  // ZeRO shards over dp x cp

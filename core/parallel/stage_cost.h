@@ -99,8 +99,10 @@ struct StageCost {
   int64_t fp8Params = 0;         // parameters of FP8 products on one device (2 more bytes each)
   int64_t staticMemory = 0;      // bytes: weights, gradients, optimizer state
   StaticMemory staticParts;      // the same, apart (experts a replica holds alone included)
-  double keptPerMicrobatch = 0;  // bytes kept per micro-batch in flight (full recomputation: the parts' inputs)
-  double workingSet = 0;         // bytes: full recomputation's one part recomputed at a time
+  double keptPerMicrobatch = 0;  // bytes kept per micro-batch in flight (full recomputation: the parts'
+                                 // inputs; the last chunk: the loss's fp32 probabilities too)
+  double workingSet = 0;         // bytes: full recomputation's one part recomputed at a time, or the
+                                 // loss's backward (fp32 gradients) on the last chunk, the larger
   // Bytes: activations of its micro-batches in flight when its pipeline stage's memory peaks,
   // + working set (set by the pipeline simulation, which knows the schedule).
   int64_t activationMemory = 0;

@@ -190,6 +190,71 @@ for i, (name, model, recompute) in TT_A100.items():
         'FSDP2 over %d A100 80GB, local batch %d; the interconnect is not stated (DGX A100-like taken).' %
         (gpus, c['local_batch']), seq=r['model']['seq_len'], mb=c['local_batch'])
 
+# --- torchtitan, Dec 2024 benchmark (Llama 3.1 on H100s with 96 GB of HBM2e at a 500 W limit, RDMA at
+#     400 Gb/s per GPU): the runs with full activation checkpointing, which publish peak memory. The
+#     cluster is the 2x8xH100-IB preset's servers with that part's memory (96 GiB, 2.4 TB/s); its
+#     power limit is not modelled (the same peak rate and product efficiency as the SXM part).
+#     torch.compile, torchao's Float8 products and async TP ran; the simulator has FP8 products and
+#     TP overlap, not compile's fusions.
+def grand_teton_cluster():
+    d = json.load(open(os.path.join(HERE, '..', '..', '..', 'resources', 'clusters', '2x8xH100-IB.json')))
+    kind = 'H100-SXM5-96GB-HBM2e-500W'
+    (old, spec), = d['device_kinds'].items()
+    spec = dict(spec, memory_GiB=96, memory_bandwidth_GBps=2400)
+    d['device_kinds'] = {kind: spec}
+    for dev in d['devices']:
+        if dev.get('kind') == old:
+            dev['kind'] = kind
+    d['name'] = 'grand-teton-h100-96gb'
+    d['description'] = ('Two servers of 8 H100 SXM5 96 GB HBM2e (2.4 TB/s) run at a 500 W limit, as torchtitan\'s '
+                        'Dec 2024 benchmark states; otherwise the 2x8xH100-IB preset (NVSwitch inside, one 400 Gb/s '
+                        'NIC per GPU). The power limit is not modelled. Made by tests/data/llm_runs/make_corpus_rows.py.')
+    d['sources'] = ['pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md: "H100 GPUs with 96GB HBM2e, '
+                    '2.4 TB/s, 500W TDP", RDMA 400 Gb/s per GPU'] + d['sources']
+    os.makedirs(os.path.join(OUT, 'clusters'), exist_ok=True)
+    with open(os.path.join(OUT, 'clusters', 'grand-teton-h100-96gb.json'), 'w') as f:
+        json.dump(d, f, indent=1)
+        f.write('\n')
+    return 'clusters/grand-teton-h100-96gb.json'
+
+
+teton = grand_teton_cluster()
+llama31_8b = llama_config('llama-3.1-8b', 32, 4096, 32, 8, 14336, 128256, 131072)
+llama31_70b = llama_config('llama-3.1-70b', 80, 8192, 64, 8, 28672, 128256, 131072)
+TT_H100 = {53: ('llama3.1-8b', llama31_8b), 54: ('llama3.1-8b', llama31_8b), 55: ('llama3.1-8b', llama31_8b),
+           56: ('llama3.1-8b', llama31_8b), 60: ('llama3.1-70b', llama31_70b), 62: ('llama3.1-405b', llama405),
+           64: ('llama3.1-405b', llama405), 65: ('llama3.1-405b', llama405), 66: ('llama3.1-405b', llama405),
+           67: ('llama3.1-405b', llama405)}
+for i, (name, model) in TT_H100.items():
+    r = runs[i]
+    c = r['config']
+    gpus = r['hardware']['gpus_total']
+    dp, tp, pp, cp = c['fsdp'], c['tp'], c['pp'], c['cp']
+    assert dp * tp * pp * cp == gpus
+    seq = r['model']['seq_len']
+    # With a pipeline torchtitan does not reshard parameters after forward (torchtitan/distributed/
+    # fsdp.py, policy "default": `not pp_enabled`) and syncs gradients on the last micro-batch only:
+    # parameters and gradients whole, the optimizer sharded, i.e. ZeRO-1.
+    plan = {'dp': dp, 'tp': tp, 'pp': pp, 'cp': cp, 'zero': 1 if pp > 1 else 3, 'recompute': 'full', 'fp8': True}
+    if tp > 1:
+        plan['sequence_parallel'] = True  # torchtitan's TP plan runs the norms sequence-parallel
+        plan['overlap_tp_comm'] = bool(c.get('async_tp'))
+    # The local batch is per data-parallel replica; a pipeline splits it into as many micro-batches
+    # as it has stages (torchtitan/config_manager.py at the benchmark commit 9dec370,
+    # --experimental.pipeline_parallel_microbatches: "The default value will be the number of
+    # pipeline stages").
+    mb = c['local_batch'] // pp
+    add(i, 'torchtitan-h100-%s-%dgpu-tp%d-pp%d-cp%d-seq%dk' % (name, gpus, tp, pp, cp, seq // 1024), model,
+        '%dx%s' % (servers(gpus), teton), plan, 'tokens/s/GPU', r['published']['value'],
+        'torchtitan Dec 2024 (FSDP2 over dp x cp: ZeRO-3, or ZeRO-1 with a pipeline, which keeps parameters gathered '
+        'between micro-batches; full activation checkpointing; torch.compile, torchao '
+        'Float8 products%s). Local batch %d per replica, global %d%s. Peak memory as torchtitan logs it (the '
+        'caching allocator\'s peak). Sequence %d%s.' %
+        (', async TP' if c.get('async_tp') else '', c['local_batch'], dp * c['local_batch'],
+         ', %d micro-batches of %d (torchtitan\'s default: one per stage)' % (pp, mb) if pp > 1 else '', seq,
+         ' (the train configs\' value; the table does not state it)' if seq == 8192 else ''),
+        seq=seq, gb=dp * c['local_batch'], mb=mb, memory=r['published']['also']['peak_memory_GiB'])
+
 corpus = {
     'format': 'graphplace-published', 'version': 1,
     'description': 'LLM training runs with their parallel layout stated, from the papers and tables named in each '
@@ -201,3 +266,51 @@ with open(os.path.join(OUT, 'llm_training.json'), 'w') as f:
     json.dump(corpus, f, indent=1)
     f.write('\n')
 print(len(rows), 'rows,', sum(r['split'] == 'set' for r in rows), 'set')
+
+
+# --- The same runs as the published recipes `parallelize` maps onto a user's model and GPUs
+#     (resources/recipes/published_llm_plans.json): the plan in full, and the shape that decides
+#     which recipe is closest (parameters, GPUs, GPU generation, sequence).
+ZOO_SHAPES = {'zoo:llama3_70b': {'model_type': 'llama', 'num_hidden_layers': 80, 'hidden_size': 8192,
+                                 'num_attention_heads': 64, 'num_key_value_heads': 8, 'intermediate_size': 28672,
+                                 'vocab_size': 128256, 'tie_word_embeddings': False}}
+
+
+def model_shape(model):
+    if model in ZOO_SHAPES:
+        cfg = ZOO_SHAPES[model]
+    else:
+        cfg = json.load(open(os.path.join(OUT, model[len('hf:'):])))
+    if cfg['model_type'] == 'gpt2':
+        L, h, V, P = cfg['n_layer'], cfg['n_embd'], cfg['vocab_size'], cfg['n_positions']
+        f = cfg.get('n_inner') or 4 * h
+        return L, h, L * (4 * h * h + 2 * h * f + 9 * h + f) + V * h + P * h
+    L, h, f, V = cfg['num_hidden_layers'], cfg['hidden_size'], cfg['intermediate_size'], cfg['vocab_size']
+    kv = cfg['num_key_value_heads'] * (h // cfg['num_attention_heads'])
+    tied = cfg.get('tie_word_embeddings', False)
+    return L, h, L * (2 * h * h + 2 * h * kv + 3 * h * f + 2 * h) + V * h * (1 if tied else 2) + h
+
+
+recipes = []
+for r in rows:
+    w = r['workload']
+    plan = dict(w['plan'])
+    plan.setdefault('schedule', '1f1b')
+    plan.setdefault('zero', 0)
+    plan['microbatches'] = w['global_batch'] // (plan['dp'] * w['micro_batch'])
+    L, h, params = model_shape(w['model'])
+    gpus = plan['dp'] * plan.get('tp', 1) * plan.get('pp', 1) * plan.get('cp', 1)
+    recipes.append({'name': r['name'], 'source': r['source'].split(';')[0].split(' (')[0],
+                    'gpu': 'H100' if 'H100' in r['hardware'] else 'A100', 'gpus': gpus, 'parameters': params,
+                    'layers': L, 'hidden': h, 'seq_len': w['seq_len'], 'global_batch': w['global_batch'],
+                    'micro_batch': w['micro_batch'], 'plan': plan})
+RECIPES = os.path.join(HERE, '..', '..', '..', 'resources', 'recipes')
+os.makedirs(RECIPES, exist_ok=True)
+with open(os.path.join(RECIPES, 'published_llm_plans.json'), 'w') as f:
+    json.dump({'format': 'graphplace-recipes', 'version': 1,
+               'description': 'Parallel plans of published LLM training runs (the runs of '
+                              'tests/data/published/llm_training.json, whose rows cite each source), for '
+                              'parallelize\'s "recipe" method. Made by tests/data/llm_runs/make_corpus_rows.py.',
+               'recipes': recipes}, f, indent=1)
+    f.write('\n')
+print(len(recipes), 'recipes')

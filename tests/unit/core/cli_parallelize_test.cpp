@@ -77,7 +77,7 @@ TEST(CliParallelize, BadInputGetsOneLine) {
   };
   const Case cases[] = {
       {"zoo:bert_base --cluster 2x8xH100-IB", "parallelize needs --global-batch B"},
-      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --method fastest", "--method must be one of"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --method fastest", "--method must be all, or one or more of"},
       {gptest::dataPath("dot/small.dot") + " --cluster 2x8xH100-IB --global-batch 64", "no repeated layer structure"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --budget-seconds -1", "--budget-seconds wants a positive"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --attention paged", "--attention must be flash or unfused, got 'paged'"},
@@ -113,4 +113,44 @@ TEST(CliParallelize, Fp8PlansRunTheirProductsInFp8AndRefuseGpusWithout) {
   const auto r = nlohmann::json::parse(a100.out)["results"][0];
   EXPECT_EQ(r["feasible"], false);
   EXPECT_NE(r["problem"].get<std::string>().find("FP8 GEMMs need GPUs with an FP8 rate"), std::string::npos) << r["problem"];
+}
+
+// Methods joined by commas; the best plan beside the closest published plan: how much faster,
+// which knobs differ and where the step's time moved, in text and JSON.
+TEST(CliParallelize, BestPlanIsExplainedBesideTheClosestPublishedPlan) {
+  const std::string cmd = "parallelize zoo:gpt_13b --cluster 2x8xH100-IB --global-batch 64 --method recipe,exact --budget-seconds 30";
+  gptest::CliRun r = gptest::runCli(cmd);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nrecipe "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the closest published plan: "), std::string::npos) << r.out;
+  const size_t beside = r.out.find("beside the closest published plan (recipe): ");
+  ASSERT_NE(beside, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  what changed: ", beside), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  where the time moved: ", beside), std::string::npos) << r.out;
+  gptest::CliRun j = gptest::runCli(cmd + " --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  ASSERT_TRUE(doc.contains("beside_recipe")) << j.out;
+  EXPECT_GE(doc["beside_recipe"]["speedup"].get<double>(), 1.0);  // the exact search is at least as fast
+  for (const char* key : {"plan", "changes", "time_moved"}) EXPECT_TRUE(doc["beside_recipe"][key].is_string()) << key;
+  EXPECT_EQ(doc["results"].size(), 2u);
+}
+
+// A plan file with --method: the searched plans beside the user's own, and what would be faster.
+TEST(CliParallelize, PlanFileIsComparedWithTheSearchedPlans) {
+  const std::string plan = tempPath("gp_parallel_own_plan.json");
+  gptest::CliRun own = gptest::runCli("parallelize zoo:gpt_13b --cluster 2x8xH100-IB --global-batch 64 --method dp --out " + plan);
+  ASSERT_EQ(own.code, 0) << own.err;
+  gptest::CliRun r = gptest::runCli("parallelize zoo:gpt_13b --cluster 2x8xH100-IB --plan " + plan + " --method exact --budget-seconds 30");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nfile "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nexact "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("beside your plan (file): "), std::string::npos) << r.out;
+  gptest::CliRun j = gptest::runCli("parallelize zoo:gpt_13b --cluster 2x8xH100-IB --plan " + plan + " --method exact --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["best"], "exact");
+  EXPECT_GT(doc["beside_file"]["speedup"].get<double>(), 1.0);
+  EXPECT_EQ(doc["beside_file"]["plan"], plan);
+  std::filesystem::remove(plan);
 }

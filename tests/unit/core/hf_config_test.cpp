@@ -169,8 +169,11 @@ TEST(HfConfig, BadConfigsAreOneLineNamingTheField) {
             "the 48 attention heads do not divide the hidden size 4096 (and there is no \"head_dim\")");
   EXPECT_EQ(errorOf(llama + R"(, "intermediate_size": 64, "tie_word_embeddings": "yes"})"),
             "\"tie_word_embeddings\" must be true or false, got \"yes\"");
-  EXPECT_EQ(errorOf(llama + R"(, "intermediate_size": 64})", {1, 8192, 0, 0, 0}),
-            "sequence length 8192 exceeds the config's 4096 positions");
+  // A learned position table bounds the sequence; rotary positions do not (long-context runs).
+  EXPECT_EQ(errorOf(R"({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100, )"
+                    R"("n_positions": 1024})", {1, 2048, 0, 0, 0}),
+            "sequence length 2048 exceeds the config's 1024 positions");
+  EXPECT_EQ(errorOf(llama + R"(, "intermediate_size": 64})", {1, 8192, 2, 0, 0}), "no error");
   EXPECT_EQ(errorOf(llama + R"(, "intermediate_size": 64})", {1, 16, 0, 256, 0}),
             "--hidden does not apply to a Hugging Face config (it sets the width)");
   EXPECT_EQ(errorOf(R"({"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, )"
