@@ -2916,6 +2916,11 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Published recipe</source>
+        <translation>공개된 레시피</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Exact</source>
         <translation>정확 탐색</translation>
     </message>
@@ -2955,7 +2960,7 @@ Global batch %2, layers per stage %3</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+69"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+71"/>
         <source>%1 failed: %2</source>
         <translation>%1 실패: %2</translation>
     </message>
@@ -3014,6 +3019,16 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Published recipe</source>
+        <translation>공개된 레시피</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The published plan closest in shape (parameters, GPUs, sequence), carried over to this model and cluster: the plan most practitioners would pick</source>
+        <translation>형태(파라미터 수, GPU 수, 시퀀스 길이)가 가장 가까운 공개 계획을 이 모델과 클러스터에 옮긴 것: 대부분의 실무자가 고를 계획</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Exact</source>
         <translation>정확 탐색</translation>
     </message>
@@ -3073,7 +3088,7 @@ Global batch %2, layers per stage %3</source>
         <translation>시뮬레이션한 스텝을 Chrome 트레이스로 씁니다(Perfetto)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>계획</translation>

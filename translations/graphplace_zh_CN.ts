@@ -2916,6 +2916,11 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Published recipe</source>
+        <translation>已发表的配方</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Exact</source>
         <translation>精确搜索</translation>
     </message>
@@ -2955,7 +2960,7 @@ Global batch %2, layers per stage %3</source>
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+69"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+71"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
@@ -3014,6 +3019,16 @@ Global batch %2, layers per stage %3</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Published recipe</source>
+        <translation>已发表的配方</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The published plan closest in shape (parameters, GPUs, sequence), carried over to this model and cluster: the plan most practitioners would pick</source>
+        <translation>形状最接近的已发表方案（参数量、GPU 数、序列长度），迁移到当前模型和集群：多数从业者会选择的方案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Exact</source>
         <translation>精确搜索</translation>
     </message>
@@ -3073,7 +3088,7 @@ Global batch %2, layers per stage %3</source>
         <translation>将模拟的训练步写成 Chrome 跟踪文件（Perfetto）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>方案</translation>

@@ -1,6 +1,6 @@
 // Qt Test: the Parallel Plan window used as a person would — open BERT-base on 2x8xH100-IB,
-// Run ▸ Parallel Plan…, press Megatron and Exact (the figures shown are simulateParallel's for
-// the plans the core's rules give), change the micro-batch count, the mesh, a stage boundary,
+// Run ▸ Parallel Plan…, press Megatron, Exact and Published recipe (the figures shown are
+// simulateParallel's for the plans the core's rules give), change the micro-batch count, the mesh, a stage boundary,
 // the virtual stages and FP8 by hand (each re-measured at once, undone with Ctrl+Z, redone with Ctrl+Shift+Z), a batch the
 // mesh cannot split (refused with the one-line reason), restore a plan from the history, export
 // the plan file and the trace. A model without repeated layers says why instead of a plan, and
@@ -15,6 +15,7 @@
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,6 +30,7 @@
 #include "parallel/parallel_controls.h"
 #include "parallel/parallel_format.h"
 #include "parallel/pipeline_view.h"
+#include "parallel/published_recipes.h"
 #include "parallel_window.h"
 
 using namespace gp;
@@ -169,6 +171,19 @@ class ParallelPlanTest : public QObject {
     QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
     QVERIFY(pedit::sameState(s.state(), exactState));
     QCOMPARE(overlap->isChecked(), exactState.plan.overlapTpComm);
+
+    // Published recipe: the closest published plan carried over to BERT on these GPUs, as the
+    // core's method finds it; the status bar names the recipe; Ctrl+Z back to the exact plan.
+    pw->action("parallelRecipe")->trigger();
+    QVERIFY(waitParallel(pw));
+    const ParallelResult recipe = recipePlan(model, 256, shippedRecipes());
+    QVERIFY(recipe.found && recipe.measurement.feasible);
+    QVERIFY(pedit::samePlan(s.state().plan, recipe.plan));
+    QCOMPARE(historyCell(pw, s.history()->count() - 1, ParallelHistoryModel::Label), QStringLiteral("Published recipe"));
+    QVERIFY2(pw->statusBar()->currentMessage().contains(QString::fromStdString(recipe.note)),
+             qPrintable(pw->statusBar()->currentMessage()));
+    QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), exactState));
 
     // A pipeline: tp 1, dp 8, then pp 2 (even stages), then stage 1 starting at layer 4 in its spin box.
     chooseData(c->degreeCombo(1), 1);
