@@ -157,7 +157,8 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
                   f.counted ? fmt("%.2f", f.ratio).c_str() : "-", f.row.orderOnly ? "  (order only)" : "");
     out << line << memory << "\n";
   }
-  out << summaryText("set", r.set) << "\n" << summaryText("check", r.check) << "\n";
+  if (r.set.rows + r.check.rows > 0 || r.parallelSet.rows + r.parallelCheck.rows == 0)
+    out << summaryText("set", r.set) << "\n" << summaryText("check", r.check) << "\n";
   if (r.parallelSet.rows + r.parallelCheck.rows > 0)
     out << summaryText("parallel set", r.parallelSet) << "\n" << summaryText("parallel check", r.parallelCheck) << "\n";
   if (r.memoryRows > 0)

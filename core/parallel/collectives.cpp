@@ -102,37 +102,39 @@ CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const
   if (kind == Collective::AllToAll) return flat;
 
   // Hierarchical: members per server, equal on every server and above one, several servers.
-  std::vector<std::vector<std::vector<int>>> perServer;  // [group][server] -> members
-  perServer.reserve(groups.size());
+  // Intra-server parts and inter-server rings go into per-thread pools whose vectors keep their
+  // capacity: the searches cost thousands of collectives over thousands of groups.
+  thread_local std::vector<std::vector<int>> intraPool, interPool;
+  thread_local std::vector<std::pair<int, int>> byServer;  // (server, position in the group)
+  size_t nIntra = 0, nInter = 0;
+  auto slot = [](std::vector<std::vector<int>>& pool, size_t& n) -> std::vector<int>& {
+    if (pool.size() <= n) pool.emplace_back();
+    std::vector<int>& v = pool[n++];
+    v.clear();
+    return v;
+  };
   size_t g = 0;
-  std::vector<std::pair<int, int>> byServer;  // (server, position in the group)
   for (const std::vector<int>& grp : groups) {
     byServer.clear();
     for (size_t i = 0; i < grp.size(); ++i) byServer.emplace_back(serverOf[static_cast<size_t>(grp[i])], static_cast<int>(i));
     std::sort(byServer.begin(), byServer.end());  // by server, members in group order
-    std::vector<std::vector<int>> parts;
+    const size_t firstPart = nIntra;
     for (size_t i = 0; i < byServer.size();) {
       size_t j = i;
       while (j < byServer.size() && byServer[j].first == byServer[i].first) ++j;
       if (g == 0) g = j - i;
       if (j - i != g) return flat;
-      std::vector<int>& m = parts.emplace_back();
-      m.reserve(g);
+      std::vector<int>& m = slot(intraPool, nIntra);
       for (size_t k = i; k < j; ++k) m.push_back(grp[static_cast<size_t>(byServer[k].second)]);
       i = j;
     }
-    if (parts.size() < 2 || g < 2) return flat;
-    perServer.push_back(std::move(parts));
-  }
-  std::vector<std::vector<int>> intra, inter;
-  for (const auto& parts : perServer) {
-    for (const auto& m : parts) intra.push_back(m);
+    if (nIntra - firstPart < 2 || g < 2) return flat;
     for (size_t local = 0; local < g; ++local) {
-      std::vector<int> ring;
-      for (const auto& m : parts) ring.push_back(m[local]);
-      inter.push_back(std::move(ring));
+      std::vector<int>& ring = slot(interPool, nInter);
+      for (size_t p = firstPart; p < nIntra; ++p) ring.push_back(intraPool[p][local]);
     }
   }
+  const std::span<const std::vector<int>> intra(intraPool.data(), nIntra), inter(interPool.data(), nInter);
   CollectiveCost hier;
   hier.hierarchical = true;
   const double shard = bytes / static_cast<double>(g);

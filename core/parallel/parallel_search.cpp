@@ -374,23 +374,32 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
     for (Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       for (int64_t mbs : {1, 2, 4, 8}) {
         if ((globalBatch / dp) % mbs) continue;
-        ParallelPlan plan;
-        plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp;
-        plan.microbatches = static_cast<int>(globalBatch / dp / mbs);
-        fixed.applyTo(plan);
-        plan.sequenceParallel = plan.overlapTpComm = sequenceParallelFits(st, tp);
-        plan.stages = evenStages(st.numLayers(), plan.pp, recompute);
-        ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
-        ++res.evaluated;
-        if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
-          res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
-        } else if (!res.found) {
-          last = std::move(meas), lastPlan = std::move(plan);
+        const int microbatches = static_cast<int>(globalBatch / dp / mbs);
+        // Pipelines interleave (Narayanan et al. 2021's schedule) where the micro-batches are a
+        // multiple of pp: every v whose pp x v chunks split the layers evenly.
+        std::vector<int> virtualStages = {1};
+        if (pp > 1 && microbatches % pp == 0)
+          for (int v = 2; pp * v <= st.numLayers(); ++v)
+            if (st.numLayers() % (pp * v) == 0) virtualStages.push_back(v);
+        for (int v : virtualStages) {
+          ParallelPlan plan;
+          plan.dp = static_cast<int>(dp), plan.tp = tp, plan.pp = pp, plan.virtualStages = v;
+          plan.microbatches = microbatches;
+          fixed.applyTo(plan);
+          plan.sequenceParallel = plan.overlapTpComm = sequenceParallelFits(st, tp);
+          plan.stages = evenStages(st.numLayers(), plan.pp * v, recompute);
+          ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
+          ++res.evaluated;
+          if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
+            res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
+          } else if (!res.found) {
+            last = std::move(meas), lastPlan = std::move(plan);
+          }
         }
       }
       if (res.found) {
         res.note = "the smallest model-parallel size that fits (tp " + std::to_string(tp) + ", pp " + std::to_string(pp) +
-                   "), the best micro-batch size of 1, 2, 4, 8";
+                   "), the best micro-batch size of 1, 2, 4, 8" + (pp > 1 ? " and interleaving" : "");
         res.searchSeconds = secondsSince(t0);
         return res;
       }

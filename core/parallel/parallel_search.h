@@ -100,7 +100,8 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
 // heads and hidden size there), then pp across servers with an even layer split; data
 // parallelism over the rest; 1F1B, no ZeRO, sequence parallelism with tp (Korthikanti et al.);
 // at each size first without recomputation, then selective, then full, before the next size;
-// the micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep).
+// the micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep); a pipeline interleaved
+// with the best v whose pp x v chunks split the layers evenly (where pp divides the micro-batches).
 ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed = {});
 // Data parallelism on every device: the fastest plan that fits over ZeRO 0-3, every
 // micro-batch count (gradient accumulation) and recomputation none / selective / full.

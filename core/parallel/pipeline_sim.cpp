@@ -170,22 +170,33 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   // Costs of the transfers and collectives each chunk requests: chunk k sends to chunk k + 1, on
   // the next pipeline stage (the last stage's chunks to the first stage's next chunk).
   const auto& servers = model.serverOf();
-  std::vector<CollectiveCost> sendFwd(static_cast<size_t>(chunks)), sendBwd(static_cast<size_t>(chunks));
+  // Chunks on the same pair of stages sending the same bytes (interleaved chunks, identical
+  // layers) share their costs.
+  std::map<std::pair<int, double>, std::pair<CollectiveCost, CollectiveCost>> sendCosts;  // (stage, bytes)
+  std::vector<const CollectiveCost*> sendFwd(static_cast<size_t>(chunks)), sendBwd(static_cast<size_t>(chunks));
+  std::vector<std::vector<std::vector<int>>> tpOf(static_cast<size_t>(pp));
   for (int k = 0; k + 1 < chunks; ++k) {
     const int s = k % pp, t = (k + 1) % pp;
-    std::vector<int> a, b;
-    for (int i = 0; i < perStage; ++i) {
-      a.push_back(out.rankDevice[static_cast<size_t>(s * perStage + i)]);
-      b.push_back(out.rankDevice[static_cast<size_t>(t * perStage + i)]);
-    }
     const double bytes = out.stages[static_cast<size_t>(k)].sendBytes;
-    const double part = bytes / plan.tp;
-    CollectiveCost gatherNext = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, t), bytes, servers);
-    CollectiveCost gatherHere = collectiveCost(c, Collective::AllGather, tpGroups(plan, out.rankDevice, s), bytes, servers);
-    sendFwd[static_cast<size_t>(k)] = then(pointToPointCost(c, a, b, part), gatherNext, c.numChannels());
-    sendBwd[static_cast<size_t>(k)] = then(pointToPointCost(c, b, a, part), gatherHere, c.numChannels());
+    auto [it, fresh] = sendCosts.try_emplace({s, bytes});
+    if (fresh) {
+      std::vector<int> a, b;
+      for (int i = 0; i < perStage; ++i) {
+        a.push_back(out.rankDevice[static_cast<size_t>(s * perStage + i)]);
+        b.push_back(out.rankDevice[static_cast<size_t>(t * perStage + i)]);
+      }
+      for (int x : {s, t})
+        if (tpOf[static_cast<size_t>(x)].empty()) tpOf[static_cast<size_t>(x)] = tpGroups(plan, out.rankDevice, x);
+      const double part = bytes / plan.tp;
+      const CollectiveCost gatherNext = collectiveCost(c, Collective::AllGather, tpOf[static_cast<size_t>(t)], bytes, servers);
+      const CollectiveCost gatherHere = collectiveCost(c, Collective::AllGather, tpOf[static_cast<size_t>(s)], bytes, servers);
+      it->second = {then(pointToPointCost(c, a, b, part), gatherNext, c.numChannels()),
+                    then(pointToPointCost(c, b, a, part), gatherHere, c.numChannels())};
+    }
+    sendFwd[static_cast<size_t>(k)] = &it->second.first;
+    sendBwd[static_cast<size_t>(k)] = &it->second.second;
   }
-  std::vector<std::vector<CollectiveCost>> sync(static_cast<size_t>(chunks));
+  std::vector<std::vector<const CollectiveCost*>> sync(static_cast<size_t>(chunks));  // into syncCosts
   std::vector<CollectiveCost> paramGather(static_cast<size_t>(chunks));
   const Collective syncKind = plan.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
   std::vector<std::map<double, CollectiveCost>> syncCosts(static_cast<size_t>(pp));  // identical buckets alike
@@ -195,7 +206,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     for (double bytes : sc.bucketBytes) {
       auto [it, fresh] = syncCosts[static_cast<size_t>(k % pp)].try_emplace(bytes);
       if (fresh) it->second = collectiveCost(c, syncKind, groups, bytes, servers);
-      sync[static_cast<size_t>(k)].push_back(it->second);
+      sync[static_cast<size_t>(k)].push_back(&it->second);
     }
     if (sc.paramGatherBytes > 0)
       paramGather[static_cast<size_t>(k)] = collectiveCost(c, Collective::AllGather, groups, sc.paramGatherBytes, servers);
@@ -275,12 +286,12 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       const auto k = static_cast<size_t>(pass.chunk);
       const auto j = static_cast<size_t>(pass.microbatch);
       if (pass.forward && pass.chunk + 1 < chunks) {
-        auto [start, end] = reserve(sendFwd[k], e.time);
+        auto [start, end] = reserve(*sendFwd[k], e.time);
         arrivalF[k + 1][j] = end;
         record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, false, pass.chunk});
         tryStart((pass.chunk + 1) % pp);
       } else if (!pass.forward && pass.chunk > 0) {
-        auto [start, end] = reserve(sendBwd[k - 1], e.time);
+        auto [start, end] = reserve(*sendBwd[k - 1], e.time);
         arrivalB[k - 1][j] = end;
         record({PipelineEvent::Kind::Send, e.stage, pass.microbatch, -1, start, end, true, pass.chunk});
         tryStart((pass.chunk - 1) % pp);
@@ -289,7 +300,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       const int s = e.stage % pp;
       const auto su = static_cast<size_t>(s);
       if (plan.gradientGroup() > 1) {
-        auto [start, end] = reserve(sync[static_cast<size_t>(e.stage)][static_cast<size_t>(e.index)], e.time);
+        auto [start, end] = reserve(*sync[static_cast<size_t>(e.stage)][static_cast<size_t>(e.index)], e.time);
         syncEnd[su] = std::max(syncEnd[su], end);
         record({PipelineEvent::Kind::GradSync, s, -1, e.index, start, end, false, e.stage});
       }
