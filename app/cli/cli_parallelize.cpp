@@ -139,7 +139,9 @@ ordered_json resultJson(const ParallelResult& r) {
   const StepBreakdown& b = m.breakdown;
   j["step_breakdown_ms"] = {{"stage", b.stage},           {"compute", b.compute * 1e3},   {"recompute", b.recompute * 1e3},
                             {"pass_comm", b.passComm * 1e3}, {"bubble", b.bubble * 1e3},     {"dp_exposed", b.dpExposed * 1e3},
-                            {"optimizer", b.optimizer * 1e3}};
+                            {"optimizer", b.optimizer * 1e3},
+                            {"pass_comm_by_kind", {{"tp", b.tpComm * 1e3}, {"cp", b.cpComm * 1e3}, {"ep", b.epComm * 1e3},
+                                                   {"zero3_gather", b.zeroGather * 1e3}}}};
   return j;
 }
 
@@ -155,6 +157,15 @@ void printBreakdown(std::ostream& out, const ParallelMeasurement& m) {
                 m.stepTime * 1e3, b.stage, pct(b.compute), pct(b.recompute), pct(b.passComm), pct(b.bubble), pct(b.dpExposed),
                 pct(b.optimizer));
   out << line;
+  // The collectives by kind, where there are any.
+  std::string kinds;
+  for (auto [name, t] : {std::pair{"tensor parallel", b.tpComm}, std::pair{"context parallel (ring attention)", b.cpComm},
+                         std::pair{"expert all-to-alls", b.epComm}, std::pair{"ZeRO-3 gathers", b.zeroGather}}) {
+    if (!(t > 0)) continue;
+    std::snprintf(line, sizeof line, "%s%.1f %% %s", kinds.empty() ? "" : ", ", pct(t), name);
+    kinds += line;
+  }
+  if (!kinds.empty()) out << "  collectives inside the passes: " << kinds << "\n";
 }
 
 // "stage 0: 2.1 weights + 2.1 gradients + 1.6 optimizer + 30.2 activations = 36.0 GiB" per stage

@@ -323,11 +323,13 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
 
   // Per pipeline stage, per micro-batch: its chunks' passes, collectives in them, recomputation.
   std::vector<double> pass(static_cast<size_t>(pp), 0.0), blocking = pass, recompute = pass, update = pass;
+  std::vector<double> tpComm = pass, cpComm = pass, epComm = pass, zeroGather = pass;
   for (int k = 0; k < chunks; ++k) {
     const StageCost& sc = out.stages[static_cast<size_t>(k)];
     const auto su = static_cast<size_t>(k % pp);
     pass[su] += sc.forward + sc.backward;
     blocking[su] += sc.blockingComm;
+    tpComm[su] += sc.tpComm, cpComm[su] += sc.cpComm, epComm[su] += sc.epComm, zeroGather[su] += sc.zeroGather;
     recompute[su] += sc.recompute;
     update[su] += sc.update;
   }
@@ -346,6 +348,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     StepBreakdown& b = out.breakdown;
     b.stage = static_cast<int>(critical);
     b.passComm = m * blocking[critical];
+    b.tpComm = m * tpComm[critical], b.cpComm = m * cpComm[critical], b.epComm = m * epComm[critical];
+    b.zeroGather = m * zeroGather[critical];
     b.recompute = m * recompute[critical];
     b.compute = m * pass[critical] - b.passComm - b.recompute;
     b.bubble = passesEnd[critical] - m * pass[critical];

@@ -85,6 +85,8 @@ struct StageMemory {
 struct StepBreakdown {
   int stage = 0;
   double compute = 0, recompute = 0, passComm = 0, bubble = 0, dpExposed = 0, optimizer = 0;  // s
+  // passComm by kind: TP collectives, ring attention (cp), MoE all-to-alls (ep), ZeRO-3 gathers
+  double tpComm = 0, cpComm = 0, epComm = 0, zeroGather = 0;  // s
 };
 
 // Where the time moved from one plan's step to another's: the parts of the breakdown that

@@ -212,6 +212,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
       pc.arForward = std::max(0.0, pc.arForward - times.productsForward);
       pc.arBackward = std::max(0.0, pc.arBackward - 2 * times.productsForward);
     }
+    pc.tpForward = pc.arForward, pc.tpBackward = pc.arBackward;
   }
   pc.params = part.params - part.shardedParams + (part.shardedParams + p.tp - 1) / p.tp;
   if (p.expertParallel && part.expertParams > 0) {
@@ -222,14 +223,17 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     const double a2a = groups.time(c, Collective::AllToAll, StageGroups::Dp, b * part.moeDispatchBytes, serverOf_);
     pc.arForward += 2 * a2a;
     pc.arBackward += 2 * a2a;
+    pc.epForward = pc.epBackward = 2 * a2a;
   }
   if (p.cp > 1 && !part.attention.empty()) {
     // Ring attention: the keys and values of the whole sequence pass every context rank, an
     // all-gather's traffic forward, twice that backward (keys and values again, their gradients
     // reduce-scattered), overlapped with the attention kernels: only what outlasts them blocks.
     pc.ringForward = groups.time(c, Collective::AllGather, StageGroups::Cp, b * p.cp * ringKvBytes(pi, p.tp), serverOf_);
-    pc.arForward += std::max(0.0, pc.ringForward - times.attentionForward);
-    pc.arBackward += std::max(0.0, 2 * pc.ringForward - times.attentionBackward);
+    pc.cpForward = std::max(0.0, pc.ringForward - times.attentionForward);
+    pc.cpBackward = std::max(0.0, 2 * pc.ringForward - times.attentionBackward);
+    pc.arForward += pc.cpForward;
+    pc.arBackward += pc.cpBackward;
   }
   if (p.zero == 3 && p.gradientGroup() > 1)
     pc.gather = groups.time(c, Collective::AllGather, StageGroups::Dp, bytes_.weight * static_cast<double>(pc.params), serverOf_);
@@ -276,6 +280,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.backward += bwd;
     const bool full = stg.recompute == Recompute::Full;
     sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (full ? pc.arForward + pc.gather : 0);
+    sc.tpComm += pc.tpForward + pc.tpBackward + (full ? pc.tpForward : 0);
+    sc.cpComm += pc.cpForward + pc.cpBackward + (full ? pc.cpForward : 0);
+    sc.epComm += pc.epForward + pc.epBackward + (full ? pc.epForward : 0);
+    sc.zeroGather += 2 * pc.gather + (full ? pc.gather : 0);
     sc.recompute += full ? pc.forward : stg.recompute == Recompute::Selective ? pc.coreForward : 0;
     sc.bucketBackward.push_back(bwd);
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));

@@ -88,6 +88,8 @@ struct StageCost {
   double forward = 0;   // s per micro-batch: compute + TP collectives + ZeRO-3 gathers
   double backward = 0;  // s per micro-batch, recomputation included
   double blockingComm = 0;       // s per micro-batch of forward + backward spent in collectives
+  // blockingComm by kind: TP collectives, ring attention (cp), MoE all-to-alls (ep), ZeRO-3 gathers
+  double tpComm = 0, cpComm = 0, epComm = 0, zeroGather = 0;
   double recompute = 0;          // s per micro-batch of backward spent recomputing (compute only)
   std::vector<double> bucketBackward;  // s of the last backward per gradient bucket (a part), in backward order
   std::vector<double> bucketBytes;     // gradient bytes per device per bucket
@@ -136,6 +138,9 @@ struct PartCost {
   double arForward = 0;    // collectives in forward: TP all-reduces, MoE all-to-alls, ring attention not hidden
   double ringForward = 0;  // ring attention's key / value exchange in forward, before overlap
   double arBackward = 0;   // in backward
+  // arForward / arBackward by kind: TP collectives (what the overlap leaves), MoE all-to-alls,
+  // ring attention's exchange not hidden behind the attention kernels
+  double tpForward = 0, tpBackward = 0, epForward = 0, epBackward = 0, cpForward = 0, cpBackward = 0;
   double gather = 0;       // ZeRO-3 weight all-gather, per pass
   int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
   int64_t localParams = 0; // on one device, its own (experts under expert parallelism)

@@ -48,6 +48,11 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     for (const char* key : {"compute", "recompute", "pass_comm", "bubble", "dp_exposed", "optimizer"})
       sum += res["step_breakdown_ms"][key].get<double>();
     EXPECT_NEAR(sum, res["step_time_ms"].get<double>(), 1e-6 * res["step_time_ms"].get<double>());
+    // The collectives inside the passes, by kind, add up to them.
+    double kinds = 0;
+    for (const char* key : {"tp", "cp", "ep", "zero3_gather"})
+      kinds += res["step_breakdown_ms"]["pass_comm_by_kind"][key].get<double>();
+    EXPECT_NEAR(kinds, res["step_breakdown_ms"]["pass_comm"].get<double>(), 1e-9 + 1e-6 * kinds);
   }
   EXPECT_EQ(methods, (std::set<std::string>{"exact"}));
   const std::string best = j["best"].get<std::string>();

@@ -55,8 +55,21 @@ TEST(ContextParallel, RingAttentionPassesTheSequencesKeysAndValues) {
     // Overlapped with the attention kernels: only the rest blocks, twice over in backward.
     EXPECT_NEAR(pc.arForward, std::max(0.0, pc.ringForward - times.attentionForward), 1e-12);
     EXPECT_NEAR(pc.arBackward, std::max(0.0, 2 * pc.ringForward - times.attentionBackward), 1e-12);
+    // All of it is context-parallel communication (tp 1: no TP collectives).
+    EXPECT_EQ(pc.cpForward, pc.arForward);
+    EXPECT_EQ(pc.cpBackward, pc.arBackward);
+    EXPECT_EQ(pc.tpForward + pc.tpBackward, 0);
   }
   EXPECT_EQ(t.layer(t.plan(4, 1), 1).ringForward, 0);
+  // The step's collectives by kind add up to those inside its passes: with cp 2 x tp 2, ring
+  // attention and TP all-reduces, each counted as its own kind.
+  const ParallelMeasurement m = simulateParallel(t.model, 4, t.plan(1, 2, 2));
+  ASSERT_TRUE(m.feasible) << m.problem;
+  const StepBreakdown& b = m.breakdown;
+  EXPECT_GT(b.tpComm, 0);
+  EXPECT_EQ(b.epComm, 0);
+  EXPECT_EQ(b.zeroGather, 0);
+  EXPECT_NEAR(b.tpComm + b.cpComm + b.epComm + b.zeroGather, b.passComm, 1e-12 * (1 + b.passComm));
 }
 
 TEST(ContextParallel, GradientsSynchroniseOverDpTimesCp) {

@@ -366,6 +366,10 @@ TEST(ParallelPlanRules, ExpertParallelismSplitsTheExpertsOverTheReplicas) {
   const ParallelMeasurement replicated = simulateParallel(model, 16, p);
   p.expertParallel = true;
   const ParallelMeasurement split = simulateParallel(model, 16, p);
+  // Their all-to-alls are the step's expert-parallel communication, and only theirs.
+  EXPECT_EQ(replicated.breakdown.epComm, 0);
+  EXPECT_GT(split.breakdown.epComm, 0);
+  EXPECT_NEAR(split.breakdown.epComm, split.breakdown.passComm, 1e-12 * split.breakdown.passComm);
   int64_t experts = 0;
   for (const StackPart& l : st.layers) experts += l.expertParams;
   EXPECT_GT(experts, 20'000'000'000);
