@@ -2852,7 +2852,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>스텝 시간의 구성 (스테이지 %1이 마지막에 끝남): 계산 %2 % · 재계산 %3 % · 패스 내 집합 통신 %4 % · 버블과 전송 %5 % · 그래디언트 동기화 %6 % · 옵티마이저 %7 %</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
+        <source>Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %</source>
+        <translation>패스 안의 집합 통신(종류별): 텐서 병렬 %1 % · 컨텍스트 병렬(링 어텐션) %2 % · 전문가 all-to-all %3 % · ZeRO-3 수집 %4 %</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 샘플/초 · 스텝 %2 ms · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
     </message>
@@ -3179,7 +3184,7 @@ Global batch %2, layers per stage %3</source>
         <translation>맞지 않음: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Layers per stage: %1</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
@@ -3314,7 +3319,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-75"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-85"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>

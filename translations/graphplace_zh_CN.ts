@@ -2852,7 +2852,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>一步时间的去向（阶段 %1 最后结束）：计算 %2 % · 重计算 %3 % · 传递中的集合通信 %4 % · 气泡与传输 %5 % · 梯度同步 %6 % · 优化器 %7 %</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
+        <source>Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %</source>
+        <translation>各轮内的集合通信（按类型）：张量并行 %1 % · 上下文并行（环形注意力）%2 % · 专家 all-to-all %3 % · ZeRO-3 收集 %4 %</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
         <translation>%1 样本/秒 · 每步 %2 ms · MFU %3 % · 气泡 %4 % · 通信 %5 %</translation>
     </message>
@@ -3179,7 +3184,7 @@ Global batch %2, layers per stage %3</source>
         <translation>放不下：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Layers per stage: %1</source>
         <translation>各阶段的层：%1</translation>
     </message>
@@ -3314,7 +3319,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-75"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-85"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>

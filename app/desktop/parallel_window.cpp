@@ -321,6 +321,7 @@ void ParallelWindow::onChanged() {
                                : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
   breakdown_->setText(pformat::breakdownText(m));
+  breakdown_->setToolTip(pformat::breakdownToolTip(m));
   breakdown_->setVisible(!breakdown_->text().isEmpty());
   summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') +
                        tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));

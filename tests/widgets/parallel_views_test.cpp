@@ -152,8 +152,15 @@ class ParallelViewsTest : public QObject {
     for (const char* part : {"stage 3 finishes last", "compute 50.0 %", "recomputation 10.0 %", "collectives in the passes 15.0 %",
                              "bubble and transfers 20.0 %", "gradient sync 3.0 %", "optimizer 2.0 %"})
       QVERIFY2(text.contains(QLatin1String(part)), qPrintable(text));
+    // The collectives by kind, in the tooltip.
+    m.breakdown.tpComm = 0.1, m.breakdown.cpComm = 0.12, m.breakdown.epComm = 0.02, m.breakdown.zeroGather = 0.06;
+    const QString tip = pformat::breakdownToolTip(m);
+    for (const char* part : {"tensor parallel 5.0 %", "context parallel (ring attention) 6.0 %", "expert all-to-alls 1.0 %",
+                             "ZeRO-3 gathers 3.0 %"})
+      QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(tip));
     m.feasible = false;
     QVERIFY(pformat::breakdownText(m).isEmpty());
+    QVERIFY(pformat::breakdownToolTip(m).isEmpty());
   }
 
   void everyKnobSummaryIsMarkedForTranslation() {

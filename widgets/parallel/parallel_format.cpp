@@ -95,6 +95,16 @@ QString breakdownText(const ParallelMeasurement& m) {
       .arg(pct(b.compute), pct(b.recompute), pct(b.passComm), pct(b.bubble), pct(b.dpExposed), pct(b.optimizer));
 }
 
+QString breakdownToolTip(const ParallelMeasurement& m) {
+  if (!m.feasible || !(m.stepTime > 0)) return {};
+  const StepBreakdown& b = m.breakdown;
+  auto pct = [&](double t) { return percentText(t / m.stepTime); };
+  return QCoreApplication::translate("gp::ParallelFormat",
+                                     "Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring "
+                                     "attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %")
+      .arg(pct(b.tpComm), pct(b.cpComm), pct(b.epComm), pct(b.zeroGather));
+}
+
 QString summaryText(const ParallelMeasurement& m) {
   if (!m.feasible) return QString::fromStdString(m.problem);
   return QCoreApplication::translate("gp::ParallelFormat",

@@ -31,5 +31,8 @@ QString summaryText(const ParallelMeasurement& m);
 // collectives in the passes 8.3 % · bubble and transfers 6.6 % · gradient sync 0.1 % ·
 // optimizer 0.2 %", or "" when the plan does not fit.
 QString breakdownText(const ParallelMeasurement& m);
+// The collectives in the passes by kind (tensor parallel, ring attention, expert all-to-alls,
+// ZeRO-3 gathers), as shares of the step; empty when breakdownText is.
+QString breakdownToolTip(const ParallelMeasurement& m);
 
 }  // namespace gp::pformat
