@@ -2817,7 +2817,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+46"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+47"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -2847,7 +2847,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+35"/>
         <source>Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · optimizer %7 %</source>
         <translation>스텝 시간의 구성 (스테이지 %1이 마지막에 끝남): 계산 %2 % · 재계산 %3 % · 패스 내 집합 통신 %4 % · 버블과 전송 %5 % · 그래디언트 동기화 %6 % · 옵티마이저 %7 %</translation>
     </message>
@@ -3319,7 +3319,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-85"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-97"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>

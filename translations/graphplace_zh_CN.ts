@@ -2817,7 +2817,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+46"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+47"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -2847,7 +2847,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>无</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+35"/>
         <source>Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · optimizer %7 %</source>
         <translation>一步时间的去向（阶段 %1 最后结束）：计算 %2 % · 重计算 %3 % · 传递中的集合通信 %4 % · 气泡与传输 %5 % · 梯度同步 %6 % · 优化器 %7 %</translation>
     </message>
@@ -3319,7 +3319,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-85"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-97"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>

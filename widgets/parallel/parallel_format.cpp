@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 #include <QStringList>
+#include <initializer_list>
 #include <string>
 
 #include "parallel/plan_knobs.h"
@@ -83,26 +84,38 @@ QString stagesText(const ParallelPlan& p) {
   return parts.join(QStringLiteral(", "));
 }
 
+namespace {
+
+// Each part's share of the step as a percentage; empty when the plan does not fit or has no step.
+QStringList stepShares(const ParallelMeasurement& m, std::initializer_list<double> parts) {
+  QStringList out;
+  if (!m.feasible || !(m.stepTime > 0)) return out;
+  for (double t : parts) out << percentText(t / m.stepTime);
+  return out;
+}
+
+}  // namespace
+
 QString breakdownText(const ParallelMeasurement& m) {
-  if (!m.feasible || !(m.stepTime > 0)) return {};
   const StepBreakdown& b = m.breakdown;
-  auto pct = [&](double t) { return percentText(t / m.stepTime); };
+  const QStringList s = stepShares(m, {b.compute, b.recompute, b.passComm, b.bubble, b.dpExposed, b.optimizer});
+  if (s.isEmpty()) return {};
   return QCoreApplication::translate("gp::ParallelFormat",
                                      "Where the step goes (stage %1 finishes last): compute %2 % · recomputation %3 % · "
                                      "collectives in the passes %4 % · bubble and transfers %5 % · gradient sync %6 % · "
                                      "optimizer %7 %")
       .arg(b.stage)
-      .arg(pct(b.compute), pct(b.recompute), pct(b.passComm), pct(b.bubble), pct(b.dpExposed), pct(b.optimizer));
+      .arg(s[0], s[1], s[2], s[3], s[4], s[5]);
 }
 
 QString breakdownToolTip(const ParallelMeasurement& m) {
-  if (!m.feasible || !(m.stepTime > 0)) return {};
   const StepBreakdown& b = m.breakdown;
-  auto pct = [&](double t) { return percentText(t / m.stepTime); };
+  const QStringList s = stepShares(m, {b.tpComm, b.cpComm, b.epComm, b.zeroGather});
+  if (s.isEmpty()) return {};
   return QCoreApplication::translate("gp::ParallelFormat",
                                      "Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring "
                                      "attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %")
-      .arg(pct(b.tpComm), pct(b.cpComm), pct(b.epComm), pct(b.zeroGather));
+      .arg(s[0], s[1], s[2], s[3]);
 }
 
 QString summaryText(const ParallelMeasurement& m) {
