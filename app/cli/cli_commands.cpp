@@ -98,7 +98,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli parallelize MODEL --cluster PRESET|FILE --global-batch B [--method all | METHOD[,METHOD...]]\n"
          "                            (METHOD: megatron, dp, recipe (the closest published plan), exact, dqn, random)\n"
          "                            [--budget-seconds S] [--episodes N] [--patience N] [--policy FILE | --from-scratch]\n"
-         "                            [--seed N] [--attention flash|unfused] [--fp8] [--plan FILE] [--out PLAN.json]\n"
+         "                            [--seed N] [--attention flash|flash2|unfused] [--fp8] [--plan FILE] [--out PLAN.json]\n"
          "                            [--trace OUT.json] [--json]\n"
          "                            (data / tensor / pipeline parallel training plans for a model of repeated layers:\n"
          "                            samples/s, step time, MFU, bubble and communication shares, memory per device;\n"

@@ -8,6 +8,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_calibration.h"
 #include "fidelity/fidelity.h"
+#include "parallel/breakdown_json.h"
 #include "parallel/plan_knobs.h"
 
 namespace gp::cli {
@@ -109,7 +110,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
         j["simulated_peak_memory_GiB"] = f.simulatedPeakGiB;
         if (f.row.parallel->peakMemoryGiB) j["published_peak_memory_GiB"] = *f.row.parallel->peakMemoryGiB;
         if (f.memoryRatio > 0) j["memory_ratio"] = f.memoryRatio;
-        if (f.stepTime > 0) j["step_s"] = f.stepTime;
+        if (f.stepTime > 0) j["step_s"] = f.stepTime, j["step_breakdown_ms"] = stepBreakdownJson(f.breakdown);
       }
       if (f.searched) j["search"] = searchJson(*f.searched);
       rows.push_back(std::move(j));

@@ -22,6 +22,7 @@
 #include "optimize/parallel_dqn.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
+#include "parallel/breakdown_json.h"
 #include "parallel/plan_knobs.h"
 #include "parallel/published_recipes.h"
 #include "profile/profile_output.h"
@@ -136,12 +137,7 @@ ordered_json resultJson(const ParallelResult& r) {
                       {"optimizer", std::llround(s.statics.optimizer)},
                       {"activations", s.activations}});
   j["memory_per_stage"] = memory;
-  const StepBreakdown& b = m.breakdown;
-  j["step_breakdown_ms"] = {{"stage", b.stage},           {"compute", b.compute * 1e3},   {"recompute", b.recompute * 1e3},
-                            {"pass_comm", b.passComm * 1e3}, {"bubble", b.bubble * 1e3},     {"dp_exposed", b.dpExposed * 1e3},
-                            {"optimizer", b.optimizer * 1e3},
-                            {"pass_comm_by_kind", {{"tp", b.tpComm * 1e3}, {"cp", b.cpComm * 1e3}, {"ep", b.epComm * 1e3},
-                                                   {"zero3_gather", b.zeroGather * 1e3}}}};
+  j["step_breakdown_ms"] = stepBreakdownJson(m.breakdown);
   return j;
 }
 
@@ -204,9 +200,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
       throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
   }
   if (auto v = a.value("--attention")) {
-    if (*v != "flash" && *v != "unfused") throw std::invalid_argument("--attention must be flash or unfused, got '" + *v + "'");
+    if (*v != "flash" && *v != "unfused" && *v != "flash2")
+      throw std::invalid_argument("--attention must be flash, flash2 or unfused, got '" + *v + "'");
     if (a.has("--plan")) throw std::invalid_argument("--attention sets how searched plans run attention; a --plan file says it itself");
-    search.fixed.attention = *v == "flash" ? AttentionImpl::Flash : AttentionImpl::Unfused;
+    search.fixed.attention = parseAttentionImpl(*v, "--attention");
   }
   if (a.has("--fp8") && a.has("--plan")) throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan file says it itself");
   search.fixed.fp8 = a.has("--fp8");

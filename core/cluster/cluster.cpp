@@ -159,6 +159,7 @@ std::string Cluster::toJson() const {
     k["memory_GiB"] = static_cast<double>(d->memPhysical) / kGiB;
     k["launch_overhead_us"] = d->launchOverhead / kMicro;
     if (d->bandwidthEfficiency > 0) k["bandwidth_efficiency"] = d->bandwidthEfficiency;
+    if (d->flash2Share != 1) k["flash2_attention_share"] = d->flash2Share;
     if (d->listsEfficiency()) {
       ordered_json eff = ordered_json::object();
       for (int c = 0; c < kNumOpClasses; ++c) {

@@ -64,6 +64,9 @@ struct DeviceSpec {
   double bandwidthEfficiency = 0;            // fraction of memBandwidth streaming kernels reach; 0 = default
   double launchOverhead = 0;                 // seconds per kernel
   int node = 0;                              // index of its vertex in the topology
+  // FlashAttention-2's rate as a share of the fastest fused attention kernel's on this kind
+  // (device_kinds.K.flash2_attention_share): 1 where FlashAttention-2 is that kernel.
+  double flash2Share = 1;
   // Fraction of the peak that compute-bound kernels of a class reach on this kind, as listed in
   // device_kinds.K.efficiency: per class ("MatMul") and per class and arithmetic type
   // ("MatMul.f16"); 0 = not listed (the cost model then uses CostParams' default).

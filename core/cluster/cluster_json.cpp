@@ -104,7 +104,7 @@ class ClusterParser {
       if (!it->is_object()) fail(where, "must be an object");
       const json& k = *it;
       checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us", "efficiency",
-                           "bandwidth_efficiency"});
+                           "bandwidth_efficiency", "flash2_attention_share"});
       DeviceSpec d;
       d.kind = it.key();
       const json& peaks = member(k, "peak_TFLOPS", where, json::value_t::object);
@@ -132,6 +132,11 @@ class ClusterParser {
           fail(where, "field 'bandwidth_efficiency' must be in [0.05, 1], got " + k["bandwidth_efficiency"].dump());
       }
       d.launchOverhead = num(k, "launch_overhead_us", where, true) * kMicro;
+      if (k.contains("flash2_attention_share")) {
+        d.flash2Share = num(k, "flash2_attention_share", where);
+        if (d.flash2Share < 0.05 || d.flash2Share > 1)
+          fail(where, "field 'flash2_attention_share' must be in [0.05, 1], got " + k["flash2_attention_share"].dump());
+      }
       if (k.contains("efficiency")) parseEfficiency(member(k, "efficiency", where, json::value_t::object), where, d);
       kinds_.emplace(d.kind, d);
     }

@@ -108,7 +108,7 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   for (int64_t bytes : m.peakMemory) out.simulatedPeakGiB = std::max(out.simulatedPeakGiB, static_cast<double>(bytes) / (1u << 30));
   out.plan = plan;
   if (m.feasible)
-    out.simulated = inUnit(r, m.stepTime), out.stepTime = m.stepTime;
+    out.simulated = inUnit(r, m.stepTime), out.stepTime = m.stepTime, out.breakdown = m.breakdown;
   else
     out.simulatedProblem = m.problem;
   if (run.peakMemoryGiB) out.memoryRatio = out.simulatedPeakGiB / *run.peakMemoryGiB;

@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
 #include "fidelity/published_corpus.h"
+#include "parallel/pipeline_sim.h"
 
 namespace gp {
 
@@ -45,6 +46,7 @@ struct FidelityRow {
   double memoryRatio = 0;           // simulated / published peak memory, when published
   ParallelPlan plan;                // parallel runs: the plan simulated (the run's, chunks even)
   double stepTime = 0;              // parallel runs: its simulated step, s
+  StepBreakdown breakdown;          // parallel runs: where that step goes
   std::optional<SearchedPlan> searched;  // FidelityOptions::searchSeconds > 0
   double ratio = 0;                 // simulated / published when both are numbers, else 0
   bool counted = false;             // in the value summary (both numbers, compared by value)

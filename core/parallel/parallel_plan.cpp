@@ -28,12 +28,20 @@ Recompute parseRecompute(std::string_view name, const std::string& source) {
   throw Error(source, "unknown recomputation '" + std::string(name) + "' (none, selective, full)");
 }
 
-std::string_view attentionImplName(AttentionImpl a) { return a == AttentionImpl::Flash ? "flash" : "unfused"; }
+std::string_view attentionImplName(AttentionImpl a) {
+  switch (a) {
+    case AttentionImpl::Flash: return "flash";
+    case AttentionImpl::Unfused: return "unfused";
+    case AttentionImpl::Flash2: return "flash2";
+  }
+  return "flash";
+}
 
 AttentionImpl parseAttentionImpl(std::string_view name, const std::string& source) {
   if (name == "flash") return AttentionImpl::Flash;
   if (name == "unfused") return AttentionImpl::Unfused;
-  throw Error(source, "unknown attention '" + std::string(name) + "' (flash, unfused)");
+  if (name == "flash2") return AttentionImpl::Flash2;
+  throw Error(source, "unknown attention '" + std::string(name) + "' (flash, unfused, flash2)");
 }
 
 std::vector<PipeStage> evenStages(int layers, int n, Recompute recompute) {

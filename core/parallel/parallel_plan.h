@@ -43,9 +43,13 @@ std::string_view recomputeName(Recompute r);  // "none", "selective", "full"
 Recompute parseRecompute(std::string_view name, const std::string& source);
 
 // How attention cores run: one fused kernel each (FlashAttention: the probabilities are never
-// stored, backward recomputes them) or as the graph's separate ops.
-enum class AttentionImpl : uint8_t { Flash, Unfused };
-std::string_view attentionImplName(AttentionImpl a);  // "flash", "unfused"
+// stored, backward recomputes them) or as the graph's separate ops. `Flash` is the fastest fused
+// kernel of the GPU (cuDNN's or FlashAttention-3 on Hopper, FlashAttention-2 before it);
+// `Flash2` is FlashAttention-2 wherever it runs, as PyTorch's scaled_dot_product_attention
+// dispatched it on Hopper up to 2.6 (its memory is Flash's; its rate DeviceSpec::flash2Share).
+enum class AttentionImpl : uint8_t { Flash, Unfused, Flash2 };
+std::string_view attentionImplName(AttentionImpl a);  // "flash", "unfused", "flash2"
+inline bool fusedAttention(AttentionImpl a) { return a != AttentionImpl::Unfused; }
 AttentionImpl parseAttentionImpl(std::string_view name, const std::string& source);
 
 struct PipeStage {

@@ -80,7 +80,7 @@ ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   p.dp = shape.dp, p.tp = shape.tp, p.pp = shape.pp, p.microbatches = shape.microbatches;
   p.virtualStages = shape.virtualStages;
   p.cp = shape.cp;
-  p.overlapParamGather = shape.zero == 1 || shape.zero == 2;  // a pure gain where there is a gather
+  p.overlapParamGather = shape.zero > 0;  // a pure gain where there is a gather
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
   shape.fixed.applyTo(p);
   p.sequenceParallel = shape.sequenceParallel;
@@ -431,7 +431,7 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
       for (Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
       ParallelPlan plan;
       plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
-      plan.overlapParamGather = zero == 1 || zero == 2;
+      plan.overlapParamGather = zero > 0;
       fixed.applyTo(plan);
       plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});

@@ -30,9 +30,9 @@ const std::vector<PlanKnob>& planKnobs() {
       {"expert_parallel", "experts over dp", KnobKind::Flag, 0, 1, {}, false, 0,
        [](const ParallelPlan& p) { return static_cast<int>(p.expertParallel); },
        [](ParallelPlan& p, int v) { p.expertParallel = v != 0; }},
-      {"attention", "unfused attention", KnobKind::Choice, 0, 0, {"flash", "unfused"}, false,
+      {"attention", "", KnobKind::Choice, 0, 0, {"flash", "unfused", "flash2"}, false,
        static_cast<int>(AttentionImpl::Flash), [](const ParallelPlan& p) { return static_cast<int>(p.attention); },
-       [](ParallelPlan& p, int v) { p.attention = static_cast<AttentionImpl>(v); }},
+       [](ParallelPlan& p, int v) { p.attention = static_cast<AttentionImpl>(v); }, {"", "unfused attention", "FlashAttention-2"}},
       {"fp8", "FP8 GEMMs", KnobKind::Flag, 0, 1, {}, false, 0, [](const ParallelPlan& p) { return static_cast<int>(p.fp8); },
        [](ParallelPlan& p, int v) { p.fp8 = v != 0; }},
       {"sequence_parallel", "sequence parallel", KnobKind::Flag, 0, 1, {}, false, 0,
@@ -114,7 +114,10 @@ void readPlanKnobs(const nlohmann::json& object, ParallelPlan& p, const std::str
 std::vector<std::string_view> planKnobNotes(const ParallelPlan& p) {
   std::vector<std::string_view> out;
   for (const PlanKnob& k : planKnobs())
-    if (!k.summary.empty() && k.get(p) != k.defaultValue) out.push_back(k.summary);
+    if (k.get(p) == k.defaultValue) continue;
+    else if (!k.summary.empty()) out.push_back(k.summary);
+    else if (!k.choiceNotes.empty() && !k.choiceNotes[static_cast<size_t>(k.get(p))].empty())
+      out.push_back(k.choiceNotes[static_cast<size_t>(k.get(p))]);
   return out;
 }
 

@@ -25,6 +25,7 @@ struct PlanKnob {
   int defaultValue = 0;
   int (*get)(const ParallelPlan&) = nullptr;
   void (*set)(ParallelPlan&, int) = nullptr;
+  std::vector<std::string_view> choiceNotes;  // Choice: each choice's summary ("" for none)
 };
 
 const std::vector<PlanKnob>& planKnobs();
@@ -37,7 +38,8 @@ nlohmann::ordered_json planKnobsJson(const ParallelPlan& p);
 // naming the key and what it must be.
 void readPlanKnobs(const nlohmann::json& object, ParallelPlan& p, const std::string& source);
 
-// The summaries of the flags and choices not at their default, in table order.
+// The summaries of the flags and choices not at their default (a choice's own note where the
+// knob has them), in table order.
 std::vector<std::string_view> planKnobNotes(const ParallelPlan& p);
 // Every knob equal.
 bool sameKnobs(const ParallelPlan& a, const ParallelPlan& b);

@@ -121,7 +121,7 @@ std::optional<ParallelPlan> carryRecipe(const PublishedRecipe& r, const LayerSta
                         : 1;
   noteChange(adjusted, "virtual stages", from.virtualStages, p.virtualStages);
   p.zero = p.dp * p.cp > 1 ? from.zero : 0;
-  p.overlapParamGather = from.overlapParamGather && (p.zero == 1 || p.zero == 2);
+  p.overlapParamGather = from.overlapParamGather && p.zero > 0;
   p.sequenceParallel = from.sequenceParallel && p.tp > 1 && sequenceParallelFits(st, p.tp);
   p.overlapTpComm = from.overlapTpComm && p.sequenceParallel;
   p.expertParallel = from.expertParallel && st.experts > 0;

@@ -144,7 +144,8 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
   if (fresh) {
     const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
     const double b = static_cast<double>(mbs) / cp;  // each context rank runs 1 / cp of the tokens
-    const bool fused = attention == AttentionImpl::Flash;
+    const bool fused = fusedAttention(attention);
+    const double kernelShare = attention == AttentionImpl::Flash2 ? cost_->cluster().device(rep).flash2Share : 1.0;
     for (int pi = -1; pi <= st_->numLayers(); ++pi) {
       PartTimes t;
       const StackPart& sp = partAt(pi);
@@ -173,9 +174,10 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
           const double split = a.sharded || sequenceParallel ? tp : 1;
           const double flops = a.flops * b / split * (a.causal ? 0.5 : 1.0);
           const double bytes = a.ioBytes * b / split;
-          const double f = cost_->fusedTime(flops / kFusedAttentionForwardShare, saturatingBytes(bytes), OpClass::MatMul, a.dtype, rep);
-          const double bw = cost_->fusedTime(2.5 * flops / kFusedAttentionBackwardShare, saturatingBytes(2 * bytes), OpClass::MatMul,
-                                             a.dtype, rep);
+          const double f = cost_->fusedTime(flops / (kFusedAttentionForwardShare * kernelShare), saturatingBytes(bytes),
+                                            OpClass::MatMul, a.dtype, rep);
+          const double bw = cost_->fusedTime(2.5 * flops / (kFusedAttentionBackwardShare * kernelShare), saturatingBytes(2 * bytes),
+                                             OpClass::MatMul, a.dtype, rep);
           t.forward += f, t.attentionForward += f;
           t.backward += bw, t.attentionBackward += bw;
         }
@@ -235,8 +237,14 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.arForward += pc.cpForward;
     pc.arBackward += pc.cpBackward;
   }
-  if (p.zero == 3 && p.gradientGroup() > 1)
-    pc.gather = groups.time(c, Collective::AllGather, StageGroups::Dp, bytes_.weight * static_cast<double>(pc.params), serverOf_);
+  if (p.zero == 3 && p.gradientGroup() > 1) {
+    pc.gather = pc.gatherBackward =
+        groups.time(c, Collective::AllGather, StageGroups::Dp, bytes_.weight * static_cast<double>(pc.params), serverOf_);
+    if (p.overlapParamGather) {  // prefetched during the part before (about as long as this one's compute)
+      pc.gather = std::max(0.0, pc.gather - times.forward);
+      pc.gatherBackward = std::max(0.0, pc.gatherBackward - times.backward);
+    }
+  }
   const double whole = p.sequenceParallel ? p.tp : 1;
   const bool fp8Layer = p.fp8 && pi >= 0 && pi < st_->numLayers();
   for (const StackOp& op : part.ops) {
@@ -252,8 +260,8 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     const double kept = b * a.keptBytes / split;
     // A fused kernel keeps its output, unless the next op (the output projection) keeps it anyway.
     const double fused = b * (std::max(0.0, a.outBytes - a.outKeptAfter) / split + a.statBytes / (a.sharded ? p.tp : 1));
-    pc.saved += kept + (p.attention == AttentionImpl::Flash ? fused : b * a.innerBytes / split);
-    pc.savedSelective += kept + (p.attention == AttentionImpl::Flash ? fused : 0);
+    pc.saved += kept + (fusedAttention(p.attention) ? fused : b * a.innerBytes / split);
+    pc.savedSelective += kept + (fusedAttention(p.attention) ? fused : 0);
   }
   const int L = st_->numLayers();
   if (pi >= 0 && pi < L)
@@ -279,11 +287,11 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     const double bwd = pc.backwardTime(stg.recompute);
     sc.backward += bwd;
     const bool full = stg.recompute == Recompute::Full;
-    sc.blockingComm += pc.arForward + pc.arBackward + 2 * pc.gather + (full ? pc.arForward + pc.gather : 0);
+    sc.blockingComm += pc.arForward + pc.arBackward + pc.gather + pc.gatherBackward + (full ? pc.arForward + pc.gather : 0);
     sc.tpComm += pc.tpForward + pc.tpBackward + (full ? pc.tpForward : 0);
     sc.cpComm += pc.cpForward + pc.cpBackward + (full ? pc.cpForward : 0);
     sc.epComm += pc.epForward + pc.epBackward + (full ? pc.epForward : 0);
-    sc.zeroGather += 2 * pc.gather + (full ? pc.gather : 0);
+    sc.zeroGather += pc.gather + pc.gatherBackward + (full ? pc.gather : 0);
     sc.recompute += full ? pc.forward : stg.recompute == Recompute::Selective ? pc.coreForward : 0;
     sc.bucketBackward.push_back(bwd);
     sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
@@ -302,7 +310,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
                    (p.sequenceParallel ? p.tp : 1);
 
   sc.staticParts = stageStaticMemory(bytes_, p.zero, p.gradientGroup(), sc.params, largestLayerParams, sc.localParams);
-  sc.staticParts.weights += 2.0 * static_cast<double>(sc.fp8Params);  // the FP8 copy and its transpose
+  // The FP8 copy of the weights and its transpose, kept for the step; under ZeRO-3 each rank
+  // keeps its shard's (the layer's whole FP8 weight is gathered for its passes, as the 16-bit one).
+  const double fp8Shards = p.zero == 3 ? static_cast<double>(p.gradientGroup()) : 1.0;
+  sc.staticParts.weights += 2.0 * static_cast<double>(sc.fp8Params) / fp8Shards;
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
   const bool full = stg.recompute == Recompute::Full;
   sc.keptPerMicrobatch = full ? inputs : saved;
@@ -326,7 +337,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   // With FP8, every FP8 weight is cast again once per step (read 16-bit, write the copy and its
   // transpose).
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight) +
-                             (tb.weight + 2) * static_cast<double>(sc.fp8Params);
+                             (tb.weight + 2) * static_cast<double>(sc.fp8Params) / fp8Shards;
   sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
   if ((p.zero == 1 || p.zero == 2) && p.gradientGroup() > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;

@@ -141,16 +141,19 @@ struct PartCost {
   // arForward / arBackward by kind: TP collectives (what the overlap leaves), MoE all-to-alls,
   // ring attention's exchange not hidden behind the attention kernels
   double tpForward = 0, tpBackward = 0, epForward = 0, epBackward = 0, cpForward = 0, cpBackward = 0;
-  double gather = 0;       // ZeRO-3 weight all-gather, per pass
+  // ZeRO-3's weight all-gather in a forward and a backward pass: whole, or with
+  // overlap_param_gather (prefetched while the part before computes) what outlasts the compute
+  double gather = 0, gatherBackward = 0;
   int64_t params = 0;      // on one device, synchronised over dp (ZeRO shards these)
   int64_t localParams = 0; // on one device, its own (experts under expert parallelism)
-  int64_t fp8Params = 0;   // on one device, in FP8 products (an FP8 copy and its transpose each)
+  int64_t fp8Params = 0;   // on one device, in FP8 products (an FP8 copy and its transpose each; a shard of them under ZeRO-3)
   double saved = 0;        // activation bytes kept for backward without recomputation
   double savedSelective = 0;  // with selective recomputation
   double input = 0;        // bytes of the activation it reads from the part before (kept under full recomputation)
   double forwardTime() const { return forward + arForward + gather; }
   double backwardTime(Recompute r) const {
-    return backward + arBackward + gather + (r == Recompute::Full ? forwardTime() : r == Recompute::Selective ? coreForward : 0);
+    return backward + arBackward + gatherBackward +
+           (r == Recompute::Full ? forwardTime() : r == Recompute::Selective ? coreForward : 0);
   }
   double passTime(Recompute r) const { return forwardTime() + backwardTime(r); }  // forward + backward
   double kept(Recompute r) const { return r == Recompute::Selective ? savedSelective : saved; }

@@ -84,9 +84,11 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("ZeRO"), zero_);
   attention_ = makeCombo(this, "parallelAttention");
   attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionImpl::Flash));
+  attention_->addItem(tr("Fused (FlashAttention-2)"), static_cast<int>(AttentionImpl::Flash2));
   attention_->addItem(tr("Unfused"), static_cast<int>(AttentionImpl::Unfused));
-  attention_->setToolTip(tr("Fused: each attention runs as one kernel that never stores its probabilities; "
-                            "unfused: as the graph's separate operations"));
+  attention_->setToolTip(tr("Fused: each attention runs as one kernel that never stores its probabilities, the GPU's "
+                            "fastest (cuDNN or FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch's "
+                            "scaled_dot_product_attention on Hopper up to 2.6); unfused: as the graph's separate operations"));
   form->addRow(tr("Attention"), attention_);
   sequenceParallel_ = new QCheckBox(tr("Sequence parallel"), this);
   sequenceParallel_->setObjectName(QStringLiteral("parallelSequence"));

@@ -26,6 +26,7 @@ const char* const kKnobNotes[] = {
     QT_TRANSLATE_NOOP("gp::PlanKnob", "parameter gather overlapped"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "experts over dp"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "unfused attention"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "FlashAttention-2"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "FP8 GEMMs"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "sequence parallel"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "TP communication overlapped"),

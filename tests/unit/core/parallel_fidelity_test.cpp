@@ -237,26 +237,32 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_GE(set, 5);
   EXPECT_GT(check, 2 * set);
   const FidelityReport rep = runFidelity(rows);
-  // The set rows chose the products' efficiency on A100 and H100 presets; the check rows test it.
+  // The set rows chose the products' efficiency on A100 and H100 presets and on torchtitan's
+  // power-limited H100s; the check rows test it.
   EXPECT_EQ(rep.parallelSet.unmatchedOom, 0);
   EXPECT_LT(std::abs(std::log(rep.parallelSet.medianRatio)), std::log(1.05));
   EXPECT_LT(std::abs(std::log(rep.parallelCheck.medianRatio)), std::log(1.10));
   // The misses docs/simulator-fidelity.md names: Llama 3 405B's two runs simulated over their
   // memory (by 15 GiB); DeepSpeed's ZeRO-3 of 2021 (its gathers far slower than the links allow)
-  // up to 1.95x; torchtitan's H100 runs (500 W parts, PyTorch's attention kernels, long
-  // sequences) 1.2-2.4x.
+  // up to 1.95x; torchtitan's context-parallel runs at 128k tokens and more 1.2-1.4x.
   EXPECT_LE(rep.parallelCheck.unmatchedOom, 2);
-  EXPECT_LT(rep.parallelCheck.worstFactor, 2.5) << rep.parallelCheck.worstRow;
+  EXPECT_LT(rep.parallelCheck.worstFactor, 2.0) << rep.parallelCheck.worstRow;
   int within25 = 0, runs16k = 0, memoryWithin15 = 0;
   for (const FidelityRow& f : rep.rows) {
     if (f.counted && std::exp(std::abs(std::log(f.ratio))) < 1.25) ++within25;
     if (f.row.parallel->plan.devicesUsed() == 16384) ++runs16k;
     if (f.memoryRatio > 0 && std::exp(std::abs(std::log(f.memoryRatio))) <= 1.15) ++memoryWithin15;
   }
-  EXPECT_GE(within25, 34);  // all but the four ZeRO-3 rows, nine torchtitan H100 rows, two over memory
-  // Peak memory where published (torchtitan's H100 runs): nine of ten within 15 %, all within 25 %.
-  EXPECT_EQ(rep.memoryRows, 10);
-  EXPECT_GE(memoryWithin15, 9);
-  EXPECT_LT(rep.memoryWorstFactor, 1.25) << rep.memoryWorstRow;
+  // All but the four ZeRO-3 rows, three torchtitan context-parallel runs, one torchtitan A100 run
+  // (x1.26) and the two over memory.
+  EXPECT_GE(within25, 47);
+  // Peak memory where published (torchtitan's H100 runs, the caching allocator's peak): eight of
+  // eleven within 15 %, the simulated peak never above the published one by more than 3 %, and
+  // at most 1.5x below it (70B at 131k tokens per GPU).
+  EXPECT_EQ(rep.memoryRows, 11);
+  EXPECT_GE(memoryWithin15, 8);
+  EXPECT_LT(rep.memoryWorstFactor, 1.5) << rep.memoryWorstRow;
+  for (const FidelityRow& f : rep.rows)
+    if (f.memoryRatio > 0) EXPECT_LT(f.memoryRatio, 1.03) << f.row.name;
   EXPECT_EQ(runs16k, 1);    // Llama 3 405B on 16,384 H100s is simulated
 }

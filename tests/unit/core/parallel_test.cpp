@@ -294,7 +294,7 @@ TEST(ParallelPlanFile, RoundTripGivesTheSameNumbers) {
   EXPECT_EQ(o.plan.stages[1].recompute, Recompute::None);
   EXPECT_EQ(o.plan.attention, AttentionImpl::Flash);
   for (auto [from, to, why] : {std::tuple{"\"full\"", "\"most\"", "old.json: unknown recomputation 'most' (none, selective, full)"},
-                               std::tuple{"\"unfused\"", "\"paged\"", "old.json: \"attention\" must be \"flash\" or \"unfused\", got \"paged\""},
+                               std::tuple{"\"unfused\"", "\"paged\"", "old.json: \"attention\" must be \"flash\", \"unfused\" or \"flash2\", got \"paged\""},
                                std::tuple{"\"sequence_parallel\": true", "\"sequence_parallel\": 1",
                                           "old.json: \"sequence_parallel\" must be true or false"}}) {
     std::string bad = text;
