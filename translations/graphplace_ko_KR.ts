@@ -2655,16 +2655,16 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Fused (FlashAttention-2)</source>
+        <translation>융합 (FlashAttention-2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Unfused</source>
         <translation>비융합</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Fused: each attention runs as one kernel that never stores its probabilities; unfused: as the graph&apos;s separate operations</source>
-        <translation>융합: 각 어텐션이 확률을 저장하지 않는 하나의 커널로 실행됨; 비융합: 그래프의 개별 연산으로 실행됨</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Attention</source>
         <translation>어텐션</translation>
     </message>
@@ -2754,7 +2754,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>전역 배치 %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-47"/>
+        <source>Fused: each attention runs as one kernel that never stores its probabilities, the GPU&apos;s fastest (cuDNN or FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch&apos;s scaled_dot_product_attention on Hopper up to 2.6); unfused: as the graph&apos;s separate operations</source>
+        <translation>융합: 각 어텐션이 확률을 저장하지 않는 하나의 커널로 실행되며, GPU에서 가장 빠른 커널(Hopper에서는 cuDNN 또는 FlashAttention-3) 또는 FlashAttention-2(PyTorch 2.6까지 Hopper에서의 scaled_dot_product_attention)를 사용합니다. 비융합: 그래프의 개별 연산으로 실행</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Virtual stages %1</source>
         <translation>가상 스테이지 %1</translation>
     </message>
@@ -2817,7 +2822,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+47"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+48"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -3319,7 +3324,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-97"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-98"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>
@@ -3332,6 +3337,11 @@ Global batch %2, layers per stage %3</source>
         <location line="+1"/>
         <source>unfused attention</source>
         <translation>비융합 어텐션</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FlashAttention-2</source>
+        <translation>FlashAttention-2</translation>
     </message>
     <message>
         <location line="+1"/>

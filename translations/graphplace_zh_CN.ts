@@ -2655,16 +2655,16 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Fused (FlashAttention-2)</source>
+        <translation>融合（FlashAttention-2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Unfused</source>
         <translation>未融合</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Fused: each attention runs as one kernel that never stores its probabilities; unfused: as the graph&apos;s separate operations</source>
-        <translation>融合：每个注意力作为一个内核运行，从不保存其概率；未融合：按图中的各个算子分别运行</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -2754,7 +2754,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>全局批量 %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-47"/>
+        <source>Fused: each attention runs as one kernel that never stores its probabilities, the GPU&apos;s fastest (cuDNN or FlashAttention-3 on Hopper) or FlashAttention-2 (PyTorch&apos;s scaled_dot_product_attention on Hopper up to 2.6); unfused: as the graph&apos;s separate operations</source>
+        <translation>融合：每个注意力作为一个从不保存其概率的内核运行，使用 GPU 上最快的内核（Hopper 上为 cuDNN 或 FlashAttention-3）或 FlashAttention-2（PyTorch 2.6 及以前在 Hopper 上的 scaled_dot_product_attention）；未融合：按图中的各个算子分别运行</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Virtual stages %1</source>
         <translation>虚拟阶段 %1</translation>
     </message>
@@ -2817,7 +2822,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+47"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+48"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -3319,7 +3324,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-97"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-98"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>
@@ -3332,6 +3337,11 @@ Global batch %2, layers per stage %3</source>
         <location line="+1"/>
         <source>unfused attention</source>
         <translation>非融合注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FlashAttention-2</source>
+        <translation>FlashAttention-2</translation>
     </message>
     <message>
         <location line="+1"/>

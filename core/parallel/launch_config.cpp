@@ -1,0 +1,48 @@
+#include "parallel/launch_config.h"
+
+namespace gp {
+
+std::vector<std::string> shellWords(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  auto finish = [&] {
+    if (!inWord) return;
+    // A bash array's brackets: "ARGS=(" starts it, ")" ends it.
+    if (word == "(" || word == ")" || (word.size() > 2 && word.ends_with("=("))) word.clear();
+    else if (word.size() > 1 && word.ends_with(")") && word.find('(') == std::string::npos) word.pop_back();
+    if (!word.empty()) words.push_back(word);
+    word.clear();
+    inWord = false;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quote) {
+      if (ch == quote) quote = 0;
+      else word += ch;
+      continue;
+    }
+    if (ch == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {  // a continued line
+      ++i;
+      continue;
+    }
+    if (ch == '\'' || ch == '"') {
+      quote = ch, inWord = true;
+      continue;
+    }
+    if (ch == '#' && !inWord) {  // a comment to the end of the line
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ';') {
+      finish();
+      continue;
+    }
+    word += ch, inWord = true;
+  }
+  finish();
+  return words;
+}
+
+}  // namespace gp

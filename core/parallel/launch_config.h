@@ -1,0 +1,44 @@
+// A parallel plan as a training framework's launch configuration, and back: what every target
+// (megatron_launch.h, ...) shares. An export says, beside its text, every part of the plan the
+// target cannot express exactly; an import says which of the file's settings the simulator
+// reads differently from the framework. Combinations the framework itself rejects are
+// gp::Error(target, the framework's reason) in both directions.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parallel/layer_stack.h"
+#include "parallel/parallel_plan.h"
+
+namespace gp {
+
+// What an export needs besides the plan.
+struct LaunchContext {
+  const LayerStack* stack = nullptr;
+  int64_t globalBatch = 0;
+  int devicesPerServer = 1;   // for the launcher line (GPUs per node)
+  std::string model;          // the model as the user named it
+  std::string cluster;        // the cluster's name
+  double stepSeconds = 0;     // the plan's simulated step (0: not stated in the header)
+  double peakGiB = 0;         // its largest device memory
+};
+
+struct LaunchFile {
+  std::string text;                  // the file's contents
+  std::vector<std::string> inexact;  // one line per part of the plan the target cannot express exactly
+};
+
+// A plan read from a launch configuration.
+struct LaunchImport {
+  ParallelPlan plan;
+  int64_t globalBatch = 0;
+  int64_t seqLen = 0;                // the configuration's sequence length, 0 when it states none
+  std::vector<std::string> approximated;  // settings read approximately, one line each
+};
+
+// The shell words of `text`: whitespace-separated, quotes removed, backslash-newlines joined,
+// comments (# to the end of the line) dropped, a bash array's parentheses and "NAME=(" dropped.
+std::vector<std::string> shellWords(const std::string& text);
+
+}  // namespace gp
