@@ -12,6 +12,7 @@
 #include "base/file_text.h"
 #include "cli/cli_args.h"
 #include "cli/cli_baseline.h"
+#include "cli/cli_launch.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
@@ -145,7 +146,7 @@ ordered_json resultJson(const ParallelResult& r) {
 void printBreakdown(std::ostream& out, const ParallelMeasurement& m) {
   const StepBreakdown& b = m.breakdown;
   if (!(m.stepTime > 0)) return;
-  auto pct = [&](double t) { return 100 * t / m.stepTime; };
+  auto pct = [&](double t) { return 100 * std::max(0.0, t) / m.stepTime; };  // no "-0.0 %" from rounding
   char line[320];
   std::snprintf(line, sizeof line,
                 "  step %.1f ms on stage %d: %.1f %% compute, %.1f %% recomputation, %.1f %% collectives inside the passes, "
@@ -184,12 +185,17 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.erase("--mode");
   opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
-               "--episodes", "--patience", "--attention"});
+               "--episodes", "--patience", "--attention", "--config", "--export"});
   Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
-  if (!a.has("--plan") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
-  for (const char* f : {"--out", "--trace", "--plan"})
+  if (!a.has("--plan") && !a.has("--config") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
+  if (a.has("--plan") && a.has("--config")) throw std::invalid_argument("--plan and --config exclude each other: one plan of yours at a time");
+  if (auto e = a.value("--export")) {
+    checkExportFormat(*e);
+    if (!a.has("--out")) throw std::invalid_argument("--export needs --out FILE");
+  }
+  for (const char* f : {"--out", "--trace", "--plan", "--config"})
     if (auto v = a.value(f); v && v->empty()) throw std::invalid_argument(std::string(f) + " needs a file name");
   const std::vector<std::string> methods = methodsFrom(a.value("--method").value_or("all"));
   ParallelSearchOptions search;
@@ -202,10 +208,12 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   if (auto v = a.value("--attention")) {
     if (*v != "flash" && *v != "unfused" && *v != "flash2")
       throw std::invalid_argument("--attention must be flash, flash2 or unfused, got '" + *v + "'");
-    if (a.has("--plan")) throw std::invalid_argument("--attention sets how searched plans run attention; a --plan file says it itself");
+    if (a.has("--plan") || a.has("--config"))
+      throw std::invalid_argument("--attention sets how searched plans run attention; a --plan or --config file says it itself");
     search.fixed.attention = parseAttentionImpl(*v, "--attention");
   }
-  if (a.has("--fp8") && a.has("--plan")) throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan file says it itself");
+  if (a.has("--fp8") && (a.has("--plan") || a.has("--config")))
+    throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan or --config file says it itself");
   search.fixed.fp8 = a.has("--fp8");
   DqnOptions dqn;
   dqn.budgetSeconds = search.budgetSeconds;
@@ -219,6 +227,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   const Cluster c = clusterFrom(a, nullptr);
   const std::string& spec = a.positional[0];
   LoadOptions lo = loadOptionsFrom(a);
+  if (auto path = a.value("--config"); path && lo.zoo.seqLen == 0) lo.zoo.seqLen = static_cast<int>(configSeqLength(*path));
   lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
   if (!a.has("--precision")) lo.precision = defaultTrainingPrecision(c);
   const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
@@ -250,7 +259,25 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     search.fixed = {f.plan.attention, f.plan.fp8};
     dqn.fixed = search.fixed;
   }
-  if (!a.has("--plan") || a.has("--method")) {
+  if (auto path = a.value("--config")) {
+    const LaunchImport in = readLaunchConfig(*path, st, c.numDevices());
+    if (batch > 0 && batch != in.globalBatch)
+      throw Error(*path, "the configuration is for global batch " + std::to_string(in.globalBatch) + ", not " + std::to_string(batch));
+    batch = in.globalBatch;
+    ParallelResult r;
+    r.method = "file";
+    r.plan = in.plan;
+    if (std::string why = parallelPlanProblem(st, c, batch, r.plan); !why.empty()) throw Error(*path, why);
+    r.measurement = simulateParallel(model, batch, r.plan, {a.has("--trace"), false});
+    r.found = true;
+    r.evaluated = 1;
+    r.note = *path;
+    for (const std::string& n : in.approximated) r.note += "; read approximately: " + n;
+    results.push_back(std::move(r));
+    search.fixed = {in.plan.attention, in.plan.fp8};
+    dqn.fixed = search.fixed;
+  }
+  if (!(a.has("--plan") || a.has("--config")) || a.has("--method")) {
     for (const std::string& m : methods) {
       if (m == "megatron") results.push_back(megatronPlan(model, batch, search.fixed));
       else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.fixed));
@@ -274,7 +301,19 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   if (best >= 0) {
     ParallelResult& b = results[static_cast<size_t>(best)];
     if (b.measurement.events.empty() && a.has("--trace")) b.measurement = simulateParallel(model, batch, b.plan, {true, false});
-    if (auto path = a.value("--out")) writeTextFileAtomically(*path, parallelPlanJson({spec, c.name(), batch, b.plan}, c));
+    if (auto format = a.value("--export")) {
+      LaunchContext ctx;
+      ctx.stack = &st;
+      ctx.globalBatch = batch;
+      ctx.devicesPerServer = devicesPerServer(c);
+      ctx.model = spec;
+      ctx.cluster = c.name();
+      ctx.stepSeconds = b.measurement.stepTime;
+      ctx.peakGiB = gib(maxOf(b.measurement.peakMemory));
+      writeLaunchExport(*format, *a.value("--out"), b.plan, ctx, std::cerr);
+    } else if (auto path = a.value("--out")) {
+      writeTextFileAtomically(*path, parallelPlanJson({spec, c.name(), batch, b.plan}, c));
+    }
     if (auto path = a.value("--trace")) writeTextFileAtomically(*path, parallelTraceJson(b.measurement, b.plan, c, spec));
   } else if (a.has("--out") || a.has("--trace")) {
     throw Error(spec, "no method found a plan that fits the devices' memory; nothing written");

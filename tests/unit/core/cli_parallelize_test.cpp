@@ -86,7 +86,7 @@ TEST(CliParallelize, BadInputGetsOneLine) {
       {gptest::dataPath("dot/small.dot") + " --cluster 2x8xH100-IB --global-batch 64", "no repeated layer structure"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --budget-seconds -1", "--budget-seconds wants a positive"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 64 --attention paged", "--attention must be flash, flash2 or unfused, got 'paged'"},
-      {"zoo:bert_base --cluster 2x8xH100-IB --fp8 --plan p.json", "--fp8 sets how searched plans multiply; a --plan file says it itself"},
+      {"zoo:bert_base --cluster 2x8xH100-IB --fp8 --plan p.json", "--fp8 sets how searched plans multiply; a --plan or --config file says it itself"},
       {"zoo:bert_base --cluster 2x8xH100-IB --global-batch 10 --method dp", ""},  // runs: reports why no plan
   };
   for (const Case& c : cases) {

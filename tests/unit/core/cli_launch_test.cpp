@@ -1,0 +1,75 @@
+// graphplace-cli parallelize --export megatron / --config FILE: the best plan written as
+// Megatron-LM arguments reads back as the same plan with the same step, and bad launch
+// configurations get one line naming the file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+namespace {
+
+std::string tempPath(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST(CliLaunch, TheExportedPlanReadsBackAsTheSamePlan) {
+  const std::string args = tempPath("gp_megatron_args.sh");
+  std::filesystem::remove(args);
+  gptest::CliRun searched = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --global-batch 64 --method exact --json "
+                                           "--export megatron --out " + args);
+  ASSERT_EQ(searched.code, 0) << searched.err;
+  const auto s = nlohmann::json::parse(searched.out);
+  const auto& best = s["results"][0];
+  const std::string text = readAll(args);
+  EXPECT_TRUE(text.starts_with("#!/usr/bin/env bash\n"));
+  EXPECT_NE(text.find("--tensor-model-parallel-size " + std::to_string(best["plan"]["tp"].get<int>())), std::string::npos);
+  EXPECT_NE(text.find("--global-batch-size 64"), std::string::npos);
+  EXPECT_NE(text.find("pretrain_gpt.py \"${GRAPHPLACE_ARGS[@]}\""), std::string::npos);
+
+  gptest::CliRun back = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --config " + args + " --json");
+  ASSERT_EQ(back.code, 0) << back.err;
+  const auto b = nlohmann::json::parse(back.out);
+  EXPECT_EQ(b["global_batch"], 64);
+  ASSERT_EQ(b["results"].size(), 1u);
+  const auto& mine = b["results"][0];
+  EXPECT_EQ(mine["method"], "file");
+  EXPECT_EQ(mine["plan"], best["plan"]);
+  EXPECT_DOUBLE_EQ(mine["step_time_ms"].get<double>(), best["step_time_ms"].get<double>());
+
+  // Beside the searched plans, the configuration is the best found.
+  gptest::CliRun beside = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --config " + args + " --method exact");
+  ASSERT_EQ(beside.code, 0) << beside.err;
+  EXPECT_NE(beside.out.find("your plan (file) is the best found"), std::string::npos) << beside.out;
+}
+
+TEST(CliLaunch, BadLaunchConfigurationsGetOneLine) {
+  const std::string json = tempPath("gp_not_megatron.json"), mismatch = tempPath("gp_megatron_mismatch.sh");
+  std::ofstream(json) << "{\"train_batch_size\": 64}\n";
+  std::ofstream(mismatch) << "--num-layers 80 --micro-batch-size 1 --global-batch-size 64\n";
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"--global-batch 64 --export deepspeed --out x.sh", "--export writes megatron, got 'deepspeed'"},
+      {"--global-batch 64 --export megatron", "--export needs --out FILE"},
+      {"--config " + json, json + ": no Megatron-LM arguments"},
+      {"--config " + mismatch, mismatch + ": --num-layers 80 but the model has 24 layers"},
+      {"--config " + mismatch + " --plan p.json", "--plan and --config exclude each other"},
+      {"--config " + tempPath("gp_absent_args.sh"), "gp_absent_args.sh"},
+  };
+  for (const Case& c : cases) {
+    gptest::CliRun r = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB " + c.args);
+    EXPECT_EQ(r.code, 1) << c.args;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
