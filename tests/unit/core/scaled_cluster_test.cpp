@@ -7,6 +7,8 @@
 #include "base/error.h"
 #include "cluster/cluster.h"
 #include "cluster/scaled_cluster.h"
+#include "parallel/collectives.h"
+#include "parallel/parallel_plan.h"
 
 using namespace gp;
 
@@ -54,7 +56,8 @@ TEST(ScaledCluster, OutOfRangeOrUnknownIsOneLine) {
 // The template's routes moved to each server are the routes a search over every pair finds:
 // channel for channel, latency and bandwidth, for every pair of three servers of each kind.
 TEST(ScaledCluster, TemplateRoutesAreThePairByPairRoutes) {
-  for (const char* spec : {"5x8xH100-IB", "3x8xA100-IB", "5x4xA100-PCIe-100GbE", "3x8xA100-PCIe-100GbE"}) {
+  for (const char* spec : {"5x8xH100-IB", "3x8xA100-IB", "5x4xA100-PCIe-100GbE", "3x8xA100-PCIe-100GbE", "5x8xH100-IB:pod=2:os=4",
+                           "3x4xA100-PCIe-100GbE:pod=1"}) {
     const Cluster scaled = *scaledCluster(spec);
     const Cluster full = parseClusterJson(*scaledClusterJson(spec), spec);
     ASSERT_EQ(scaled.numDevices(), full.numDevices()) << spec;
@@ -82,4 +85,49 @@ TEST(ScaledCluster, SixteenThousandGpusLoadWithoutEveryPairsRoutes) {
   const Cluster two = loadCluster("2x8xH100-IB");
   EXPECT_EQ(c.routeBandwidth(a, b), two.routeBandwidth(two.findDevice("node0/gpu3"), two.findDevice("node1/gpu5")));
   EXPECT_TRUE(c.route(b, b).empty());
+}
+
+// ":pod=S:os=O": pods of S servers under one leaf layer, joined through a spine whose link from
+// each pod carries the pod's NIC bandwidth / O. Traffic between pods crosses it: an all-to-all
+// over every GPU slows with the oversubscription; a ring in server order crosses each pod's link
+// with one flow per rail, which fits while O <= S.
+TEST(ScaledCluster, PodsJoinedThroughAnOversubscribedSpine) {
+  const Cluster flat = loadCluster("8x8xH100-IB");
+  const Cluster pods = loadCluster("8x8xH100-IB:pod=2:os=4");
+  ASSERT_EQ(pods.numDevices(), 64);
+  EXPECT_NE(pods.description().find("in pods of 2 under one leaf layer, the pods joined through spines at 4:1 oversubscription"),
+            std::string::npos);
+  const int a = pods.findDevice("node0/gpu3"), same = pods.findDevice("node1/gpu3"), other = pods.findDevice("node5/gpu3");
+  // Inside a pod: the flat fabric's route. Between pods: two more hops, pod 0 up, pod 2 down.
+  EXPECT_EQ(pods.route(a, same).size(), flat.route(a, same).size());
+  const Route r = pods.route(a, other);
+  ASSERT_EQ(r.size(), flat.route(a, other).size() + 2);
+  std::vector<std::string> hops;
+  for (int ch : r) hops.push_back(pods.vertexName(pods.channel(ch).to));
+  EXPECT_NE(std::find(hops.begin(), hops.end(), "ib-switch-spine"), hops.end());
+  EXPECT_NE(std::find(hops.begin(), hops.end(), "pod2/ib-switch"), hops.end());
+  for (size_t i = 0; i + 1 < r.size(); ++i) EXPECT_EQ(pods.channel(r[i]).to, pods.channel(r[i + 1]).from);
+  // The spine link of a pod: 2 servers x 8 NICs x 50 GB/s / 4.
+  for (int ch : r)
+    if (pods.vertexName(pods.channel(ch).to) == "ib-switch-spine") EXPECT_DOUBLE_EQ(pods.channel(ch).bandwidth, 200e9);
+  EXPECT_GT(pods.routeLatency(a, other), flat.routeLatency(a, other));
+
+  std::vector<int> all(64);
+  for (int d = 0; d < 64; ++d) all[static_cast<size_t>(d)] = d;
+  const std::vector<std::vector<int>> one{all};
+  const double bytes = 1e9;
+  auto cost = [&](const Cluster& c, Collective k) { return collectiveCost(c, k, one, bytes, serverOf(c)).time; };
+  const Cluster four = loadCluster("8x8xH100-IB:pod=4:os=4");  // two pods, each spine link 400 GB/s
+  EXPECT_GT(cost(four, Collective::AllToAll), 1.5 * cost(flat, Collective::AllToAll));
+  EXPECT_LT(cost(four, Collective::AllReduce), 1.05 * cost(flat, Collective::AllReduce));
+  EXPECT_GT(cost(pods, Collective::AllReduce), 1.3 * cost(flat, Collective::AllReduce));  // O = 4 > S = 2
+
+  for (const char* bad : {"8x8xH100-IB:pod=0", "8x8xH100-IB:pod=2:os=0.5", "8x8xH100-IB:pod=2.5", "8x8xH100-IB:pod=2:speed=9"}) {
+    try {
+      loadCluster(bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with(bad)) << e.what();
+    }
+  }
 }
