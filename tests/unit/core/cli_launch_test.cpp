@@ -51,17 +51,38 @@ TEST(CliLaunch, TheExportedPlanReadsBackAsTheSamePlan) {
   EXPECT_NE(beside.out.find("your plan (file) is the best found"), std::string::npos) << beside.out;
 }
 
+// Each framework's file of the best data-parallel plan reads back with its replicas and batch
+// (torchtitan writes ZeRO-1 / 2 as FSDP and gradient accumulation as one batch: said inexact).
+TEST(CliLaunch, EveryFormatRoundTrips) {
+  for (const char* format : {"torchtitan", "deepspeed"}) {
+    const std::string file = tempPath(std::string("gp_launch_").append(format).c_str());
+    gptest::CliRun searched = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --global-batch 64 --method dp --json "
+                                             "--export " + std::string(format) + " --out " + file);
+    ASSERT_EQ(searched.code, 0) << searched.err;
+    const auto best = nlohmann::json::parse(searched.out)["results"][0];
+    gptest::CliRun back = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 2x8xH100-IB --config " + file + " --json");
+    ASSERT_EQ(back.code, 0) << format << ": " << back.err;
+    const auto mine = nlohmann::json::parse(back.out)["results"][0];
+    EXPECT_EQ(mine["plan"]["dp"], best["plan"]["dp"]) << format;
+    EXPECT_EQ(nlohmann::json::parse(back.out)["global_batch"], 64) << format;
+    if (std::string(format) == "deepspeed") {  // torchtitan writes ZeRO-1 / 2 as FSDP and accumulation as one batch
+      EXPECT_EQ(mine["plan"]["zero"], best["plan"]["zero"]);
+      EXPECT_EQ(mine["plan"]["microbatches"], best["plan"]["microbatches"]);
+    }
+  }
+}
+
 TEST(CliLaunch, BadLaunchConfigurationsGetOneLine) {
   const std::string json = tempPath("gp_not_megatron.json"), mismatch = tempPath("gp_megatron_mismatch.sh");
-  std::ofstream(json) << "{\"train_batch_size\": 64}\n";
+  std::ofstream(json) << "{\"optimizer\": {\"type\": \"AdamW\"}}\n";
   std::ofstream(mismatch) << "--num-layers 80 --micro-batch-size 1 --global-batch-size 64\n";
   struct Case {
     std::string args, message;
   };
   const Case cases[] = {
-      {"--global-batch 64 --export deepspeed --out x.sh", "--export writes megatron, got 'deepspeed'"},
+      {"--global-batch 64 --export nemo --out x.sh", "--export writes megatron, torchtitan or deepspeed, got 'nemo'"},
       {"--global-batch 64 --export megatron", "--export needs --out FILE"},
-      {"--config " + json, json + ": no Megatron-LM arguments"},
+      {"--config " + json, json + ": not a DeepSpeed configuration"},
       {"--config " + mismatch, mismatch + ": --num-layers 80 but the model has 24 layers"},
       {"--config " + mismatch + " --plan p.json", "--plan and --config exclude each other"},
       {"--config " + tempPath("gp_absent_args.sh"), "gp_absent_args.sh"},

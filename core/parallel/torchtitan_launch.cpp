@@ -1,0 +1,243 @@
+#include "parallel/torchtitan_launch.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <toml++/toml.h>
+
+#include "base/error.h"
+
+namespace gp {
+namespace {
+
+constexpr const char* kTarget = "torchtitan";
+
+[[noreturn]] void reject(const std::string& why, const char* file) {
+  throw Error(kTarget, why + " (torchtitan 9dec370, " + file + ")");
+}
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
+  if (!ctx.stack) throw Error(kTarget, "no model to export for");
+  const LayerStack& st = *ctx.stack;
+  LaunchFile f;
+  if (p.expertParallel) reject("torchtitan at this commit trains dense Llama models: no expert parallelism", "torchtitan/models");
+  if (p.overlapTpComm && p.tp == 1) reject("async tensor parallelism needs tensor_parallel_degree > 1", "config_manager.py");
+  // Where the data-parallel replicas keep their state.
+  int replicate = 1, shard = 1;
+  if (p.zero == 3 || (p.zero > 0 && p.pp > 1)) {
+    shard = p.dp;
+    if (p.zero == 2 && p.pp > 1)
+      f.inexact.push_back("ZeRO-2 with a pipeline: torchtitan's FSDP keeps parameters and gradients whole between "
+                          "micro-batches (ZeRO-1's memory), written as FSDP");
+  } else if (p.zero > 0) {
+    shard = p.dp;
+    f.inexact.push_back("ZeRO-" + num(p.zero) + ": torchtitan shards with FSDP (ZeRO-3) or replicates (DDP), written as FSDP "
+                        "(less memory, parameters gathered every pass)");
+  } else if (p.dp > 1) {
+    if (p.tp > 1 || p.pp > 1 || p.cp > 1)
+      reject("DDP has not supported > 1D parallelism: with tp, pp or cp the replicas shard (ZeRO-3)",
+             "torchtitan/parallelisms/parallelize_llama.py");
+    replicate = p.dp;
+  }
+  if (p.zero == 0 && p.cp > 1)
+    f.inexact.push_back("ZeRO-0 with context parallelism: torchtitan applies FSDP over dp x cp (ZeRO-3)");
+  if (p.zero == 3 && !p.overlapParamGather)
+    f.inexact.push_back("ZeRO-3 without prefetching: FSDP2 prefetches the next layer's parameters (faster than the plan)");
+  if (p.overlapTpComm)
+    f.inexact.push_back("TP communication overlapped: written as torchtitan's async TP, whose measured gain (4-16 %) is "
+                        "a fraction of the full overlap the plan assumes");
+  if (p.tp > 1 && !p.sequenceParallel)
+    f.inexact.push_back("tensor parallelism without sequence parallelism: torchtitan's runs the norms sequence-parallel");
+  if (p.attention == AttentionImpl::Flash)
+    f.inexact.push_back("attention: torchtitan calls scaled_dot_product_attention, which PyTorch up to 2.6 runs as "
+                        "FlashAttention-2 on Hopper (the plan assumes the GPU's fastest kernel)");
+  if (p.attention == AttentionImpl::Unfused)
+    f.inexact.push_back("unfused attention: torchtitan always calls scaled_dot_product_attention (fused)");
+  const int64_t mbs = p.microbatchSize(ctx.globalBatch);
+  if (p.pp == 1 && p.microbatches > 1)
+    f.inexact.push_back("gradient accumulation over " + num(p.microbatches) +
+                        " micro-batches: torchtitan at this commit has none, written as one batch of " +
+                        num(mbs * p.microbatches) + " per replica (more activation memory)");
+  std::set<Recompute> kinds;
+  for (const PipeStage& s : p.stages) kinds.insert(s.recompute);
+  if (kinds.size() > 1)
+    f.inexact.push_back("recomputation that differs between chunks: torchtitan checkpoints every block alike, written as full");
+  const Recompute rec = kinds.size() > 1 ? Recompute::Full : kinds.empty() ? Recompute::None : *kinds.begin();
+  if (rec == Recompute::Selective)
+    f.inexact.push_back("selective recomputation: torchtitan's op policy keeps the products' and attention's outputs and "
+                        "recomputes the rest, where the plan recomputes the attention cores only");
+
+  char line[512];
+  std::string& t = f.text;
+  std::snprintf(line, sizeof line, "# torchtitan train config from graphplace: %s on %s, global batch %lld,\n", ctx.model.c_str(),
+                ctx.cluster.c_str(), static_cast<long long>(ctx.globalBatch));
+  t = line;
+  std::snprintf(line, sizeof line, "# dp %d x cp %d x tp %d x pp %d (%d GPUs)", p.dp, p.cp, p.tp, p.pp, p.devicesUsed());
+  t += line;
+  if (ctx.stepSeconds > 0) {
+    std::snprintf(line, sizeof line, "; simulated step %.3f s, peak %.1f GiB per GPU", ctx.stepSeconds, ctx.peakGiB);
+    t += line;
+  }
+  t += ".\n# Keys as in torchtitan 9dec370 (torchtitan/config_manager.py); run it with\n";
+  std::snprintf(line, sizeof line, "#   NGPU=%d CONFIG_FILE=<this file> ./run_llama_train.sh   (torchrun --nnodes for more servers)\n",
+                std::min(p.devicesUsed(), std::max(1, ctx.devicesPerServer)));
+  t += line;
+  if (!f.inexact.empty()) {
+    t += "# Not exactly expressible in torchtitan:\n";
+    for (const std::string& n : f.inexact) t += "#   - " + n + "\n";
+  }
+  t += "# Add [job], [optimizer], [checkpoint] and the dataset as your run has them.\n\n[model]\nname = \"llama3\"\n";
+  std::snprintf(line, sizeof line, "flavor = \"\"  # your model's: %d layers, hidden %lld, %d heads, %d key / value heads\n",
+                st.numLayers(), static_cast<long long>(st.hidden), st.heads, st.kvHeads);
+  t += line;
+  t += "\n[training]\n";
+  t += "batch_size = " + num(mbs * p.microbatches) + "\n";
+  if (st.seqLen > 0) t += "seq_len = " + num(st.seqLen) + "\n";
+  t += "data_parallel_replicate_degree = " + num(replicate) + "\n";
+  t += "data_parallel_shard_degree = " + num(shard) + "\n";
+  t += "tensor_parallel_degree = " + num(p.tp) + "\n";
+  t += std::string("compile = ") + (p.overlapTpComm ? "true" : "false") + "\n";
+  t += "mixed_precision_param = \"bfloat16\"\n";
+  t += "\n[experimental]\n";
+  t += "context_parallel_degree = " + num(p.cp) + "\n";
+  t += "pipeline_parallel_degree = " + num(p.pp) + "\n";
+  if (p.pp > 1) {
+    std::string points;
+    for (size_t k = 1; k < p.stages.size(); ++k)
+      points += std::string(points.empty() ? "" : ", ") + "\"layers." + num(p.stages[k].first) + "\"";
+    t += "pipeline_parallel_split_points = [" + points + "]\n";
+    t += std::string("pipeline_parallel_schedule = \"") +
+         (p.virtualStages > 1 ? "Interleaved1F1B" : p.schedule == PipeSchedule::GPipe ? "GPipe" : "1F1B") + "\"\n";
+    t += "pipeline_parallel_microbatches = " + num(p.microbatches) + "\n";
+  }
+  t += std::string("enable_async_tensor_parallel = ") + (p.overlapTpComm ? "true" : "false") + "\n";
+  t += "\n[activation_checkpoint]\n";
+  t += std::string("mode = \"") + (rec == Recompute::Full ? "full" : rec == Recompute::Selective ? "selective" : "none") + "\"\n";
+  if (rec == Recompute::Selective) t += "selective_ac_option = \"op\"\n";
+  t += "\n[float8]\n";
+  t += std::string("enable_float8_linear = ") + (p.fp8 ? "true" : "false") + "\n";
+  return f;
+}
+
+LaunchImport importTorchtitan(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
+  toml::table cfg;
+  try {
+    cfg = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw Error(source, "line " + num(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  auto fail = [&](const std::string& why) { return Error(source, why); };
+  auto integer = [&](const char* section, const char* key, int64_t fallback) {
+    const toml::node* n = cfg[section][key].node();
+    if (!n) return fallback;
+    if (!n->is_integer()) throw fail("[" + std::string(section) + "] " + key + " must be an integer");
+    return n->value<int64_t>().value_or(fallback);
+  };
+  auto flag = [&](const char* section, const char* key) {
+    const toml::node* n = cfg[section][key].node();
+    if (!n) return false;
+    if (!n->is_boolean()) throw fail("[" + std::string(section) + "] " + key + " must be true or false");
+    return n->value<bool>().value_or(false);
+  };
+  auto text_ = [&](const char* section, const char* key, const std::string& fallback) {
+    const toml::node* n = cfg[section][key].node();
+    if (!n) return fallback;
+    if (!n->is_string()) throw fail("[" + std::string(section) + "] " + key + " must be a string");
+    return n->value<std::string>().value_or(fallback);
+  };
+  if (!cfg.contains("training") && !cfg.contains("experimental"))
+    throw fail("no torchtitan [training] or [experimental] section found");
+
+  LaunchImport r;
+  ParallelPlan& p = r.plan;
+  const int64_t replicate = integer("training", "data_parallel_replicate_degree", 1);
+  int64_t shard = integer("training", "data_parallel_shard_degree", -1);
+  p.tp = static_cast<int>(integer("training", "tensor_parallel_degree", 1));
+  p.pp = static_cast<int>(integer("experimental", "pipeline_parallel_degree", 1));
+  p.cp = static_cast<int>(integer("experimental", "context_parallel_degree", 1));
+  if (replicate < 1 || p.tp < 1 || p.pp < 1 || p.cp < 1) throw fail("Parallelism degree should be >= 1, except for dp_shard");
+  if (shard == -1) shard = devices / (replicate * p.tp * p.pp * p.cp);
+  if (shard < 1 || replicate * shard * p.cp * p.tp * p.pp != devices)
+    throw fail("Invalid parallel dims: dp_replicate(" + num(replicate) + ") * dp_shard(" + num(shard) + ") * cp(" + num(p.cp) +
+               ") * tp(" + num(p.tp) + ") * pp(" + num(p.pp) + ") != WORLD_SIZE(" + num(devices) + ")");
+  p.dp = static_cast<int>(replicate * shard);
+  const bool fsdp = shard > 1 || p.cp > 1;
+  if (!fsdp && replicate > 1 && (p.tp > 1 || p.pp > 1)) throw fail("DDP has not supported > 1D parallelism");
+  if (fsdp) p.zero = p.pp > 1 ? 1 : 3, p.overlapParamGather = p.zero == 3;
+  if (fsdp && replicate > 1)
+    r.approximated.push_back("HSDP (replicate " + num(replicate) + " x shard " + num(shard) + "): read as sharded over all " +
+                             num(p.dp) + " replicas");
+
+  // The model and the batch.
+  const int layers = st.numLayers();
+  r.seqLen = integer("training", "seq_len", 2048);
+  const int64_t local = integer("training", "batch_size", 8);
+  if (local < 1) throw fail("[training] batch_size must be at least 1");
+  // Pipeline stages from the split points ("layers.K": a stage starts at layer K).
+  std::vector<int> starts{0};
+  if (const toml::array* points = cfg["experimental"]["pipeline_parallel_split_points"].as_array()) {
+    for (const toml::node& n : *points) {
+      const std::string s = n.value<std::string>().value_or("");
+      int k = -1;
+      if (!s.starts_with("layers.") || std::sscanf(s.c_str() + 7, "%d", &k) != 1 || k <= starts.back() || k >= layers)
+        throw fail("pipeline_parallel_split_points: '" + s + "' is not a layer after the one before (layers.1 .. layers." +
+                   num(layers - 1) + ")");
+      starts.push_back(k);
+    }
+  }
+  const std::string schedule = text_("experimental", "pipeline_parallel_schedule", "1F1B");
+  if (p.pp > 1) {
+    if (starts.size() == 1) {
+      const int v = schedule == "Interleaved1F1B" ? 2 : 1;
+      r.approximated.push_back("no split points: read as " + num(p.pp * v) + " even stages");
+      for (const PipeStage& s : evenStages(layers, p.pp * v)) if (s.first > 0) starts.push_back(s.first);
+    }
+    if (starts.size() % static_cast<size_t>(p.pp) != 0)
+      throw fail(num(static_cast<int64_t>(starts.size())) + " stages from the split points do not divide over pipeline_parallel_degree " +
+                 num(p.pp));
+    p.virtualStages = static_cast<int>(starts.size()) / p.pp;
+    p.microbatches = static_cast<int>(integer("experimental", "pipeline_parallel_microbatches", static_cast<int64_t>(starts.size())));
+    if (p.microbatches < 1 || local % p.microbatches != 0)
+      throw fail("the local batch " + num(local) + " does not split into pipeline_parallel_microbatches " + num(p.microbatches));
+    if (schedule == "GPipe") p.schedule = PipeSchedule::GPipe;
+    else if (schedule != "1F1B" && schedule != "Interleaved1F1B")
+      r.approximated.push_back("schedule " + schedule + ": read as " + (p.virtualStages > 1 ? "Interleaved1F1B" : "1F1B"));
+    if (p.virtualStages == 1 && schedule == "Interleaved1F1B") throw fail("Interleaved1F1B needs more stages than pipeline ranks");
+  } else if (starts.size() > 1) {
+    throw fail("pipeline_parallel_split_points without pipeline_parallel_degree > 1");
+  }
+  for (size_t k = 0; k < starts.size(); ++k)
+    p.stages.push_back({starts[k], k + 1 < starts.size() ? starts[k + 1] : layers, Recompute::None});
+  r.globalBatch = local * p.dp;
+
+  // Recomputation, numerics, overlaps.
+  const std::string mode = text_("activation_checkpoint", "mode", "selective");
+  Recompute rec = Recompute::None;
+  if (mode == "full") {
+    rec = Recompute::Full;
+  } else if (mode == "selective") {
+    rec = Recompute::Selective;
+    const std::string option = text_("activation_checkpoint", "selective_ac_option", "2");
+    if (option == "op")
+      r.approximated.push_back("selective recomputation by op policy: read as the attention cores recomputed");
+    else
+      rec = Recompute::Full, r.approximated.push_back("full recomputation of every " + option + " blocks: read as of every block");
+  } else if (mode != "none") {
+    throw fail("[activation_checkpoint] mode must be none, selective or full, got '" + mode + "'");
+  }
+  for (PipeStage& s : p.stages) s.recompute = rec;
+  p.fp8 = flag("float8", "enable_float8_linear");
+  p.sequenceParallel = p.tp > 1;
+  if (flag("experimental", "enable_async_tensor_parallel") && p.tp > 1) {
+    if (!flag("training", "compile")) throw fail("Async TP requires --training.compile");
+    r.approximated.push_back("async TP: its measured gain is 4-16 %, read as TP communication not overlapped");
+  }
+  p.attention = AttentionImpl::Flash2;
+  return r;
+}
+
+}  // namespace gp
