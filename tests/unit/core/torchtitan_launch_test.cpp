@@ -138,6 +138,6 @@ TEST(TorchtitanLaunch, ReadsTheBenchmarksConfigurationsAndRejectsBadOnes) {
             "t.toml: the local batch 3 does not split into pipeline_parallel_microbatches 2");
   EXPECT_EQ(why("[experimental]\npipeline_parallel_degree = 2\npipeline_parallel_split_points = [\"layers.9\"]\n", 8),
             "t.toml: pipeline_parallel_split_points: 'layers.9' is not a layer after the one before (layers.1 .. layers.7)");
-  EXPECT_EQ(why("[activation_checkpoint]\nmode = 'most'\n", 8),
+  EXPECT_EQ(why("[training]\nbatch_size = 1\n[activation_checkpoint]\nmode = 'most'\n", 8),
             "t.toml: [activation_checkpoint] mode must be none, selective or full, got 'most'");
 }
