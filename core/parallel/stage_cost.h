@@ -11,12 +11,14 @@
 // core's FLOPs (half of them when causal: the masked blocks are skipped) reading Q, K, V and
 // writing the output, at kFusedAttentionForwardShare of the device's matrix-product rate; its
 // backward does 2.5 x those FLOPs (FlashAttention-2: five products against two, the
-// probabilities recomputed) over twice the bytes, at kFusedAttentionBackwardShare. Full recomputation adds one more forward to backward,
+// probabilities recomputed) over twice the bytes, at kFusedAttentionBackwardShare; with
+// `flash2` both rates are scaled by the device kind's flash2Share. Full recomputation adds one more forward to backward,
 // selective recomputation the unfused attention cores' forward. TP all-reduces (S = micro-batch
 // x the part's hidden-sized tensor) run between the kernels, blocking (collectives.h, over the
 // TP groups of every replica at once); with sequence parallelism each is a reduce-scatter +
 // all-gather of the same ring traffic, costed the same; ZeRO-3's parameter all-gathers
-// likewise, once per layer in forward and again in backward.
+// likewise, once per layer in forward and again in backward — or, with overlap_param_gather
+// (FSDP's prefetch), only what outlasts the layer's compute in that pass.
 //
 // Context parallelism (cp ranks): every op runs on 1 / cp of the micro-batch's tokens (causal
 // attention balanced over the ranks), keeps and sends 1 / cp; each attention core's keys and
