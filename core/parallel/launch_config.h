@@ -37,6 +37,10 @@ struct LaunchImport {
   std::vector<std::string> approximated;  // settings read approximately, one line each
 };
 
+// Parallel degrees and micro-batch counts an import accepts: 1 .. 2^20 (a larger value in a
+// configuration is an error naming it, never a narrowed int).
+inline constexpr int64_t kMaxLaunchCount = int64_t{1} << 20;
+
 // The shell words of `text`: whitespace-separated, quotes removed, backslash-newlines joined,
 // comments (# to the end of the line) dropped, a bash array's parentheses and "NAME=(" dropped.
 std::vector<std::string> shellWords(const std::string& text);

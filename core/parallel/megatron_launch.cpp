@@ -287,10 +287,12 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
 
   LaunchImport r;
   ParallelPlan& p = r.plan;
+  for (const char* f : {"--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+                        "--num-virtual-stages-per-pipeline-rank", "--expert-model-parallel-size"})
+    if (value(f, 1) < 1 || value(f, 1) > kMaxLaunchCount) throw fail(std::string(f) + " must be 1 .. " + num(kMaxLaunchCount));
   p.tp = static_cast<int>(value("--tensor-model-parallel-size", 1));
   p.pp = static_cast<int>(value("--pipeline-model-parallel-size", 1));
   p.cp = static_cast<int>(value("--context-parallel-size", 1));
-  if (p.tp < 1 || p.pp < 1 || p.cp < 1) throw fail("parallel sizes must be at least 1");
   if (in.nproc && in.nnodes && *in.nproc * *in.nnodes != devices)
     throw fail("the launcher starts " + num(*in.nproc * *in.nnodes) + " processes (--nproc-per-node " + num(*in.nproc) +
                " x --nnodes " + num(*in.nnodes) + "); the cluster has " + num(devices) + " GPUs");
@@ -306,6 +308,7 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
   if (r.globalBatch < 1 || r.globalBatch % (mbs * p.dp) != 0)
     throw fail("global batch size (" + num(r.globalBatch) + ") is not divisible by micro batch size (" + num(mbs) +
                ") times data parallel size (" + num(p.dp) + ")");
+  if (r.globalBatch / (mbs * p.dp) > kMaxLaunchCount) throw fail("more than " + num(kMaxLaunchCount) + " micro-batches per step");
   p.microbatches = static_cast<int>(r.globalBatch / (mbs * p.dp));
   r.seqLen = value("--seq-length", 0);
   if (p.cp > 1 && r.seqLen > 0 && r.seqLen % (2 * p.cp) != 0)

@@ -134,8 +134,10 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   auto integer = [&](const char* section, const char* key, int64_t fallback) {
     const toml::node* n = cfg[section][key].node();
     if (!n) return fallback;
-    if (!n->is_integer()) throw fail("[" + std::string(section) + "] " + key + " must be an integer");
-    return n->value<int64_t>().value_or(fallback);
+    const int64_t v = n->value<int64_t>().value_or(fallback);
+    if (!n->is_integer() || v < -1 || v > kMaxLaunchCount * kMaxLaunchCount)
+      throw fail("[" + std::string(section) + "] " + key + " must be an integer -1 .. 2^40");
+    return v;
   };
   auto flag = [&](const char* section, const char* key) {
     const toml::node* n = cfg[section][key].node();
@@ -156,10 +158,16 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   ParallelPlan& p = r.plan;
   const int64_t replicate = integer("training", "data_parallel_replicate_degree", 1);
   int64_t shard = integer("training", "data_parallel_shard_degree", -1);
-  p.tp = static_cast<int>(integer("training", "tensor_parallel_degree", 1));
-  p.pp = static_cast<int>(integer("experimental", "pipeline_parallel_degree", 1));
-  p.cp = static_cast<int>(integer("experimental", "context_parallel_degree", 1));
-  if (replicate < 1 || p.tp < 1 || p.pp < 1 || p.cp < 1) throw fail("Parallelism degree should be >= 1, except for dp_shard");
+  auto degree = [&](const char* section, const char* key) {
+    const int64_t d = integer(section, key, 1);
+    if (d < 1 || d > kMaxLaunchCount) throw fail("Parallelism degree should be >= 1, except for dp_shard (and at most 2^20 here)");
+    return static_cast<int>(d);
+  };
+  p.tp = degree("training", "tensor_parallel_degree");
+  p.pp = degree("experimental", "pipeline_parallel_degree");
+  p.cp = degree("experimental", "context_parallel_degree");
+  if (replicate < 1 || replicate > kMaxLaunchCount)
+    throw fail("Parallelism degree should be >= 1, except for dp_shard (and at most 2^20 here)");
   if (shard == -1) shard = devices / (replicate * p.tp * p.pp * p.cp);
   if (shard < 1 || replicate * shard * p.cp * p.tp * p.pp != devices)
     throw fail("Invalid parallel dims: dp_replicate(" + num(replicate) + ") * dp_shard(" + num(shard) + ") * cp(" + num(p.cp) +
@@ -200,9 +208,10 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
       throw fail(num(static_cast<int64_t>(starts.size())) + " stages from the split points do not divide over pipeline_parallel_degree " +
                  num(p.pp));
     p.virtualStages = static_cast<int>(starts.size()) / p.pp;
-    p.microbatches = static_cast<int>(integer("experimental", "pipeline_parallel_microbatches", static_cast<int64_t>(starts.size())));
-    if (p.microbatches < 1 || local % p.microbatches != 0)
-      throw fail("the local batch " + num(local) + " does not split into pipeline_parallel_microbatches " + num(p.microbatches));
+    const int64_t m = integer("experimental", "pipeline_parallel_microbatches", static_cast<int64_t>(starts.size()));
+    if (m < 1 || m > kMaxLaunchCount || local % m != 0)
+      throw fail("the local batch " + num(local) + " does not split into pipeline_parallel_microbatches " + num(m));
+    p.microbatches = static_cast<int>(m);
     if (schedule == "GPipe") p.schedule = PipeSchedule::GPipe;
     else if (schedule != "1F1B" && schedule != "Interleaved1F1B")
       r.approximated.push_back("schedule " + schedule + ": read as " + (p.virtualStages > 1 ? "Interleaved1F1B" : "1F1B"));
