@@ -73,23 +73,10 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
 
   char line[512];
   std::string& t = f.text;
-  std::snprintf(line, sizeof line, "# torchtitan train config from graphplace: %s on %s, global batch %lld,\n", ctx.model.c_str(),
-                ctx.cluster.c_str(), static_cast<long long>(ctx.globalBatch));
-  t = line;
-  std::snprintf(line, sizeof line, "# dp %d x cp %d x tp %d x pp %d (%d GPUs)", p.dp, p.cp, p.tp, p.pp, p.devicesUsed());
-  t += line;
-  if (ctx.stepSeconds > 0) {
-    std::snprintf(line, sizeof line, "; simulated step %.3f s, peak %.1f GiB per GPU", ctx.stepSeconds, ctx.peakGiB);
-    t += line;
-  }
-  t += ".\n# Keys as in torchtitan 9dec370 (torchtitan/config_manager.py); run it with\n";
-  std::snprintf(line, sizeof line, "#   NGPU=%d CONFIG_FILE=<this file> ./run_llama_train.sh   (torchrun --nnodes for more servers)\n",
+  std::snprintf(line, sizeof line, "Keys as in torchtitan 9dec370 (torchtitan/config_manager.py); run it with\n"
+                "#   NGPU=%d CONFIG_FILE=<this file> ./run_llama_train.sh   (torchrun --nnodes for more servers)",
                 std::min(p.devicesUsed(), std::max(1, ctx.devicesPerServer)));
-  t += line;
-  if (!f.inexact.empty()) {
-    t += "# Not exactly expressible in torchtitan:\n";
-    for (const std::string& n : f.inexact) t += "#   - " + n + "\n";
-  }
+  t = launchHeader(p, ctx, "torchtitan train config", line, "torchtitan", f.inexact);
   t += "# Add [job], [optimizer], [checkpoint] and the dataset as your run has them.\n\n[model]\nname = \"llama3\"\n";
   std::snprintf(line, sizeof line, "flavor = \"\"  # your model's: %d layers, hidden %lld, %d heads, %d key / value heads\n",
                 st.numLayers(), static_cast<long long>(st.hidden), st.heads, st.kvHeads);
