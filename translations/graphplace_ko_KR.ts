@@ -127,7 +127,7 @@
         <translation>다시 열기</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+15"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+21"/>
         <source>no parallel plan is shown</source>
         <translation>표시된 병렬 계획이 없습니다</translation>
     </message>
@@ -3098,7 +3098,17 @@ Global batch %2, layers per stage %3</source>
         <translation>시뮬레이션한 스텝을 Chrome 트레이스로 씁니다(Perfetto)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+1"/>
+        <source>Export Launch Configuration…</source>
+        <translation>실행 구성 내보내기…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the plan as Megatron-LM arguments, NeMo overrides, a torchtitan or DeepSpeed configuration; what the framework cannot express is named</source>
+        <translation>계획을 Megatron-LM 인수, NeMo 재정의, torchtitan 또는 DeepSpeed 구성으로 저장합니다. 프레임워크가 표현할 수 없는 부분은 명시됩니다</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>계획</translation>
@@ -3196,11 +3206,47 @@ Global batch %2, layers per stage %3</source>
     <message>
         <location line="+55"/>
         <location line="+6"/>
+        <location line="+7"/>
         <source>Wrote %1</source>
         <translation>%1에 썼습니다</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>; not exactly expressible in %1: %2</source>
+        <translation>; %1에서 정확히 표현할 수 없음: %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Megatron-LM arguments (*.sh)</source>
+        <translation>Megatron-LM 인수 (*.sh)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 2.0 recipe overrides (*.py)</source>
+        <translation>NeMo 2.0 레시피 재정의 (*.py)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 1.x configuration (*.yaml)</source>
+        <translation>NeMo 1.x 구성 (*.yaml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan configuration (*.toml)</source>
+        <translation>torchtitan 구성 (*.toml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DeepSpeed configuration (*.json)</source>
+        <translation>DeepSpeed 구성 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export Launch Configuration</source>
+        <translation>실행 구성 내보내기</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Export Trace</source>
         <translation>트레이스 내보내기</translation>
     </message>

@@ -127,7 +127,7 @@
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+15"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+21"/>
         <source>no parallel plan is shown</source>
         <translation>没有显示并行方案</translation>
     </message>
@@ -3098,7 +3098,17 @@ Global batch %2, layers per stage %3</source>
         <translation>将模拟的训练步写成 Chrome 跟踪文件（Perfetto）</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+1"/>
+        <source>Export Launch Configuration…</source>
+        <translation>导出启动配置…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the plan as Megatron-LM arguments, NeMo overrides, a torchtitan or DeepSpeed configuration; what the framework cannot express is named</source>
+        <translation>将计划写为 Megatron-LM 参数、NeMo 覆盖项、torchtitan 或 DeepSpeed 配置；框架无法表达的部分会被列出</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>方案</translation>
@@ -3196,11 +3206,47 @@ Global batch %2, layers per stage %3</source>
     <message>
         <location line="+55"/>
         <location line="+6"/>
+        <location line="+7"/>
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>; not exactly expressible in %1: %2</source>
+        <translation>；%1 无法精确表达：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Megatron-LM arguments (*.sh)</source>
+        <translation>Megatron-LM 参数 (*.sh)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 2.0 recipe overrides (*.py)</source>
+        <translation>NeMo 2.0 配方覆盖项 (*.py)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 1.x configuration (*.yaml)</source>
+        <translation>NeMo 1.x 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan configuration (*.toml)</source>
+        <translation>torchtitan 配置 (*.toml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DeepSpeed configuration (*.json)</source>
+        <translation>DeepSpeed 配置 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export Launch Configuration</source>
+        <translation>导出启动配置</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Export Trace</source>
         <translation>导出跟踪</translation>
     </message>

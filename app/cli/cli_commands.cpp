@@ -99,7 +99,7 @@ void printUsage(std::ostream& out) {
          "                            (METHOD: megatron, dp, recipe (the closest published plan), exact, dqn, random)\n"
          "                            [--budget-seconds S] [--episodes N] [--patience N] [--policy FILE | --from-scratch]\n"
          "                            [--seed N] [--attention flash|flash2|unfused] [--fp8] [--plan FILE | --config FILE]\n"
-         "                            [--out PLAN.json | --export megatron|torchtitan|deepspeed --out FILE]\n"
+         "                            [--out PLAN.json | --export megatron|nemo|nemo1|torchtitan|deepspeed --out FILE]\n"
          "                            [--trace OUT.json] [--json]\n"
          "                            (data / tensor / pipeline parallel training plans for a model of repeated layers:\n"
          "                            samples/s, step time, MFU, bubble and communication shares, memory per device;\n"

@@ -8,6 +8,7 @@
 #include "base/file_text.h"
 #include "parallel/deepspeed_launch.h"
 #include "parallel/megatron_launch.h"
+#include "parallel/nemo_launch.h"
 #include "parallel/torchtitan_launch.h"
 
 namespace gp::cli {
@@ -40,8 +41,8 @@ int64_t positive(const std::string& v) {
 }  // namespace
 
 void checkExportFormat(const std::string& format) {
-  if (format != "megatron" && format != "torchtitan" && format != "deepspeed")
-    throw std::invalid_argument("--export writes megatron, torchtitan or deepspeed, got '" + format + "'");
+  if (format != "megatron" && format != "nemo" && format != "nemo1" && format != "torchtitan" && format != "deepspeed")
+    throw std::invalid_argument("--export writes megatron, nemo, nemo1, torchtitan or deepspeed, got '" + format + "'");
 }
 
 int64_t configSeqLength(const std::string& path) {
@@ -95,6 +96,8 @@ void writeLaunchExport(const std::string& format, const std::string& path, const
   checkExportFormat(format);
   const LaunchFile f = format == "deepspeed"    ? exportDeepSpeed(p, ctx)
                        : format == "torchtitan" ? exportTorchtitan(p, ctx)
+                       : format == "nemo"       ? exportNemo(p, ctx)
+                       : format == "nemo1"      ? exportNemo1(p, ctx)
                                                 : exportMegatron(p, ctx);
   writeTextFileAtomically(path, f.text);
   for (const std::string& n : f.inexact) err << "graphplace-cli: " << path << ": not exactly expressible in " << format << ": " << n << "\n";

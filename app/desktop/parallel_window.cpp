@@ -130,6 +130,9 @@ void ParallelWindow::createActions() {
                            tr("Write the plan file (graphplace-cli parallelize --plan reads it)"));
   exportTrace_ = makeAction(this, tr("Export Trace…"), "parallelExportTrace",
                             tr("Write the simulated step as a Chrome trace (Perfetto)"));
+  exportLaunch_ = makeAction(this, tr("Export Launch Configuration…"), "parallelExportLaunch",
+                             tr("Write the plan as Megatron-LM arguments, NeMo overrides, a torchtitan or DeepSpeed "
+                                "configuration; what the framework cannot express is named"));
   using M = ParallelSession::Method;
   connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
   connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
@@ -144,6 +147,7 @@ void ParallelWindow::createActions() {
   connect(reset_, &QAction::triggered, &session_, &ParallelSession::reset);
   connect(exportPlan_, &QAction::triggered, this, [this] { chooseAndExport(false); });
   connect(exportTrace_, &QAction::triggered, this, [this] { chooseAndExport(true); });
+  connect(exportLaunch_, &QAction::triggered, this, &ParallelWindow::chooseAndExportLaunch);
 
   QToolBar* tb = addToolBar(tr("Plan"));
   tb->setObjectName(QStringLiteral("parallelToolBar"));
@@ -171,7 +175,7 @@ void ParallelWindow::createActions() {
   plan->addSeparator();
   plan->addActions({megatron_, dataParallel_, recipe_, exact_, optimize_, stop_, reset_});
   plan->addSeparator();
-  plan->addActions({exportPlan_, exportTrace_});
+  plan->addActions({exportPlan_, exportTrace_, exportLaunch_});
   plan->addSeparator();
   QAction* close = plan->addAction(tr("&Close"));
   close->setShortcut(QKeySequence::Close);
@@ -387,6 +391,38 @@ QString ParallelWindow::exportTrace(const QString& path) {
   const QString error = exportParallelTrace(session_, path);
   statusBar()->showMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error, 10000);
   return error;
+}
+
+QString ParallelWindow::exportLaunch(const QString& path, const QString& format) {
+  QStringList inexact;
+  const QString error = exportParallelLaunch(session_, path, format.toStdString(), &inexact);
+  QString message = error.isEmpty() ? tr("Wrote %1").arg(path) : error;
+  if (error.isEmpty() && !inexact.isEmpty())
+    message += tr("; not exactly expressible in %1: %2").arg(format, inexact.join(QStringLiteral("; ")));
+  statusBar()->showMessage(message, 30000);
+  return error;
+}
+
+QString ParallelWindow::statusText() const { return statusBar()->currentMessage(); }
+
+void ParallelWindow::chooseAndExportLaunch() {
+  struct Format {
+    const char* name;
+    QString filter;
+  };
+  const Format formats[] = {{"megatron", tr("Megatron-LM arguments (*.sh)")},
+                            {"nemo", tr("NeMo 2.0 recipe overrides (*.py)")},
+                            {"nemo1", tr("NeMo 1.x configuration (*.yaml)")},
+                            {"torchtitan", tr("torchtitan configuration (*.toml)")},
+                            {"deepspeed", tr("DeepSpeed configuration (*.json)")}};
+  QStringList filters;
+  for (const Format& f : formats) filters << f.filter;
+  QString chosen;
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export Launch Configuration"), {}, filters.join(QStringLiteral(";;")), &chosen);
+  if (path.isEmpty()) return;
+  for (const Format& f : formats)
+    if (f.filter == chosen) exportLaunch(path, QString::fromLatin1(f.name));
 }
 
 void ParallelWindow::chooseAndExport(bool trace) {

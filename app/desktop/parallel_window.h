@@ -59,12 +59,17 @@ class ParallelWindow : public QMainWindow {
 
   QString exportPlan(const QString& path);  // "" on success, else the error (also shown)
   QString exportTrace(const QString& path);
+  // `format`: megatron, nemo, nemo1, torchtitan, deepspeed. The status bar says what the framework
+  // cannot express exactly (statusText()).
+  QString exportLaunch(const QString& path, const QString& format);
+  QString statusText() const;
 
  protected:
   void closeEvent(QCloseEvent* e) override;
 
  private:
   void createActions();
+  void chooseAndExportLaunch();
   QWidget* createPlanPage();
   void onLoaded();
   void onChanged();
@@ -92,7 +97,8 @@ class ParallelWindow : public QMainWindow {
   QTableView* historyView_ = nullptr;
   QSpinBox* budget_ = nullptr;
   QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *recipe_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
-  QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr;
+  QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr,
+          *exportLaunch_ = nullptr;
 };
 
 }  // namespace gp

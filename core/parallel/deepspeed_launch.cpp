@@ -102,18 +102,26 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
     throw fail("not a DeepSpeed configuration (train_batch_size or train_micro_batch_size_per_gpu missing)");
   auto integer = [&](const nlohmann::json& o, const char* key, int64_t fallback) -> int64_t {
     if (!o.is_object() || !o.contains(key) || o[key].is_null()) return fallback;
-    if (!o[key].is_number_integer()) throw fail(std::string("\"") + key + "\" must be an integer");
-    return o[key].get<int64_t>();
+    const std::optional<int64_t> v = jsonInteger(o, key, 0, int64_t{1} << 40);
+    if (!v) throw fail(std::string("\"") + key + "\" must be a whole number 0 .. 2^40");
+    return *v;
+  };
+  // A switch: true / false where given, else `fallback` (nlohmann's value() throws on other types).
+  auto flag = [&](const nlohmann::json& o, const char* key, bool fallback) {
+    if (!o.is_object() || !o.contains(key)) return fallback;
+    if (!o[key].is_boolean()) throw fail(std::string("\"") + key + "\" must be true or false");
+    return o[key].get<bool>();
   };
   const nlohmann::json none = nlohmann::json::object();
   const nlohmann::json& g = j.contains("graphplace") ? j["graphplace"] : none;
   const nlohmann::json& gp = g.contains("plan") ? g["plan"] : none;
   LaunchImport r;
   ParallelPlan& p = r.plan;
-  p.tp = static_cast<int>(std::max<int64_t>(1, integer(j.contains("tensor_parallel") ? j["tensor_parallel"] : none, "autotp_size", 1)));
-  p.cp = static_cast<int>(integer(j, "sequence_parallel_size", 1));
-  p.pp = static_cast<int>(integer(gp, "pp", 1));
-  if (p.tp < 1 || p.cp < 1 || p.pp < 1) throw fail("parallel sizes must be at least 1");
+  const int64_t tp = std::max<int64_t>(1, integer(j.contains("tensor_parallel") ? j["tensor_parallel"] : none, "autotp_size", 1));
+  const int64_t cp = integer(j, "sequence_parallel_size", 1), pp = integer(gp, "pp", 1);
+  for (const int64_t d : {tp, cp, pp})
+    if (d < 1 || d > kMaxLaunchCount) throw fail("parallel sizes must be 1 .. " + num(kMaxLaunchCount));
+  p.tp = static_cast<int>(tp), p.cp = static_cast<int>(cp), p.pp = static_cast<int>(pp);
   if (devices % (p.tp * p.cp * p.pp) != 0)
     throw fail("the " + num(devices) + " GPUs do not divide into tp " + num(p.tp) + " x sequence parallel " + num(p.cp) +
                " x pipeline " + num(p.pp));
@@ -124,6 +132,8 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   if (train > 0 && micro > 0 && gas == 0) gas = train / std::max<int64_t>(1, micro * p.dp);
   if (train > 0 && micro == 0) micro = train / std::max<int64_t>(1, std::max<int64_t>(gas, 1) * p.dp), gas = std::max<int64_t>(gas, 1);
   if (train == 0) gas = std::max<int64_t>(gas, 1), train = micro * gas * p.dp;
+  if (gas > kMaxLaunchCount || static_cast<double>(micro) * static_cast<double>(gas) * p.dp > 1e15)
+    throw fail("a batch of " + num(micro) + " x " + num(gas) + " x " + num(p.dp) + " samples is out of range");
   if (micro <= 0 || gas <= 0 || train != micro * gas * p.dp)
     throw fail("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * "
                "world_size " + num(train) + " != " + num(micro) + " * " + num(gas) + " * " + num(p.dp));
@@ -133,16 +143,17 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   p.zero = static_cast<int>(integer(zero, "stage", 0));
   if (p.zero < 0 || p.zero > 3) throw fail("zero_optimization.stage must be 0-3");
   if (p.pp > 1 && p.zero >= 2) throw fail("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism");
-  p.overlapParamGather = p.zero > 0 && zero.is_object() && zero.value("overlap_comm", p.zero == 3);
+  p.overlapParamGather = p.zero > 0 && flag(zero, "overlap_comm", p.zero == 3);
   // The layers per stage.
   const int layers = st.numLayers();
   if (p.pp > 1 && g.contains("pipeline_parts") && g["pipeline_parts"].is_array() &&
       g["pipeline_parts"].size() == static_cast<size_t>(p.pp) + 1) {
+    const auto& parts = g["pipeline_parts"];
     for (int s = 0; s < p.pp; ++s) {
-      const auto& parts = g["pipeline_parts"];
-      if (!parts[static_cast<size_t>(s)].is_number_integer() || !parts[static_cast<size_t>(s) + 1].is_number_integer())
-        throw fail("graphplace.pipeline_parts must be layer numbers");
-      p.stages.push_back({parts[static_cast<size_t>(s)].get<int>(), parts[static_cast<size_t>(s) + 1].get<int>(), Recompute::None});
+      const std::optional<int64_t> a = jsonInteger(parts[static_cast<size_t>(s)], 0, layers);
+      const std::optional<int64_t> b = jsonInteger(parts[static_cast<size_t>(s) + 1], 0, layers);
+      if (!a || !b || *a >= *b) throw fail("graphplace.pipeline_parts must be increasing layer numbers 0 .. " + num(layers));
+      p.stages.push_back({static_cast<int>(*a), static_cast<int>(*b), Recompute::None});
     }
     if (p.stages.front().first != 0 || p.stages.back().last != layers) throw fail("graphplace.pipeline_parts must cover the model's " + num(layers) + " layers");
   } else {
@@ -153,7 +164,7 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
     r.approximated.push_back("activation_checkpointing: which layers recompute is the model's code; read as every layer");
   }
   if (p.cp > 1) r.approximated.push_back("sequence_parallel_size (Ulysses): read as context parallelism (ring attention)");
-  if (j.contains("tensor_parallel") && j["tensor_parallel"].is_object() && j["tensor_parallel"].value("tp_overlap_comm", false))
+  if (j.contains("tensor_parallel") && flag(j["tensor_parallel"], "tp_overlap_comm", false))
     r.approximated.push_back("tp_overlap_comm overlaps AutoTP's all-reduces only: read as not overlapped");
   p.sequenceParallel = false;
   r.seqLen = 0;

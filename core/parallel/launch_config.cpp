@@ -1,6 +1,28 @@
 #include "parallel/launch_config.h"
 
+#include <cstdio>
+
 namespace gp {
+
+std::string launchHeader(const ParallelPlan& p, const LaunchContext& ctx, const std::string& title, const std::string& names,
+                         const std::string& target, const std::vector<std::string>& inexact) {
+  char line[512];
+  std::snprintf(line, sizeof line, "# %s from graphplace: %s on %s, global batch %lld,\n", title.c_str(), ctx.model.c_str(),
+                ctx.cluster.c_str(), static_cast<long long>(ctx.globalBatch));
+  std::string t = line;
+  std::snprintf(line, sizeof line, "# dp %d x cp %d x tp %d x pp %d (%d GPUs)", p.dp, p.cp, p.tp, p.pp, p.devicesUsed());
+  t += line;
+  if (ctx.stepSeconds > 0) {
+    std::snprintf(line, sizeof line, "; simulated step %.3f s, peak %.1f GiB per GPU", ctx.stepSeconds, ctx.peakGiB);
+    t += line;
+  }
+  t += ".\n# " + names + "\n";
+  if (!inexact.empty()) {
+    t += "# Not exactly expressible in " + target + ":\n";
+    for (const std::string& n : inexact) t += "#   - " + n + "\n";
+  }
+  return t;
+}
 
 std::vector<std::string> shellWords(const std::string& text) {
   std::vector<std::string> words;

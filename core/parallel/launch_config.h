@@ -37,6 +37,16 @@ struct LaunchImport {
   std::vector<std::string> approximated;  // settings read approximately, one line each
 };
 
+// Parallel degrees and micro-batch counts an import accepts: 1 .. 2^20 (a larger value in a
+// configuration is an error naming it, never a narrowed int).
+inline constexpr int64_t kMaxLaunchCount = int64_t{1} << 20;
+
+// The header comment every export starts with: what it is for (`title`: "Megatron-LM launch
+// arguments"), the plan and its simulated step, whose names it uses, and what the target cannot
+// express; each line begins with `comment` ("#").
+std::string launchHeader(const ParallelPlan& p, const LaunchContext& ctx, const std::string& title, const std::string& names,
+                         const std::string& target, const std::vector<std::string>& inexact);
+
 // The shell words of `text`: whitespace-separated, quotes removed, backslash-newlines joined,
 // comments (# to the end of the line) dropped, a bash array's parentheses and "NAME=(" dropped.
 std::vector<std::string> shellWords(const std::string& text);

@@ -13,10 +13,9 @@
 namespace gp {
 namespace {
 
-constexpr const char* kTarget = "megatron";
 constexpr const char* kWhere = " (Megatron-LM core_r0.11.0, megatron/training/arguments.py)";
 
-[[noreturn]] void reject(const std::string& why) { throw Error(kTarget, why + kWhere); }
+
 
 std::string num(int64_t v) { return std::to_string(v); }
 
@@ -28,8 +27,10 @@ std::vector<int> chunkSizes(const ParallelPlan& p) {
 }
 
 struct Args {
-  std::vector<std::pair<std::string, std::string>> list;  // flag, value ("" for a switch)
-  void add(const std::string& flag, const std::string& value = "") { list.emplace_back(flag, value); }
+  MegatronArgs& out;
+  const char* target;  // the export being written ("megatron", "nemo"): refusals name it
+  void add(const std::string& flag, const std::string& value = "") { out.list.emplace_back(flag, value); }
+  [[noreturn]] void reject(const std::string& why) const { throw Error(target, why + kWhere); }
 };
 
 // The pipeline's layer split as flags; inexact notes where Megatron-LM's split differs.
@@ -38,7 +39,7 @@ void stageFlags(const ParallelPlan& p, int layers, Args& a, std::vector<std::str
   const bool even = std::all_of(sizes.begin(), sizes.end(), [&](int s) { return s == sizes.front(); });
   if (p.virtualStages > 1) {
     if (layers % (p.pp * p.virtualStages) != 0)
-      reject("interleaving needs the " + num(layers) + " layers in " + num(p.pp * p.virtualStages) +
+      a.reject("interleaving needs the " + num(layers) + " layers in " + num(p.pp * p.virtualStages) +
              " equal chunks: number of layers per pipeline stage must be divisible by the number of layers per virtual "
              "pipeline stage");
     if (!even) inexact.push_back("the chunks' uneven layer counts: Megatron-LM interleaves equal chunks, written as " +
@@ -75,7 +76,7 @@ void stageFlags(const ParallelPlan& p, int layers, Args& a, std::vector<std::str
   } else if (layers % p.pp == 0) {
     inexact.push_back("stage layer counts " + listed + ": written as " + num(layers / p.pp) + " layers on every stage");
   } else {
-    reject("the stage layer counts " + listed + " have no Megatron-LM split (first, last and evenly between)");
+    a.reject("the stage layer counts " + listed + " have no Megatron-LM split (first, last and evenly between)");
   }
 }
 
@@ -97,12 +98,12 @@ void recomputeFlags(const ParallelPlan& p, Args& a, std::vector<std::string>& in
 
 }  // namespace
 
-LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx) {
-  if (!ctx.stack) throw Error(kTarget, "no model to export for");
+MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const char* target) {
+  if (!ctx.stack) throw Error(target, "no model to export for");
   const LayerStack& st = *ctx.stack;
   const int layers = st.numLayers();
-  LaunchFile f;
-  Args a;
+  MegatronArgs f;
+  Args a{f, target};
   // The model's shape as the simulator knows it.
   a.add("--num-layers", num(layers));
   a.add("--hidden-size", num(st.hidden));
@@ -121,11 +122,11 @@ LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx) {
   a.add("--pipeline-model-parallel-size", num(p.pp));
   if (p.cp > 1) {
     if (st.seqLen > 0 && st.seqLen % (2 * p.cp) != 0)
-      reject("--seq-length " + num(st.seqLen) + " is not a multiple of 2 x --context-parallel-size " + num(p.cp));
+      a.reject("--seq-length " + num(st.seqLen) + " is not a multiple of 2 x --context-parallel-size " + num(p.cp));
     a.add("--context-parallel-size", num(p.cp));
   }
   if (p.expertParallel) {
-    if (p.zero == 3) reject("--use-torch-fsdp2 is not supported with expert parallelism");
+    if (p.zero == 3) a.reject("--use-torch-fsdp2 is not supported with expert parallelism");
     a.add("--expert-model-parallel-size", num(p.dp));
   }
   if (p.sequenceParallel) a.add("--sequence-parallel");
@@ -148,7 +149,7 @@ LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx) {
       a.add("--overlap-param-gather");  // "Must use --overlap-param-gather with --overlap-grad-reduce"
     }
   } else if (p.zero == 3) {
-    if (p.pp > 1) reject("--use-torch-fsdp2 is not supported with pipeline parallelism");
+    if (p.pp > 1) a.reject("--use-torch-fsdp2 is not supported with pipeline parallelism");
     a.add("--use-torch-fsdp2");
     a.add("--untie-embeddings-and-output-weights");  // "--use-torch-fsdp2 requires --untie-embeddings-and-output-weights"
     a.add("--ckpt-format", "torch_dist");
@@ -166,25 +167,18 @@ LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx) {
   if (!p.devices.empty())
     f.inexact.push_back("the plan's own device order: Megatron-LM numbers its ranks tp, cp, dp, pp from the launcher's "
                         "ranks (write the hosts in the plan's order)");
+  return f;
+}
 
-  // The file.
+LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx) {
+  const MegatronArgs a = megatronArgs(p, ctx, "megatron");
+  LaunchFile f;
+  f.inexact = a.inexact;
   char line[512];
   std::string& t = f.text;
-  t = "#!/usr/bin/env bash\n";
-  std::snprintf(line, sizeof line, "# Megatron-LM launch arguments from graphplace: %s on %s, global batch %lld,\n", ctx.model.c_str(),
-                ctx.cluster.c_str(), static_cast<long long>(ctx.globalBatch));
-  t += line;
-  std::snprintf(line, sizeof line, "# dp %d x cp %d x tp %d x pp %d (%d GPUs)", p.dp, p.cp, p.tp, p.pp, p.devicesUsed());
-  t += line;
-  if (ctx.stepSeconds > 0) {
-    std::snprintf(line, sizeof line, "; simulated step %.3f s, peak %.1f GiB per GPU", ctx.stepSeconds, ctx.peakGiB);
-    t += line;
-  }
-  t += ".\n# Flag names as in Megatron-LM core_r0.11.0 (megatron/training/arguments.py).\n";
-  if (!f.inexact.empty()) {
-    t += "# Not exactly expressible in Megatron-LM:\n";
-    for (const std::string& n : f.inexact) t += "#   - " + n + "\n";
-  }
+  t = "#!/usr/bin/env bash\n" + launchHeader(p, ctx, "Megatron-LM launch arguments",
+                                               "Flag names as in Megatron-LM core_r0.11.0 (megatron/training/arguments.py).",
+                                               "Megatron-LM", f.inexact);
   t += "# Add your data, tokenizer and optimizer arguments, and the model's own (ffn size, normalisation,\n"
        "# activation, position embedding, vocabulary), after the script or as this file's arguments.\n";
   t += "GRAPHPLACE_ARGS=(\n";
@@ -287,10 +281,12 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
 
   LaunchImport r;
   ParallelPlan& p = r.plan;
+  for (const char* f : {"--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+                        "--num-virtual-stages-per-pipeline-rank", "--expert-model-parallel-size"})
+    if (value(f, 1) < 1 || value(f, 1) > kMaxLaunchCount) throw fail(std::string(f) + " must be 1 .. " + num(kMaxLaunchCount));
   p.tp = static_cast<int>(value("--tensor-model-parallel-size", 1));
   p.pp = static_cast<int>(value("--pipeline-model-parallel-size", 1));
   p.cp = static_cast<int>(value("--context-parallel-size", 1));
-  if (p.tp < 1 || p.pp < 1 || p.cp < 1) throw fail("parallel sizes must be at least 1");
   if (in.nproc && in.nnodes && *in.nproc * *in.nnodes != devices)
     throw fail("the launcher starts " + num(*in.nproc * *in.nnodes) + " processes (--nproc-per-node " + num(*in.nproc) +
                " x --nnodes " + num(*in.nnodes) + "); the cluster has " + num(devices) + " GPUs");
@@ -306,6 +302,7 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
   if (r.globalBatch < 1 || r.globalBatch % (mbs * p.dp) != 0)
     throw fail("global batch size (" + num(r.globalBatch) + ") is not divisible by micro batch size (" + num(mbs) +
                ") times data parallel size (" + num(p.dp) + ")");
+  if (r.globalBatch / (mbs * p.dp) > kMaxLaunchCount) throw fail("more than " + num(kMaxLaunchCount) + " micro-batches per step");
   p.microbatches = static_cast<int>(r.globalBatch / (mbs * p.dp));
   r.seqLen = value("--seq-length", 0);
   if (p.cp > 1 && r.seqLen > 0 && r.seqLen % (2 * p.cp) != 0)

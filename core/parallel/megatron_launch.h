@@ -18,10 +18,21 @@
 //   experts       --expert-model-parallel-size dp
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "parallel/launch_config.h"
 
 namespace gp {
+
+// The plan as Megatron-LM flags, checked against Megatron-LM's rules, with what they cannot
+// express; NeMo's configurations (nemo_launch.h) render the same settings under their names.
+// Throws gp::Error(target, reason) for plans Megatron-LM rejects.
+struct MegatronArgs {
+  std::vector<std::pair<std::string, std::string>> list;  // flag, value ("" for a switch), in order
+  std::vector<std::string> inexact;
+};
+MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const char* target);
 
 // Throws gp::Error("megatron", reason) for plans Megatron-LM rejects.
 LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx);

@@ -73,23 +73,10 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
 
   char line[512];
   std::string& t = f.text;
-  std::snprintf(line, sizeof line, "# torchtitan train config from graphplace: %s on %s, global batch %lld,\n", ctx.model.c_str(),
-                ctx.cluster.c_str(), static_cast<long long>(ctx.globalBatch));
-  t = line;
-  std::snprintf(line, sizeof line, "# dp %d x cp %d x tp %d x pp %d (%d GPUs)", p.dp, p.cp, p.tp, p.pp, p.devicesUsed());
-  t += line;
-  if (ctx.stepSeconds > 0) {
-    std::snprintf(line, sizeof line, "; simulated step %.3f s, peak %.1f GiB per GPU", ctx.stepSeconds, ctx.peakGiB);
-    t += line;
-  }
-  t += ".\n# Keys as in torchtitan 9dec370 (torchtitan/config_manager.py); run it with\n";
-  std::snprintf(line, sizeof line, "#   NGPU=%d CONFIG_FILE=<this file> ./run_llama_train.sh   (torchrun --nnodes for more servers)\n",
+  std::snprintf(line, sizeof line, "Keys as in torchtitan 9dec370 (torchtitan/config_manager.py); run it with\n"
+                "#   NGPU=%d CONFIG_FILE=<this file> ./run_llama_train.sh   (torchrun --nnodes for more servers)",
                 std::min(p.devicesUsed(), std::max(1, ctx.devicesPerServer)));
-  t += line;
-  if (!f.inexact.empty()) {
-    t += "# Not exactly expressible in torchtitan:\n";
-    for (const std::string& n : f.inexact) t += "#   - " + n + "\n";
-  }
+  t = launchHeader(p, ctx, "torchtitan train config", line, "torchtitan", f.inexact);
   t += "# Add [job], [optimizer], [checkpoint] and the dataset as your run has them.\n\n[model]\nname = \"llama3\"\n";
   std::snprintf(line, sizeof line, "flavor = \"\"  # your model's: %d layers, hidden %lld, %d heads, %d key / value heads\n",
                 st.numLayers(), static_cast<long long>(st.hidden), st.heads, st.kvHeads);
@@ -134,8 +121,10 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   auto integer = [&](const char* section, const char* key, int64_t fallback) {
     const toml::node* n = cfg[section][key].node();
     if (!n) return fallback;
-    if (!n->is_integer()) throw fail("[" + std::string(section) + "] " + key + " must be an integer");
-    return n->value<int64_t>().value_or(fallback);
+    const int64_t v = n->value<int64_t>().value_or(fallback);
+    if (!n->is_integer() || v < -1 || v > kMaxLaunchCount * kMaxLaunchCount)
+      throw fail("[" + std::string(section) + "] " + key + " must be an integer -1 .. 2^40");
+    return v;
   };
   auto flag = [&](const char* section, const char* key) {
     const toml::node* n = cfg[section][key].node();
@@ -156,10 +145,16 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   ParallelPlan& p = r.plan;
   const int64_t replicate = integer("training", "data_parallel_replicate_degree", 1);
   int64_t shard = integer("training", "data_parallel_shard_degree", -1);
-  p.tp = static_cast<int>(integer("training", "tensor_parallel_degree", 1));
-  p.pp = static_cast<int>(integer("experimental", "pipeline_parallel_degree", 1));
-  p.cp = static_cast<int>(integer("experimental", "context_parallel_degree", 1));
-  if (replicate < 1 || p.tp < 1 || p.pp < 1 || p.cp < 1) throw fail("Parallelism degree should be >= 1, except for dp_shard");
+  auto degree = [&](const char* section, const char* key) {
+    const int64_t d = integer(section, key, 1);
+    if (d < 1 || d > kMaxLaunchCount) throw fail("Parallelism degree should be >= 1, except for dp_shard (and at most 2^20 here)");
+    return static_cast<int>(d);
+  };
+  p.tp = degree("training", "tensor_parallel_degree");
+  p.pp = degree("experimental", "pipeline_parallel_degree");
+  p.cp = degree("experimental", "context_parallel_degree");
+  if (replicate < 1 || replicate > kMaxLaunchCount)
+    throw fail("Parallelism degree should be >= 1, except for dp_shard (and at most 2^20 here)");
   if (shard == -1) shard = devices / (replicate * p.tp * p.pp * p.cp);
   if (shard < 1 || replicate * shard * p.cp * p.tp * p.pp != devices)
     throw fail("Invalid parallel dims: dp_replicate(" + num(replicate) + ") * dp_shard(" + num(shard) + ") * cp(" + num(p.cp) +
@@ -200,9 +195,10 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
       throw fail(num(static_cast<int64_t>(starts.size())) + " stages from the split points do not divide over pipeline_parallel_degree " +
                  num(p.pp));
     p.virtualStages = static_cast<int>(starts.size()) / p.pp;
-    p.microbatches = static_cast<int>(integer("experimental", "pipeline_parallel_microbatches", static_cast<int64_t>(starts.size())));
-    if (p.microbatches < 1 || local % p.microbatches != 0)
-      throw fail("the local batch " + num(local) + " does not split into pipeline_parallel_microbatches " + num(p.microbatches));
+    const int64_t m = integer("experimental", "pipeline_parallel_microbatches", static_cast<int64_t>(starts.size()));
+    if (m < 1 || m > kMaxLaunchCount || local % m != 0)
+      throw fail("the local batch " + num(local) + " does not split into pipeline_parallel_microbatches " + num(m));
+    p.microbatches = static_cast<int>(m);
     if (schedule == "GPipe") p.schedule = PipeSchedule::GPipe;
     else if (schedule != "1F1B" && schedule != "Interleaved1F1B")
       r.approximated.push_back("schedule " + schedule + ": read as " + (p.virtualStages > 1 ? "Interleaved1F1B" : "1F1B"));

@@ -25,10 +25,12 @@
 #include "main_window.h"
 #include "optimize/rl_plugin.h"
 #include "parallel/layer_stack_view.h"
+#include "parallel/megatron_launch.h"
 #include "parallel/mesh_view.h"
 #include "parallel/mfu_plot.h"
 #include "parallel/parallel_controls.h"
 #include "parallel/parallel_format.h"
+#include "parallel/plan_knobs.h"
 #include "parallel/pipeline_view.h"
 #include "parallel/published_recipes.h"
 #include "parallel_window.h"
@@ -275,6 +277,21 @@ class ParallelPlanTest : public QObject {
     QVERIFY(pedit::samePlan(read, s.state().plan));
     QVERIFY(traceFile.readAll().contains("\"traceEvents\""));
     QCOMPARE(pw->exportPlan(dir.filePath(QStringLiteral("no/such/dir/plan.json"))).isEmpty(), false);
+
+    // The plan as a framework's launch configuration: Megatron-LM's arguments read back as the
+    // plan shown; the status bar names what a framework cannot express.
+    QVERIFY(pw->action("parallelExportLaunch"));
+    const QString args = dir.filePath(QStringLiteral("args.sh"));
+    QCOMPARE(pw->exportLaunch(args, QStringLiteral("megatron")), QString());
+    QFile argsFile(args);
+    QVERIFY(argsFile.open(QIODevice::ReadOnly));
+    const LaunchImport back = importMegatron(argsFile.readAll().toStdString(), "args.sh", s.task()->stack,
+                                             s.task()->c.numDevices());
+    QCOMPARE(back.globalBatch, int64_t{256});
+    QVERIFY(sameKnobs(back.plan, s.state().plan));
+    QVERIFY(pw->statusText().startsWith(QStringLiteral("Wrote ")));
+    for (const char* format : {"nemo", "nemo1", "torchtitan", "deepspeed"})
+      QCOMPARE(pw->exportLaunch(dir.filePath(QString::fromLatin1(format)), QString::fromLatin1(format)), QString());
   }
 
   void modelWithoutLayersSaysWhy() {

@@ -114,3 +114,18 @@ TEST(DeepSpeedLaunch, ReadsAUsersConfigurationAndRejectsBadOnes) {
   EXPECT_EQ(why(R"({"train_batch_size": 8, "zero_optimization": {"stage": 5}})"), "ds.json: zero_optimization.stage must be 0-3");
   EXPECT_NE(why("{\"train_batch_size\": ").find("ds.json"), std::string::npos);
 }
+
+// Hostile values are one line, never a narrowed integer or a library exception.
+TEST(DeepSpeedLaunch, HostileValuesAreOneLine) {
+  for (const char* text : {R"({"train_batch_size": 8, "zero_optimization": {"stage": 1, "overlap_comm": 5}})",
+                           R"({"train_batch_size": 8, "tensor_parallel": {"autotp_size": 4294967296}})",
+                           R"({"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1099511627776, "gradient_accumulation_steps": 1048576})",
+                           R"({"train_batch_size": 8.5})", R"({"train_batch_size": 8, "graphplace": {"plan": {"pp": 2}, "pipeline_parts": [0, 9, 8]}})"}) {
+    try {
+      importDeepSpeed(text, "ds.json", stack(), 8);
+      ADD_FAILURE() << text;
+    } catch (const Error& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with("ds.json: ")) << e.what();
+    }
+  }
+}

@@ -262,7 +262,10 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_EQ(rep.memoryRows, 11);
   EXPECT_GE(memoryWithin15, 8);
   EXPECT_LT(rep.memoryWorstFactor, 1.5) << rep.memoryWorstRow;
-  for (const FidelityRow& f : rep.rows)
-    if (f.memoryRatio > 0) EXPECT_LT(f.memoryRatio, 1.03) << f.row.name;
+  for (const FidelityRow& f : rep.rows) {
+    if (f.memoryRatio > 0) {
+      EXPECT_LT(f.memoryRatio, 1.03) << f.row.name;
+    }
+  }
   EXPECT_EQ(runs16k, 1);    // Llama 3 405B on 16,384 H100s is simulated
 }

@@ -108,8 +108,11 @@ TEST(ScaledCluster, PodsJoinedThroughAnOversubscribedSpine) {
   EXPECT_NE(std::find(hops.begin(), hops.end(), "pod2/ib-switch"), hops.end());
   for (size_t i = 0; i + 1 < r.size(); ++i) EXPECT_EQ(pods.channel(r[i]).to, pods.channel(r[i + 1]).from);
   // The spine link of a pod: 2 servers x 8 NICs x 50 GB/s / 4.
-  for (int ch : r)
-    if (pods.vertexName(pods.channel(ch).to) == "ib-switch-spine") EXPECT_DOUBLE_EQ(pods.channel(ch).bandwidth, 200e9);
+  for (int ch : r) {
+    if (pods.vertexName(pods.channel(ch).to) == "ib-switch-spine") {
+      EXPECT_DOUBLE_EQ(pods.channel(ch).bandwidth, 200e9);
+    }
+  }
   EXPECT_GT(pods.routeLatency(a, other), flat.routeLatency(a, other));
 
   std::vector<int> all(64);

@@ -1,0 +1,148 @@
+#include "parallel/nemo_launch.h"
+
+#include <algorithm>
+#include <map>
+
+#include "parallel/megatron_launch.h"
+
+namespace gp {
+namespace {
+
+using Flags = std::map<std::string, std::string>;
+
+Flags flagsOf(const MegatronArgs& a) {
+  Flags f;
+  for (const auto& [flag, value] : a.list) f[flag] = value;
+  return f;
+}
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+int nodes(const ParallelPlan& p, int perNode) { return (p.devicesUsed() + perNode - 1) / perNode; }
+
+int perNodeOf(const ParallelPlan& p, const LaunchContext& ctx) {
+  return std::max(1, std::min(ctx.devicesPerServer, p.devicesUsed()));
+}
+
+}  // namespace
+
+LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
+  const MegatronArgs a = megatronArgs(p, ctx, "nemo");
+  const Flags f = flagsOf(a);
+  auto has = [&](const char* flag) { return f.count(flag) > 0; };
+  LaunchFile out;
+  out.inexact = a.inexact;
+  std::string& t = out.text;
+  t = launchHeader(p, ctx, "NeMo 2.0 recipe overrides", "Names as in NeMo v2.4.0 (nemo/collections/llm/recipes, MegatronStrategy).",
+                   "NeMo", out.inexact);
+  t += "# Apply to a recipe of nemo.collections.llm, e.g. recipe = llm.llama3_8b.pretrain_recipe(...):\n"
+       "#   recipe = apply_graphplace_plan(recipe)\n"
+       "import nemo_run as run\n"
+       "from megatron.core.transformer.enums import AttnBackend\n"
+       "from nemo.collections.llm.recipes.precision.mixed_precision import bf16_mixed, bf16_with_fp8_mixed\n"
+       "from nemo.lightning.pytorch.callbacks.megatron_comm_overlap import MegatronCommOverlapCallback\n\n\n"
+       "def apply_graphplace_plan(recipe):\n";
+  auto set = [&](const std::string& key, const std::string& value) { t += "    recipe." + key + " = " + value + "\n"; };
+  const int perNode = perNodeOf(p, ctx);
+  set("trainer.devices", num(perNode));
+  set("trainer.num_nodes", num(nodes(p, perNode)));
+  set("model.config.num_layers", f.at("--num-layers"));
+  set("model.config.hidden_size", f.at("--hidden-size"));
+  if (has("--num-attention-heads")) set("model.config.num_attention_heads", f.at("--num-attention-heads"));
+  if (has("--num-query-groups")) set("model.config.num_query_groups", f.at("--num-query-groups"));
+  if (has("--num-experts")) set("model.config.num_moe_experts", f.at("--num-experts"));
+  if (has("--seq-length")) set("data.seq_length", f.at("--seq-length")), set("model.config.seq_length", f.at("--seq-length"));
+  set("data.micro_batch_size", f.at("--micro-batch-size"));
+  set("data.global_batch_size", f.at("--global-batch-size"));
+  set("trainer.strategy.tensor_model_parallel_size", f.at("--tensor-model-parallel-size"));
+  set("trainer.strategy.pipeline_model_parallel_size", f.at("--pipeline-model-parallel-size"));
+  set("trainer.strategy.virtual_pipeline_model_parallel_size", p.virtualStages > 1 ? num(p.virtualStages) : "None");
+  set("trainer.strategy.context_parallel_size", has("--context-parallel-size") ? f.at("--context-parallel-size") : "1");
+  if (has("--expert-model-parallel-size")) set("trainer.strategy.expert_model_parallel_size", f.at("--expert-model-parallel-size"));
+  set("trainer.strategy.sequence_parallel", has("--sequence-parallel") ? "True" : "False");
+  if (has("--decoder-first-pipeline-num-layers"))
+    set("trainer.strategy.num_layers_in_first_pipeline_stage", f.at("--decoder-first-pipeline-num-layers"));
+  if (has("--decoder-last-pipeline-num-layers"))
+    set("trainer.strategy.num_layers_in_last_pipeline_stage", f.at("--decoder-last-pipeline-num-layers"));
+  if (has("--recompute-granularity")) {
+    set("model.config.recompute_granularity", "\"" + f.at("--recompute-granularity") + "\"");
+    if (has("--recompute-method")) set("model.config.recompute_method", "\"" + f.at("--recompute-method") + "\"");
+    if (has("--recompute-num-layers")) set("model.config.recompute_num_layers", f.at("--recompute-num-layers"));
+  } else {
+    set("model.config.recompute_granularity", "None");
+  }
+  set("optim.config.use_distributed_optimizer", has("--use-distributed-optimizer") ? "True" : "False");
+  set("trainer.strategy.ddp.overlap_grad_reduce", has("--overlap-grad-reduce") ? "True" : "False");
+  set("trainer.strategy.ddp.overlap_param_gather", has("--overlap-param-gather") ? "True" : "False");
+  if (has("--use-torch-fsdp2")) {  // Megatron FSDP, sharding optimizer state, gradients and parameters
+    set("trainer.strategy.fsdp", "\"megatron\"");
+    set("trainer.strategy.ddp.data_parallel_sharding_strategy", "\"optim_grads_params\"");
+    set("trainer.strategy.ddp.average_in_collective", "False");
+  }
+  set("trainer.plugins", has("--fp8-format") ? "bf16_with_fp8_mixed()" : "bf16_mixed()");
+  const std::string backend = f.at("--attention-backend");
+  set("model.config.attention_backend", "AttnBackend." + backend);
+  if (has("--tp-comm-overlap") || has("--overlap-p2p-comm"))
+    t += std::string("    recipe.trainer.callbacks.append(run.Config(MegatronCommOverlapCallback") +
+         (has("--tp-comm-overlap") ? ", tp_comm_overlap=True" : "") + (has("--overlap-p2p-comm") ? ", overlap_p2p_comm=True" : "") +
+         "))\n";
+  t += "    return recipe\n";
+  return out;
+}
+
+LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx) {
+  const MegatronArgs a = megatronArgs(p, ctx, "nemo1");
+  const Flags f = flagsOf(a);
+  auto has = [&](const char* flag) { return f.count(flag) > 0; };
+  LaunchFile out;
+  out.inexact = a.inexact;
+  if (has("--decoder-first-pipeline-num-layers") || has("--decoder-last-pipeline-num-layers"))
+    out.inexact.push_back("uneven first / last stages: megatron_gpt_config.yaml splits the layers evenly");
+  if (has("--use-torch-fsdp2")) out.inexact.push_back("ZeRO-3: written as NeMo 1.x's torch FSDP (fsdp_sharding_strategy full)");
+  if (p.attention != AttentionImpl::Flash)
+    out.inexact.push_back("the attention kernel: with Transformer Engine, NeMo 1.x leaves it to TE's backend choice "
+                          "(NVTE_FLASH_ATTN, NVTE_FUSED_ATTN)");
+  std::string& t = out.text;
+  t = launchHeader(p, ctx, "NeMo 1.x config", "Keys as in NeMo v2.4.0's examples/nlp/language_modeling/conf/megatron_gpt_config.yaml.",
+                   "NeMo 1.x", out.inexact);
+  auto yesNo = [&](bool v) { return std::string(v ? "true" : "false"); };
+  const int perNode = perNodeOf(p, ctx);
+  t += "trainer:\n";
+  t += "  devices: " + num(perNode) + "\n";
+  t += "  num_nodes: " + num(nodes(p, perNode)) + "\n";
+  t += std::string("  precision: ") + (has("--bf16") ? "bf16" : has("--fp16") ? "16" : "32") + "\n";
+  t += "model:\n";
+  t += "  micro_batch_size: " + f.at("--micro-batch-size") + "\n";
+  t += "  global_batch_size: " + f.at("--global-batch-size") + "\n";
+  t += "  tensor_model_parallel_size: " + f.at("--tensor-model-parallel-size") + "\n";
+  t += "  pipeline_model_parallel_size: " + f.at("--pipeline-model-parallel-size") + "\n";
+  t += "  virtual_pipeline_model_parallel_size: " + (p.virtualStages > 1 ? num(p.virtualStages) : std::string("null")) + "\n";
+  t += "  context_parallel_size: " + (has("--context-parallel-size") ? f.at("--context-parallel-size") : std::string("1")) + "\n";
+  if (has("--expert-model-parallel-size")) t += "  expert_model_parallel_size: " + f.at("--expert-model-parallel-size") + "\n";
+  t += "  sequence_parallel: " + yesNo(has("--sequence-parallel")) + "\n";
+  t += "  overlap_p2p_comm: " + yesNo(has("--overlap-p2p-comm")) + "\n";
+  if (has("--seq-length")) t += "  encoder_seq_length: " + f.at("--seq-length") + "\n";
+  t += "  num_layers: " + f.at("--num-layers") + "\n";
+  t += "  hidden_size: " + f.at("--hidden-size") + "\n";
+  if (has("--num-attention-heads")) t += "  num_attention_heads: " + f.at("--num-attention-heads") + "\n";
+  if (has("--num-query-groups")) t += "  num_query_groups: " + f.at("--num-query-groups") + "\n";
+  const bool rec = has("--recompute-granularity");
+  t += "  activations_checkpoint_granularity: " + (rec ? f.at("--recompute-granularity") : std::string("null")) + "\n";
+  t += "  activations_checkpoint_method: " + (has("--recompute-method") ? f.at("--recompute-method") : std::string("null")) + "\n";
+  t += "  activations_checkpoint_num_layers: " + (has("--recompute-num-layers") ? f.at("--recompute-num-layers") : std::string("null")) +
+       "\n";
+  t += "  transformer_engine: true\n";
+  t += "  fp8: " + yesNo(has("--fp8-format")) + "\n";
+  if (has("--fp8-format")) t += "  fp8_hybrid: true\n";
+  t += "  ub_tp_comm_overlap: " + yesNo(has("--tp-comm-overlap")) + "\n";
+  if (has("--use-torch-fsdp2")) t += "  fsdp: true\n  fsdp_sharding_strategy: full\n";
+  t += "  optim:\n";
+  t += std::string("    name: ") + (has("--use-distributed-optimizer") ? "distributed_fused_adam" : "fused_adam") + "\n";
+  if (has("--use-distributed-optimizer")) {
+    t += "    overlap_grad_sync: " + yesNo(has("--overlap-grad-reduce")) + "\n";
+    t += "    overlap_param_sync: " + yesNo(has("--overlap-param-gather")) + "\n";
+  }
+  return out;
+}
+
+}  // namespace gp

@@ -1,0 +1,77 @@
+// NeMo configurations: the Megatron-LM settings under NeMo 2.0's recipe names and NeMo 1.x's YAML
+// keys, the same refusals (named for the target), and what NeMo 1.x cannot express beyond them.
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "graph/precision.h"
+#include "parallel/nemo_launch.h"
+#include "zoo/zoo.h"
+
+using namespace gp;
+
+namespace {
+
+struct Stack {
+  Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 8, 1024, 0}), Precision::BF16);
+  LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
+};
+
+LaunchContext context(const LayerStack& st, int64_t batch) {
+  LaunchContext ctx;
+  ctx.stack = &st;
+  ctx.globalBatch = batch;
+  ctx.devicesPerServer = 8;
+  ctx.model = "zoo:gpt_1_3b";
+  ctx.cluster = "2x8xH100-IB";
+  return ctx;
+}
+
+}  // namespace
+
+TEST(NemoLaunch, RecipeOverridesAndYamlKeysCarryThePlan) {
+  const Stack s;
+  ParallelPlan p;
+  p.dp = 2, p.tp = 2, p.pp = 4, p.virtualStages = 2, p.microbatches = 8, p.zero = 1, p.overlapParamGather = true;
+  p.sequenceParallel = true, p.overlapTpComm = true, p.fp8 = true;
+  p.stages = evenStages(s.st.numLayers(), 8, Recompute::Full);
+  const LaunchFile two = exportNemo(p, context(s.st, 32));
+  EXPECT_TRUE(two.inexact.empty());
+  for (const char* line : {"recipe.trainer.devices = 8", "recipe.trainer.num_nodes = 2",
+                           "recipe.trainer.strategy.tensor_model_parallel_size = 2",
+                           "recipe.trainer.strategy.pipeline_model_parallel_size = 4",
+                           "recipe.trainer.strategy.virtual_pipeline_model_parallel_size = 2",
+                           "recipe.trainer.strategy.sequence_parallel = True", "recipe.data.micro_batch_size = 2",
+                           "recipe.data.global_batch_size = 32", "recipe.model.config.recompute_granularity = \"full\"",
+                           "recipe.model.config.recompute_method = \"uniform\"", "recipe.optim.config.use_distributed_optimizer = True",
+                           "recipe.trainer.strategy.ddp.overlap_param_gather = True", "recipe.trainer.plugins = bf16_with_fp8_mixed()",
+                           "recipe.model.config.attention_backend = AttnBackend.auto",
+                           "run.Config(MegatronCommOverlapCallback, tp_comm_overlap=True))", "def apply_graphplace_plan(recipe):"})
+    EXPECT_NE(two.text.find(line), std::string::npos) << line << "\n" << two.text;
+  const LaunchFile one = exportNemo1(p, context(s.st, 32));
+  EXPECT_TRUE(one.inexact.empty());
+  for (const char* line : {"trainer:\n  devices: 8\n  num_nodes: 2\n  precision: bf16\n", "  micro_batch_size: 2\n",
+                           "  global_batch_size: 32\n", "  virtual_pipeline_model_parallel_size: 2\n", "  sequence_parallel: true\n",
+                           "  activations_checkpoint_granularity: full\n", "  fp8: true\n", "  ub_tp_comm_overlap: true\n",
+                           "    name: distributed_fused_adam\n", "    overlap_param_sync: true\n"})
+    EXPECT_NE(one.text.find(line), std::string::npos) << line << "\n" << one.text;
+}
+
+TEST(NemoLaunch, RefusesAsMegatronDoesAndNamesWhatYamlCannotExpress) {
+  const Stack s;
+  ParallelPlan p;
+  p.dp = 2, p.pp = 4, p.microbatches = 4, p.zero = 3;
+  p.stages = evenStages(s.st.numLayers(), 4);
+  try {
+    exportNemo(p, context(s.st, 16));
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_TRUE(std::string(e.what()).starts_with("nemo: --use-torch-fsdp2 is not supported with pipeline parallelism")) << e.what();
+  }
+  p.zero = 1;
+  p.stages = {{0, 1, Recompute::None}, {1, 3, Recompute::None}, {3, 5, Recompute::None}, {5, 8, Recompute::None}};
+  const LaunchFile two = exportNemo(p, context(s.st, 16));
+  EXPECT_NE(two.text.find("recipe.trainer.strategy.num_layers_in_first_pipeline_stage = 1"), std::string::npos) << two.text;
+  const LaunchFile one = exportNemo1(p, context(s.st, 16));
+  ASSERT_EQ(one.inexact.size(), 1u);
+  EXPECT_NE(one.inexact[0].find("uneven first / last stages"), std::string::npos);
+}
