@@ -43,7 +43,7 @@ inline constexpr int64_t kMaxLaunchCount = int64_t{1} << 20;
 
 // The header comment every export starts with: what it is for (`title`: "Megatron-LM launch
 // arguments"), the plan and its simulated step, whose names it uses, and what the target cannot
-// express; each line begins with `comment` ("#").
+// express; every line a "#" comment.
 std::string launchHeader(const ParallelPlan& p, const LaunchContext& ctx, const std::string& title, const std::string& names,
                          const std::string& target, const std::vector<std::string>& inexact);
 
