@@ -241,43 +241,36 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   std::vector<ParallelResult> results;
   InterruptScope interrupt;
   search.cancel = interrupt.flag();
-  if (auto path = a.value("--plan")) {
-    const ParallelPlanFile f = parseParallelPlanJson(readFileText(*path, "parallel plan"), *path, c);
-    if (batch > 0 && batch != f.globalBatch)
-      throw Error(*path, "the plan is for global batch " + std::to_string(f.globalBatch) + ", not " + std::to_string(batch));
-    batch = f.globalBatch;
+  // The user's own plan (a plan file or a framework's launch configuration), simulated; with
+  // --method too, the searched plans run beside it with its attention and FP8.
+  std::optional<std::string> userPath = a.value("--plan") ? a.value("--plan") : a.value("--config");
+  if (userPath) {
+    const std::string& path = *userPath;
     ParallelResult r;
     r.method = "file";
-    r.plan = f.plan;
-    if (std::string why = parallelPlanProblem(st, c, batch, f.plan); !why.empty()) throw Error(*path, why);
+    r.note = path;
+    int64_t fileBatch = 0;
+    if (a.has("--plan")) {
+      const ParallelPlanFile f = parseParallelPlanJson(readFileText(path, "parallel plan"), path, c);
+      r.plan = f.plan, fileBatch = f.globalBatch;
+    } else {
+      const LaunchImport in = readLaunchConfig(path, st, c.numDevices());
+      r.plan = in.plan, fileBatch = in.globalBatch;
+      for (const std::string& n : in.approximated) r.note += "; read approximately: " + n;
+    }
+    if (batch > 0 && batch != fileBatch)
+      throw Error(path, std::string(a.has("--plan") ? "the plan" : "the configuration") + " is for global batch " +
+                            std::to_string(fileBatch) + ", not " + std::to_string(batch));
+    batch = fileBatch;
+    if (std::string why = parallelPlanProblem(st, c, batch, r.plan); !why.empty()) throw Error(path, why);
     r.measurement = simulateParallel(model, batch, r.plan, {a.has("--trace"), false});
     r.found = true;
     r.evaluated = 1;
-    r.note = *path;
-    results.push_back(std::move(r));
-    // With --method too: the searched plans beside it, with its attention and FP8.
-    search.fixed = {f.plan.attention, f.plan.fp8};
+    search.fixed = {r.plan.attention, r.plan.fp8};
     dqn.fixed = search.fixed;
-  }
-  if (auto path = a.value("--config")) {
-    const LaunchImport in = readLaunchConfig(*path, st, c.numDevices());
-    if (batch > 0 && batch != in.globalBatch)
-      throw Error(*path, "the configuration is for global batch " + std::to_string(in.globalBatch) + ", not " + std::to_string(batch));
-    batch = in.globalBatch;
-    ParallelResult r;
-    r.method = "file";
-    r.plan = in.plan;
-    if (std::string why = parallelPlanProblem(st, c, batch, r.plan); !why.empty()) throw Error(*path, why);
-    r.measurement = simulateParallel(model, batch, r.plan, {a.has("--trace"), false});
-    r.found = true;
-    r.evaluated = 1;
-    r.note = *path;
-    for (const std::string& n : in.approximated) r.note += "; read approximately: " + n;
     results.push_back(std::move(r));
-    search.fixed = {in.plan.attention, in.plan.fp8};
-    dqn.fixed = search.fixed;
   }
-  if (!(a.has("--plan") || a.has("--config")) || a.has("--method")) {
+  if (!userPath || a.has("--method")) {
     for (const std::string& m : methods) {
       if (m == "megatron") results.push_back(megatronPlan(model, batch, search.fixed));
       else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.fixed));

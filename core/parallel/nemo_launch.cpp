@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "parallel/megatron_launch.h"
 
@@ -10,10 +11,17 @@ namespace {
 
 using Flags = std::map<std::string, std::string>;
 
-Flags flagsOf(const MegatronArgs& a) {
+// The Megatron settings by flag, and the file they start: its inexact parts.
+struct Settings {
   Flags f;
-  for (const auto& [flag, value] : a.list) f[flag] = value;
-  return f;
+  LaunchFile out;
+};
+Settings settingsFor(const ParallelPlan& p, const LaunchContext& ctx, const char* target) {
+  MegatronArgs a = megatronArgs(p, ctx, target);
+  Settings s;
+  for (const auto& [flag, value] : a.list) s.f[flag] = value;
+  s.out.inexact = std::move(a.inexact);
+  return s;
 }
 
 std::string num(int64_t v) { return std::to_string(v); }
@@ -27,11 +35,10 @@ int perNodeOf(const ParallelPlan& p, const LaunchContext& ctx) {
 }  // namespace
 
 LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
-  const MegatronArgs a = megatronArgs(p, ctx, "nemo");
-  const Flags f = flagsOf(a);
+  Settings s = settingsFor(p, ctx, "nemo");
+  const Flags& f = s.f;
   auto has = [&](const char* flag) { return f.count(flag) > 0; };
-  LaunchFile out;
-  out.inexact = a.inexact;
+  LaunchFile& out = s.out;
   std::string& t = out.text;
   t = launchHeader(p, ctx, "NeMo 2.0 recipe overrides", "Names as in NeMo v2.4.0 (nemo/collections/llm/recipes, MegatronStrategy).",
                    "NeMo", out.inexact);
@@ -91,11 +98,10 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
 }
 
 LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx) {
-  const MegatronArgs a = megatronArgs(p, ctx, "nemo1");
-  const Flags f = flagsOf(a);
+  Settings s = settingsFor(p, ctx, "nemo1");
+  const Flags& f = s.f;
   auto has = [&](const char* flag) { return f.count(flag) > 0; };
-  LaunchFile out;
-  out.inexact = a.inexact;
+  LaunchFile& out = s.out;
   if (has("--decoder-first-pipeline-num-layers") || has("--decoder-last-pipeline-num-layers"))
     out.inexact.push_back("uneven first / last stages: megatron_gpt_config.yaml splits the layers evenly");
   if (has("--use-torch-fsdp2")) out.inexact.push_back("ZeRO-3: written as NeMo 1.x's torch FSDP (fsdp_sharding_strategy full)");

@@ -257,8 +257,9 @@ for i, (name, model, suffix) in TT_H100.items():
     # fsdp.py, policy "default": `not pp_enabled`) and syncs gradients on the last micro-batch only:
     # parameters and gradients whole, the optimizer sharded, i.e. ZeRO-1.
     # Attention: F.scaled_dot_product_attention (torchtitan/models/llama/model.py at 9dec370), which
-    # on H100 dispatched to FlashAttention-2, not cuDNN, in the PyTorch of Dec 2024 (pytorch/pytorch
-    # issues 141133 and 142132: cuDNN attention made opt-in for 2.5; torchtitan issue 1042); under
+    # on H100 dispatched to FlashAttention-2, not cuDNN, in the PyTorch of Dec 2024 (the PyTorch 2.5
+    # maintainers made the cuDNN backend opt-in, and torchtitan's own reports of early 2025 still
+    # see SDPA pick the flash backend on H100); under
     # context parallelism torchtitan allows only the flash and efficient backends (torchtitan/utils.py
     # at 9dec370, get_train_context).
     # FSDP2 prefetches the next layer's all-gather during the current layer's compute (ZeRO-3 with

@@ -8,31 +8,24 @@
 #include <fstream>
 #include <sstream>
 
-#include "graph/precision.h"
+#include "launch_test_stack.h"
 #include "parallel/deepspeed_launch.h"
 #include "parallel/megatron_launch.h"
 #include "parallel/nemo_launch.h"
 #include "parallel/torchtitan_launch.h"
 #include "test_paths.h"
-#include "zoo/zoo.h"
 
 using namespace gp;
 
 TEST(LaunchGolden, EachFormatIsItsReviewedFile) {
-  const Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 8, 1024, 0}), Precision::BF16);
-  const LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
+  const LayerStack& st = gptest::launchStack();
   // dp 2 x tp 2 x pp 4 with 8 micro-batches of 2, full recomputation, ZeRO-1 with the gather
   // overlapped, sequence parallelism, FlashAttention-2.
   ParallelPlan p;
   p.dp = 2, p.tp = 2, p.pp = 4, p.microbatches = 8, p.zero = 1, p.overlapParamGather = true, p.sequenceParallel = true;
   p.attention = AttentionImpl::Flash2;
   p.stages = evenStages(st.numLayers(), 4, Recompute::Full);
-  LaunchContext ctx;
-  ctx.stack = &st;
-  ctx.globalBatch = 32;
-  ctx.devicesPerServer = 8;
-  ctx.model = "zoo:gpt_1_3b";
-  ctx.cluster = "2x8xH100-IB";
+  LaunchContext ctx = gptest::launchContext(32);
   ctx.stepSeconds = 0.5, ctx.peakGiB = 12.25;
   const std::pair<const char*, LaunchFile> files[] = {{"megatron.sh", exportMegatron(p, ctx)},
                                                       {"nemo.py", exportNemo(p, ctx)},

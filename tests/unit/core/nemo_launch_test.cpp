@@ -3,33 +3,21 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
-#include "graph/precision.h"
+#include "launch_test_stack.h"
 #include "parallel/nemo_launch.h"
-#include "zoo/zoo.h"
 
 using namespace gp;
 
 namespace {
 
-struct Stack {
-  Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 8, 1024, 0}), Precision::BF16);
-  LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
-};
-
-LaunchContext context(const LayerStack& st, int64_t batch) {
-  LaunchContext ctx;
-  ctx.stack = &st;
-  ctx.globalBatch = batch;
-  ctx.devicesPerServer = 8;
-  ctx.model = "zoo:gpt_1_3b";
-  ctx.cluster = "2x8xH100-IB";
-  return ctx;
-}
+LaunchContext context(const LayerStack&, int64_t batch) { return gptest::launchContext(batch); }
 
 }  // namespace
 
 TEST(NemoLaunch, RecipeOverridesAndYamlKeysCarryThePlan) {
-  const Stack s;
+  const struct {
+    const LayerStack& st = gptest::launchStack();
+  } s;
   ParallelPlan p;
   p.dp = 2, p.tp = 2, p.pp = 4, p.virtualStages = 2, p.microbatches = 8, p.zero = 1, p.overlapParamGather = true;
   p.sequenceParallel = true, p.overlapTpComm = true, p.fp8 = true;
@@ -57,7 +45,9 @@ TEST(NemoLaunch, RecipeOverridesAndYamlKeysCarryThePlan) {
 }
 
 TEST(NemoLaunch, RefusesAsMegatronDoesAndNamesWhatYamlCannotExpress) {
-  const Stack s;
+  const struct {
+    const LayerStack& st = gptest::launchStack();
+  } s;
   ParallelPlan p;
   p.dp = 2, p.pp = 4, p.microbatches = 4, p.zero = 3;
   p.stages = evenStages(s.st.numLayers(), 4);

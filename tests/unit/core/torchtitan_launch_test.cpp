@@ -4,23 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
-#include "graph/precision.h"
+#include "launch_test_stack.h"
 #include "parallel/plan_knobs.h"
 #include "parallel/torchtitan_launch.h"
-#include "zoo/zoo.h"
 
 using namespace gp;
 
 namespace {
 
-struct Stack {
-  Graph g = withPrecision(makeZooModel("gpt_1_3b", {1, 256, 8, 1024, 0}), Precision::BF16);
-  LayerStack st = detectLayerStack(g, "zoo:gpt_1_3b");
-};
-const LayerStack& stack() {
-  static const Stack s;
-  return s.st;
-}
+const LayerStack& stack() { return gptest::launchStack(); }
 
 ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r = Recompute::Full) {
   ParallelPlan p;
@@ -32,12 +24,7 @@ ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r =
 }
 
 LaunchFile exported(const ParallelPlan& p, int64_t batch) {
-  LaunchContext ctx;
-  ctx.stack = &stack();
-  ctx.globalBatch = batch;
-  ctx.devicesPerServer = 8;
-  ctx.model = "zoo:gpt_1_3b";
-  ctx.cluster = "2x8xH100-IB";
+  LaunchContext ctx = gptest::launchContext(batch);
   return exportTorchtitan(p, ctx);
 }
 
