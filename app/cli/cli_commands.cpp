@@ -56,6 +56,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli evaluate MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--repeat N]\n"
          "                            [--fuse default|none|plan] [--calibration TABLE.json] [--costs learned:FILE]\n"
          "                            [--trace OUT.json] [--out PLACEMENT.json] [--json]\n"
+         "                            [--torch-program OUT.py]  (a PyTorch model's placement as a torch.fx program)\n"
          "\n"
          "  graphplace-cli baseline MODEL --cluster PRESET|FILE [--method NAME|all] [--calibration TABLE.json]\n"
          "                            [--costs learned:FILE] [--out PLACEMENT.json] [--json]\n"

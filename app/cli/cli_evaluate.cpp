@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
+#include "cli/cli_torch_program.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/chrome_trace.h"
@@ -23,7 +25,8 @@ namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration", "--costs"});
+  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration", "--costs",
+               "--torch-program"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
   auto clusterSpec = a.value("--cluster");
@@ -66,12 +69,14 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   double total = 0;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    sim.run(plan, m, /*recordTimeline=*/i == repeat - 1 && (a.has("--trace") || a.has("--out")));
+    sim.run(plan, m, /*recordTimeline=*/i == repeat - 1 && (a.has("--trace") || a.has("--out") || a.has("--torch-program")));
     total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
   if (auto outPath = a.value("--out")) writePlacement(g, identity, c, plan, m, *outPath);
   const double simMs = total / repeat * 1e3;
+  std::ostringstream programSummary;
+  if (auto program = a.value("--torch-program")) writeTorchProgram(spec, g, c, plan, m, *program, programSummary, std::cerr);
 
   if (a.has("--json")) {
     nlohmann::ordered_json j;
@@ -100,6 +105,7 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
                   static_cast<double>(m.devices[d].peakMemory) / 1e9, static_cast<double>(m.devices[d].capacity) / 1e9);
     out << line;
   }
+  out << programSummary.str();
   return 0;
 }
 
