@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <stdexcept>
 
 #include "base/error.h"
@@ -10,15 +11,18 @@
 #include "parallel/megatron_launch.h"
 #include "parallel/nemo_launch.h"
 #include "parallel/torchtitan_launch.h"
+#include "parallel/torchtitan_py_launch.h"
 
 namespace gp::cli {
 namespace {
 
-// The configuration's framework: a JSON object is DeepSpeed's, a TOML table header
-// ("[training]") torchtitan's, anything else a Megatron-LM argument list.
+// The configuration's framework: a JSON object is DeepSpeed's, assignments to
+// config.parallelism torchtitan's Python configuration, a TOML table header ("[training]")
+// torchtitan's TOML, anything else a Megatron-LM argument list.
 std::string formatOf(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') return "deepspeed";
+  if (isTorchtitanPython(text)) return "torchtitan-py";
   size_t at = 0;
   while (at < text.size()) {
     const size_t end = text.find('\n', at);
@@ -41,14 +45,17 @@ int64_t positive(const std::string& v) {
 }  // namespace
 
 void checkExportFormat(const std::string& format) {
-  if (format != "megatron" && format != "nemo" && format != "nemo1" && format != "torchtitan" && format != "deepspeed")
-    throw std::invalid_argument("--export writes megatron, nemo, nemo1, torchtitan or deepspeed, got '" + format + "'");
+  if (format != "megatron" && format != "nemo" && format != "nemo1" && format != "torchtitan" && format != "torchtitan-py" &&
+      format != "deepspeed")
+    throw std::invalid_argument("--export writes megatron, nemo, nemo1, torchtitan, torchtitan-py or deepspeed, got '" + format +
+                                "'");
 }
 
 int64_t configSeqLength(const std::string& path) {
   const std::string text = readFileText(path, "launch configuration");
   const std::string format = formatOf(text);
   if (format == "deepspeed") return 0;
+  if (format == "torchtitan-py") return torchtitanPythonSeqLength(text);
   if (format == "torchtitan") {  // [training] seq_len = N
     bool training = false;
     size_t at = 0;
@@ -84,6 +91,7 @@ LaunchImport readLaunchConfig(const std::string& path, const LayerStack& stack, 
   const std::string format = formatOf(text);
   LaunchImport r = format == "deepspeed"    ? importDeepSpeed(text, path, stack, devices)
                    : format == "torchtitan" ? importTorchtitan(text, path, stack, devices)
+                   : format == "torchtitan-py" ? importTorchtitanPython(text, path, stack, devices)
                                             : importMegatron(text, path, stack, devices);
   if (r.seqLen > 0 && stack.seqLen > 0 && r.seqLen != stack.seqLen)
     throw Error(path, "the configuration's sequence length is " + std::to_string(r.seqLen) + " but the model was built for " +
@@ -96,9 +104,14 @@ void writeLaunchExport(const std::string& format, const std::string& path, const
   checkExportFormat(format);
   const LaunchFile f = format == "deepspeed"    ? exportDeepSpeed(p, ctx)
                        : format == "torchtitan" ? exportTorchtitan(p, ctx)
+                       : format == "torchtitan-py" ? exportTorchtitanPython(p, ctx)
                        : format == "nemo"       ? exportNemo(p, ctx)
                        : format == "nemo1"      ? exportNemo1(p, ctx)
                                                 : exportMegatron(p, ctx);
+  if (!f.companion.empty()) {  // the schedule the .py names: written first, so the .py never names a missing file
+    const std::filesystem::path out(path);
+    writeTextFileAtomically((out.parent_path() / (out.stem().string() + "_schedule.csv")).string(), f.companion);
+  }
   writeTextFileAtomically(path, f.text);
   for (const std::string& n : f.inexact) err << "graphplace-cli: " << path << ": not exactly expressible in " << format << ": " << n << "\n";
 }

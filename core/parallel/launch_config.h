@@ -27,6 +27,7 @@ struct LaunchContext {
 struct LaunchFile {
   std::string text;                  // the file's contents
   std::vector<std::string> inexact;  // one line per part of the plan the target cannot express exactly
+  std::string companion;             // a second file the first refers to (torchtitan's schedule CSV), or ""
 };
 
 // A plan read from a launch configuration.

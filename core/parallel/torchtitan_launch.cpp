@@ -6,15 +6,12 @@
 #include <toml++/toml.h>
 
 #include "base/error.h"
+#include "parallel/torchtitan_layout.h"
 
 namespace gp {
 namespace {
 
 constexpr const char* kTarget = "torchtitan";
-
-[[noreturn]] void reject(const std::string& why, const char* file) {
-  throw Error(kTarget, why + " (torchtitan 9dec370, " + file + ")");
-}
 
 std::string num(int64_t v) { return std::to_string(v); }
 
@@ -23,53 +20,12 @@ std::string num(int64_t v) { return std::to_string(v); }
 LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
   if (!ctx.stack) throw Error(kTarget, "no model to export for");
   const LayerStack& st = *ctx.stack;
+  const TorchtitanLayout layout = torchtitanLayout(p, ctx.globalBatch, /*current=*/false);
   LaunchFile f;
-  if (p.expertParallel) reject("torchtitan at this commit trains dense Llama models: no expert parallelism", "torchtitan/models");
-  if (p.overlapTpComm && p.tp == 1) reject("async tensor parallelism needs tensor_parallel_degree > 1", "config_manager.py");
-  // Where the data-parallel replicas keep their state.
-  int replicate = 1, shard = 1;
-  if (p.zero == 3 || (p.zero > 0 && p.pp > 1)) {
-    shard = p.dp;
-    if (p.zero == 2 && p.pp > 1)
-      f.inexact.push_back("ZeRO-2 with a pipeline: torchtitan's FSDP keeps parameters and gradients whole between "
-                          "micro-batches (ZeRO-1's memory), written as FSDP");
-  } else if (p.zero > 0) {
-    shard = p.dp;
-    f.inexact.push_back("ZeRO-" + num(p.zero) + ": torchtitan shards with FSDP (ZeRO-3) or replicates (DDP), written as FSDP "
-                        "(less memory, parameters gathered every pass)");
-  } else if (p.dp > 1) {
-    if (p.tp > 1 || p.pp > 1 || p.cp > 1)
-      reject("DDP has not supported > 1D parallelism: with tp, pp or cp the replicas shard (ZeRO-3)",
-             "torchtitan/parallelisms/parallelize_llama.py");
-    replicate = p.dp;
-  }
-  if (p.zero == 0 && p.cp > 1)
-    f.inexact.push_back("ZeRO-0 with context parallelism: torchtitan applies FSDP over dp x cp (ZeRO-3)");
-  if (p.zero == 3 && !p.overlapParamGather)
-    f.inexact.push_back("ZeRO-3 without prefetching: FSDP2 prefetches the next layer's parameters (faster than the plan)");
-  if (p.overlapTpComm)
-    f.inexact.push_back("TP communication overlapped: written as torchtitan's async TP, whose measured gain (4-16 %) is "
-                        "a fraction of the full overlap the plan assumes");
-  if (p.tp > 1 && !p.sequenceParallel)
-    f.inexact.push_back("tensor parallelism without sequence parallelism: torchtitan's runs the norms sequence-parallel");
-  if (p.attention == AttentionImpl::Flash)
-    f.inexact.push_back("attention: torchtitan calls scaled_dot_product_attention, which PyTorch up to 2.6 runs as "
-                        "FlashAttention-2 on Hopper (the plan assumes the GPU's fastest kernel)");
-  if (p.attention == AttentionImpl::Unfused)
-    f.inexact.push_back("unfused attention: torchtitan always calls scaled_dot_product_attention (fused)");
+  f.inexact = layout.inexact;
+  const int replicate = layout.replicate, shard = layout.shard;
+  const Recompute rec = layout.recompute;
   const int64_t mbs = p.microbatchSize(ctx.globalBatch);
-  if (p.pp == 1 && p.microbatches > 1)
-    f.inexact.push_back("gradient accumulation over " + num(p.microbatches) +
-                        " micro-batches: torchtitan at this commit has none, written as one batch of " +
-                        num(mbs * p.microbatches) + " per replica (more activation memory)");
-  std::set<Recompute> kinds;
-  for (const PipeStage& s : p.stages) kinds.insert(s.recompute);
-  if (kinds.size() > 1)
-    f.inexact.push_back("recomputation that differs between chunks: torchtitan checkpoints every block alike, written as full");
-  const Recompute rec = kinds.size() > 1 ? Recompute::Full : kinds.empty() ? Recompute::None : *kinds.begin();
-  if (rec == Recompute::Selective)
-    f.inexact.push_back("selective recomputation: torchtitan's op policy keeps the products' and attention's outputs and "
-                        "recomputes the rest, where the plan recomputes the attention cores only");
 
   char line[512];
   std::string& t = f.text;

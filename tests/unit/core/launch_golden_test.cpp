@@ -13,6 +13,7 @@
 #include "parallel/megatron_launch.h"
 #include "parallel/nemo_launch.h"
 #include "parallel/torchtitan_launch.h"
+#include "parallel/torchtitan_py_launch.h"
 #include "test_paths.h"
 
 using namespace gp;
@@ -31,6 +32,8 @@ TEST(LaunchGolden, EachFormatIsItsReviewedFile) {
                                                       {"nemo.py", exportNemo(p, ctx)},
                                                       {"nemo1.yaml", exportNemo1(p, ctx)},
                                                       {"torchtitan.toml", exportTorchtitan(p, ctx)},
+                                                      {"torchtitan.py", exportTorchtitanPython(p, ctx)},
+                                                      {"torchtitan_schedule.csv", {torchtitanScheduleCsv(p), {}, {}}},
                                                       {"deepspeed.json", exportDeepSpeed(p, ctx)}};
   const bool update = std::getenv("GP_UPDATE_GOLDEN") != nullptr;
   for (const auto& [name, file] : files) {

@@ -28,4 +28,14 @@ inline gp::LaunchContext launchContext(int64_t globalBatch) {
   return ctx;
 }
 
+// dp x tp x pp with v chunks per stage, evenly split, each recomputing as `r`; for torchtitan
+// (`flashAttention2`) with FlashAttention-2, what its SDPA runs, and sequence parallelism with tp.
+inline gp::ParallelPlan launchPlan(int dp, int tp, int pp, int v, int microbatches, gp::Recompute r, bool torchtitan = false) {
+  gp::ParallelPlan p;
+  p.dp = dp, p.tp = tp, p.pp = pp, p.virtualStages = v, p.microbatches = microbatches;
+  p.stages = gp::evenStages(launchStack().numLayers(), pp * v, r);
+  if (torchtitan) p.attention = gp::AttentionImpl::Flash2, p.sequenceParallel = tp > 1;
+  return p;
+}
+
 }  // namespace gptest

@@ -18,10 +18,7 @@ namespace {
 const LayerStack& stack() { return gptest::launchStack(); }
 
 ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r = Recompute::None) {
-  ParallelPlan p;
-  p.dp = dp, p.tp = tp, p.pp = pp, p.virtualStages = v, p.microbatches = microbatches;
-  p.stages = evenStages(stack().numLayers(), pp * v, r);
-  return p;
+  return gptest::launchPlan(dp, tp, pp, v, microbatches, r);
 }
 
 LaunchFile exported(const ParallelPlan& p, int64_t batch) {

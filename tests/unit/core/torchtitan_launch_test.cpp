@@ -15,12 +15,7 @@ namespace {
 const LayerStack& stack() { return gptest::launchStack(); }
 
 ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r = Recompute::Full) {
-  ParallelPlan p;
-  p.dp = dp, p.tp = tp, p.pp = pp, p.virtualStages = v, p.microbatches = microbatches;
-  p.stages = evenStages(stack().numLayers(), pp * v, r);
-  p.attention = AttentionImpl::Flash2;  // what torchtitan's SDPA ran
-  p.sequenceParallel = tp > 1;
-  return p;
+  return gptest::launchPlan(dp, tp, pp, v, microbatches, r, /*torchtitan=*/true);
 }
 
 LaunchFile exported(const ParallelPlan& p, int64_t batch) {
