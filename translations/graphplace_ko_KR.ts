@@ -127,9 +127,15 @@
         <translation>다시 열기</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+21"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+22"/>
+        <location line="+42"/>
         <source>no parallel plan is shown</source>
         <translation>표시된 병렬 계획이 없습니다</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import %1</source>
+        <translation>%1 가져오기</translation>
     </message>
 </context>
 <context>
@@ -2822,7 +2828,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+48"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+51"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -2983,7 +2989,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+57"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+61"/>
         <source>Parallel Plan</source>
         <translation>병렬 계획</translation>
     </message>
@@ -3108,7 +3114,17 @@ Global batch %2, layers per stage %3</source>
         <translation>계획을 Megatron-LM 인수, NeMo 재정의, torchtitan 또는 DeepSpeed 구성으로 저장합니다. 프레임워크가 표현할 수 없는 부분은 명시됩니다</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+2"/>
+        <source>Import Launch Configuration…</source>
+        <translation>실행 구성 가져오기…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read Megatron-LM arguments, NeMo recipe overrides, a torchtitan or DeepSpeed configuration as the plan, explain it and set the best plan found beside it</source>
+        <translation>Megatron-LM 인수, NeMo 레시피 재정의, torchtitan 또는 DeepSpeed 구성을 계획으로 읽고 설명한 뒤 찾은 최적 계획과 나란히 비교합니다</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>계획</translation>
@@ -3149,7 +3165,7 @@ Global batch %2, layers per stage %3</source>
         <translation>최적화기(DQN)</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>Pipeline (one training step)</source>
         <translation>파이프라인(학습 한 스텝)</translation>
     </message>
@@ -3199,12 +3215,56 @@ Global batch %2, layers per stage %3</source>
         <translation>맞지 않음: %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Layers per stage: %1</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+59"/>
+        <source>Your plan (%1) is the best found: %2 ms per step</source>
+        <translation>사용자 계획(%1)이 찾은 최적 계획입니다: 스텝당 %2 ms</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Beside your plan (%1): %2× faster, %3 against %4 ms per step.
+What changed: %5.
+Where the time moved: %6.</source>
+        <translation>사용자 계획(%1) 대비: %2배 빠름, 스텝당 %3 대 %4 ms.
+바뀐 점: %5.
+시간이 옮겨 간 곳: %6.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Yours (%1): %2 samples/s, %3 % MFU, %4 GiB peak</source>
+        <translation>사용자 계획(%1): %2 샘플/초, MFU %3 %, 최대 %4 GiB</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Yours (%1) does not run: %2</source>
+        <translation>사용자 계획(%1)은 실행되지 않습니다: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; read approximately: %1</source>
+        <translation>; 근사로 읽음: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; searching for the best plan…</source>
+        <translation>; 최적 계획을 찾는 중…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Import Launch Configuration</source>
+        <translation>실행 구성 가져오기</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)</source>
+        <translation>실행 구성 (*.sh *.txt *.toml *.py *.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3234,6 +3294,11 @@ Global batch %2, layers per stage %3</source>
         <location line="+1"/>
         <source>torchtitan configuration (*.toml)</source>
         <translation>torchtitan 구성 (*.toml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan Python configuration and schedule (*.py)</source>
+        <translation>torchtitan Python 구성 및 스케줄 (*.py)</translation>
     </message>
     <message>
         <location line="+1"/>

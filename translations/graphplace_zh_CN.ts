@@ -127,9 +127,15 @@
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+21"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+22"/>
+        <location line="+42"/>
         <source>no parallel plan is shown</source>
         <translation>没有显示并行方案</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
     </message>
 </context>
 <context>
@@ -2822,7 +2828,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+48"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+51"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -2983,7 +2989,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+57"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+61"/>
         <source>Parallel Plan</source>
         <translation>并行方案</translation>
     </message>
@@ -3108,7 +3114,17 @@ Global batch %2, layers per stage %3</source>
         <translation>将计划写为 Megatron-LM 参数、NeMo 覆盖项、torchtitan 或 DeepSpeed 配置；框架无法表达的部分会被列出</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+2"/>
+        <source>Import Launch Configuration…</source>
+        <translation>导入启动配置…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read Megatron-LM arguments, NeMo recipe overrides, a torchtitan or DeepSpeed configuration as the plan, explain it and set the best plan found beside it</source>
+        <translation>将 Megatron-LM 参数、NeMo 配方覆盖、torchtitan 或 DeepSpeed 配置读作方案，解释它，并与找到的最佳方案对比</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <location line="+39"/>
         <source>Plan</source>
         <translation>方案</translation>
@@ -3149,7 +3165,7 @@ Global batch %2, layers per stage %3</source>
         <translation>优化器（DQN）</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>Pipeline (one training step)</source>
         <translation>流水线（一个训练步）</translation>
     </message>
@@ -3199,12 +3215,56 @@ Global batch %2, layers per stage %3</source>
         <translation>放不下：%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Layers per stage: %1</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+59"/>
+        <source>Your plan (%1) is the best found: %2 ms per step</source>
+        <translation>您的方案（%1）就是找到的最佳方案：每步 %2 毫秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Beside your plan (%1): %2× faster, %3 against %4 ms per step.
+What changed: %5.
+Where the time moved: %6.</source>
+        <translation>与您的方案（%1）相比：快 %2 倍，每步 %3 对 %4 毫秒。
+改动：%5。
+时间的变化：%6。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Yours (%1): %2 samples/s, %3 % MFU, %4 GiB peak</source>
+        <translation>您的方案（%1）：%2 样本/秒，MFU %3 %，峰值 %4 GiB</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Yours (%1) does not run: %2</source>
+        <translation>您的方案（%1）无法运行：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; read approximately: %1</source>
+        <translation>；近似读取：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; searching for the best plan…</source>
+        <translation>；正在搜索最佳方案…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Import Launch Configuration</source>
+        <translation>导入启动配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)</source>
+        <translation>启动配置 (*.sh *.txt *.toml *.py *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3234,6 +3294,11 @@ Global batch %2, layers per stage %3</source>
         <location line="+1"/>
         <source>torchtitan configuration (*.toml)</source>
         <translation>torchtitan 配置 (*.toml)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan Python configuration and schedule (*.py)</source>
+        <translation>torchtitan Python 配置与调度 (*.py)</translation>
     </message>
     <message>
         <location line="+1"/>

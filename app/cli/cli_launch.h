@@ -1,7 +1,7 @@
 // parallelize's launch configurations: --config FILE reads a framework's configuration as the
-// user's plan — a DeepSpeed JSON, a torchtitan TOML, or else a Megatron-LM argument list (with or
-// without its launcher and script) — and --export FORMAT --out FILE writes the best plan as one
-// (core/parallel/megatron_launch.h, torchtitan_launch.h, deepspeed_launch.h).
+// user's plan — a DeepSpeed JSON, a torchtitan TOML or Python configuration, or else a
+// Megatron-LM argument list (with or without its launcher and script) — and --export FORMAT
+// --out FILE writes the best plan as one (core/parallel/launch_formats.h).
 #pragma once
 #include <cstdint>
 #include <ostream>

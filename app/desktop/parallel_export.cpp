@@ -1,15 +1,16 @@
 #include "parallel_export.h"
 
+#include <QFileInfo>
 #include <QObject>
 #include <algorithm>
+#include <stdexcept>
 
+#include "base/error.h"
+#include "base/file_text.h"
 #include "exporter.h"
-#include "parallel/deepspeed_launch.h"
-#include "parallel/megatron_launch.h"
-#include "parallel/nemo_launch.h"
+#include "parallel/launch_formats.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
-#include "parallel/torchtitan_launch.h"
 #include "parallel_session.h"
 
 namespace gp {
@@ -47,16 +48,34 @@ QString exportParallelLaunch(const ParallelSession& s, const QString& path, cons
       ctx.stepSeconds = m.stepTime;
       for (int64_t bytes : m.peakMemory) ctx.peakGiB = std::max(ctx.peakGiB, static_cast<double>(bytes) / (1u << 30));
     }
-    const ParallelPlan& p = s.state().plan;
-    const LaunchFile f = format == "nemo"         ? exportNemo(p, ctx)
-                         : format == "nemo1"      ? exportNemo1(p, ctx)
-                         : format == "torchtitan" ? exportTorchtitan(p, ctx)
-                         : format == "deepspeed"  ? exportDeepSpeed(p, ctx)
-                                                  : exportMegatron(p, ctx);
+    const LaunchFile f = exportLaunchConfig(format, s.state().plan, ctx);
+    if (!f.companion.empty()) {  // torchtitan's schedule CSV, which the configuration names
+      const std::string companion = launchCompanionPath(path.toStdString());
+      const QString error = writeFileAtomically(QString::fromStdString(companion), QByteArray::fromStdString(f.companion));
+      if (!error.isEmpty()) throw std::runtime_error(error.toStdString());
+    }
     if (inexact)
       for (const std::string& n : f.inexact) inexact->push_back(QString::fromStdString(n));
     return f.text;
   });
+}
+
+QString importParallelLaunch(ParallelSession& s, const QString& path, QStringList* approximated) {
+  if (!s.hasTask()) return QStringLiteral("%1: %2").arg(path, QObject::tr("no parallel plan is shown"));
+  try {
+    const ParallelTask& t = *s.task();
+    const std::string file = path.toStdString();
+    const LaunchImport r = importLaunchConfig(readFileText(file, "launch configuration"), file, t.stack, t.c.numDevices());
+    const QString refused = s.edit({r.globalBatch, r.plan}, QObject::tr("Import %1").arg(QFileInfo(path).fileName()));
+    if (!refused.isEmpty()) return QStringLiteral("%1: %2").arg(path, refused);
+    if (approximated)
+      for (const std::string& a : r.approximated) approximated->push_back(QString::fromStdString(a));
+    return {};
+  } catch (const Error& e) {
+    return QString::fromStdString(e.what());  // names the file
+  } catch (const std::exception& e) {
+    return QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
+  }
 }
 
 QString exportParallelTrace(const ParallelSession& s, const QString& path) {

@@ -1,4 +1,4 @@
-// The Parallel Plan window's files, written atomically (QSaveFile, exporter.h): the plan file
+// The Parallel Plan window's files, read as a plan or written atomically (QSaveFile, exporter.h): the plan file
 // (parallelPlanJson: `graphplace-cli parallelize --plan` reads it), the Chrome trace of the
 // simulated step (parallelTraceJson) and the plan as a framework's launch configuration
 // (core/parallel/*_launch.h). Each returns "" on success, else one line naming the file.
@@ -13,8 +13,11 @@ class ParallelSession;
 
 QString exportParallelPlan(const ParallelSession& s, const QString& path);
 QString exportParallelTrace(const ParallelSession& s, const QString& path);
-// `format`: "megatron", "nemo", "nemo1", "torchtitan", "deepspeed"; `inexact` gets what the
-// framework cannot express exactly.
+// `format`: one of launchExportFormats() (core/parallel/launch_formats.h), torchtitan-py with its
+// schedule CSV beside the file; `inexact` gets what the framework cannot express exactly.
 QString exportParallelLaunch(const ParallelSession& s, const QString& path, const std::string& format, QStringList* inexact);
+// A framework's launch configuration (importLaunchConfig) shown as the plan, one undo step;
+// `approximated` gets the settings read approximately.
+QString importParallelLaunch(ParallelSession& s, const QString& path, QStringList* approximated);
 
 }  // namespace gp

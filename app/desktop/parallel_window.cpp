@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -15,6 +16,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "parallel/device_memory_panel.h"
 #include "parallel/layer_stack_view.h"
@@ -24,6 +26,8 @@
 #include "parallel/parallel_format.h"
 #include "parallel/pipeline_view.h"
 #include "parallel_export.h"
+#include "parallel/pipeline_sim.h"
+#include "parallel/plan_knobs.h"
 
 namespace gp {
 
@@ -133,6 +137,9 @@ void ParallelWindow::createActions() {
   exportLaunch_ = makeAction(this, tr("Export Launch Configuration…"), "parallelExportLaunch",
                              tr("Write the plan as Megatron-LM arguments, NeMo overrides, a torchtitan or DeepSpeed "
                                 "configuration; what the framework cannot express is named"));
+  importLaunch_ = makeAction(this, tr("Import Launch Configuration…"), "parallelImportLaunch",
+                             tr("Read Megatron-LM arguments, NeMo recipe overrides, a torchtitan or DeepSpeed configuration as the plan, "
+                                "explain it and set the best plan found beside it"));
   using M = ParallelSession::Method;
   connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
   connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
@@ -148,6 +155,7 @@ void ParallelWindow::createActions() {
   connect(exportPlan_, &QAction::triggered, this, [this] { chooseAndExport(false); });
   connect(exportTrace_, &QAction::triggered, this, [this] { chooseAndExport(true); });
   connect(exportLaunch_, &QAction::triggered, this, &ParallelWindow::chooseAndExportLaunch);
+  connect(importLaunch_, &QAction::triggered, this, &ParallelWindow::chooseAndImportLaunch);
 
   QToolBar* tb = addToolBar(tr("Plan"));
   tb->setObjectName(QStringLiteral("parallelToolBar"));
@@ -168,14 +176,14 @@ void ParallelWindow::createActions() {
   tb->addAction(undo_);
   tb->addAction(redo_);
   tb->addSeparator();
-  tb->addActions({exportPlan_, exportTrace_});
+  tb->addActions({importLaunch_, exportPlan_, exportTrace_, exportLaunch_});
 
   QMenu* plan = menuBar()->addMenu(tr("&Plan"));
   plan->addActions({undo_, redo_});
   plan->addSeparator();
   plan->addActions({megatron_, dataParallel_, recipe_, exact_, optimize_, stop_, reset_});
   plan->addSeparator();
-  plan->addActions({exportPlan_, exportTrace_, exportLaunch_});
+  plan->addActions({importLaunch_, exportPlan_, exportTrace_, exportLaunch_});
   plan->addSeparator();
   QAction* close = plan->addAction(tr("&Close"));
   close->setShortcut(QKeySequence::Close);
@@ -228,11 +236,18 @@ QWidget* ParallelWindow::createPlanPage() {
   breakdown_->setObjectName(QStringLiteral("parallelBreakdown"));
   breakdown_->setWordWrap(true);
   breakdown_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  beside_ = new QLabel(top);
+  beside_->setObjectName(QStringLiteral("parallelBeside"));
+  beside_->setWordWrap(true);
+  beside_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  beside_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; padding: 4px; }"));
+  beside_->hide();
   layers_ = new LayerStackView(top);
   layers_->setObjectName(QStringLiteral("parallelLayers"));
   topLayout->addWidget(title_);
   topLayout->addWidget(summary_);
   topLayout->addWidget(breakdown_);
+  topLayout->addWidget(beside_);
   topLayout->addWidget(layers_);
   right->addWidget(top);
   pipeline_ = new PipelineView(right);
@@ -327,6 +342,7 @@ void ParallelWindow::onChanged() {
   breakdown_->setText(pformat::breakdownText(m));
   breakdown_->setToolTip(pformat::breakdownToolTip(m));
   breakdown_->setVisible(!breakdown_->text().isEmpty());
+  if (!pedit::sameState(s, besideFor_)) beside_->hide();  // it spoke of another plan
   summary_->setToolTip(pformat::shapeText(s.plan, s.batch) + QLatin1Char('\n') +
                        tr("Layers per stage: %1").arg(pformat::stagesText(s.plan)));
   const int row = session_.history()->find(s);
@@ -341,7 +357,8 @@ void ParallelWindow::onChanged() {
 void ParallelWindow::onBusyChanged() {
   const bool ready = session_.hasTask() && !session_.isBusy();
   const QString why = session_.whyNotEdit();
-  for (QAction* a : {megatron_, dataParallel_, recipe_, exact_, optimize_, reset_, exportPlan_, exportTrace_})
+  for (QAction* a : {megatron_, dataParallel_, recipe_, exact_, optimize_, reset_, exportPlan_, exportTrace_, exportLaunch_,
+                     importLaunch_})
     a->setEnabled(ready);
   stop_->setEnabled(session_.isSearching());
   budget_->setEnabled(ready);
@@ -354,8 +371,82 @@ void ParallelWindow::onBusyChanged() {
 
 void ParallelWindow::onSearchFinished(ParallelSession::Method m, bool applied, const QString& note) {
   if (m == ParallelSession::Method::Dqn) mfu_->replotNow();
-  if (applied) statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
+  if (imported_) {
+    showBeside(besideImported());
+    statusBar()->showMessage(beside_->text().replace(QLatin1Char('\n'), QLatin1Char(' ')), 30000);
+    imported_.reset();
+  } else if (applied) {
+    statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
+  }
   onBusyChanged();
+}
+
+void ParallelWindow::showBeside(const QString& text) {
+  beside_->setText(text);
+  besideFor_ = session_.state();
+  beside_->show();
+  // Room for every line: the top pane grows at the pipeline's expense.
+  QWidget* top = beside_->parentWidget();
+  auto* split = qobject_cast<QSplitter*>(top->parentWidget());
+  if (!split || !top->layout()) return;
+  QList<int> sizes = split->sizes();
+  const int want = top->layout()->totalHeightForWidth(top->width());
+  if (sizes.size() > 1 && want > sizes[0]) {
+    sizes[1] -= want - sizes[0];
+    sizes[0] = want;
+    split->setSizes(sizes);
+  }
+}
+
+QString ParallelWindow::besideText() const { return beside_->isVisible() ? beside_->text() : QString(); }
+
+QString ParallelWindow::besideImported() const {
+  const ParallelMeasurement& best = session_.measurement();
+  const ParallelMeasurement& mine = importedMeasurement_;
+  if (pedit::sameState(session_.state(), *imported_) || !best.feasible || best.stepTime >= mine.stepTime)
+    return tr("Your plan (%1) is the best found: %2 ms per step").arg(importedName_).arg(mine.stepTime * 1e3, 0, 'f', 1);
+  return tr("Beside your plan (%1): %2× faster, %3 against %4 ms per step.\nWhat changed: %5.\nWhere the time moved: %6.")
+      .arg(importedName_)
+      .arg(mine.stepTime / best.stepTime, 0, 'f', 2)
+      .arg(best.stepTime * 1e3, 0, 'f', 1)
+      .arg(mine.stepTime * 1e3, 0, 'f', 1)
+      .arg(QString::fromStdString(planChanges(imported_->plan, session_.state().plan, session_.state().batch)),
+           QString::fromStdString(breakdownChanges(mine.breakdown, mine.stepTime, best.breakdown, best.stepTime)));
+}
+
+QString ParallelWindow::importLaunch(const QString& path) {
+  QStringList approximated;
+  const QString error = importParallelLaunch(session_, path, &approximated);
+  if (!error.isEmpty()) {
+    statusBar()->showMessage(error, 30000);
+    return error;
+  }
+  imported_ = session_.state();
+  importedMeasurement_ = session_.measurement();
+  importedName_ = QFileInfo(path).fileName();
+  const ParallelMeasurement& m = importedMeasurement_;
+  QString message = m.feasible ? tr("Yours (%1): %2 samples/s, %3 % MFU, %4 GiB peak")
+                                     .arg(importedName_)
+                                     .arg(m.samplesPerSecond, 0, 'f', 1)
+                                     .arg(pformat::percentText(m.mfu))
+                                     .arg(m.peakMemory.empty() ? 0.0
+                                                               : static_cast<double>(*std::max_element(m.peakMemory.begin(),
+                                                                                                       m.peakMemory.end())) /
+                                                                     (1u << 30),
+                                          0, 'f', 1)
+                               : tr("Yours (%1) does not run: %2").arg(importedName_, QString::fromStdString(m.problem));
+  if (!approximated.isEmpty()) message += tr("; read approximately: %1").arg(approximated.join(QStringLiteral("; ")));
+  showBeside(message);
+  session_.run(ParallelSession::Method::Exact);  // its "searching" message first, then this one
+  statusBar()->showMessage(message + tr("; searching for the best plan…"));
+  return {};
+}
+
+void ParallelWindow::chooseAndImportLaunch() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Import Launch Configuration"), {},
+      tr("Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)"));
+  if (!path.isEmpty()) importLaunch(path);
 }
 
 void ParallelWindow::updateMfuReference() {
@@ -414,6 +505,7 @@ void ParallelWindow::chooseAndExportLaunch() {
                             {"nemo", tr("NeMo 2.0 recipe overrides (*.py)")},
                             {"nemo1", tr("NeMo 1.x configuration (*.yaml)")},
                             {"torchtitan", tr("torchtitan configuration (*.toml)")},
+                            {"torchtitan-py", tr("torchtitan Python configuration and schedule (*.py)")},
                             {"deepspeed", tr("DeepSpeed configuration (*.json)")}};
   QStringList filters;
   for (const Format& f : formats) filters << f.filter;

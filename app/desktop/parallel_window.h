@@ -4,11 +4,13 @@
 // the summary line, the layer stack by stage (boundaries draggable), the pipeline timeline, the
 // mesh on the servers and every device's memory. Megatron, Data parallel, Exact and Optimize
 // (the DQN, in the background, with Stop) produce plans; Reset goes back to the first plan;
-// Ctrl+Z / Ctrl+Shift+Z undo and redo every change; Export writes the plan file and the trace.
+// Ctrl+Z / Ctrl+Shift+Z undo and redo every change; Export writes the plan file, the trace and
+// the plan as a framework's launch configuration; Import reads one as the plan and compares it.
 // It reads the document's workspace and never changes the document. Closing it stops a search.
 #pragma once
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 #include "parallel_session.h"
 
@@ -59,10 +61,18 @@ class ParallelWindow : public QMainWindow {
 
   QString exportPlan(const QString& path);  // "" on success, else the error (also shown)
   QString exportTrace(const QString& path);
-  // `format`: megatron, nemo, nemo1, torchtitan, deepspeed. The status bar says what the framework
-  // cannot express exactly (statusText()).
+  // `format`: megatron, nemo, nemo1, torchtitan, torchtitan-py, deepspeed. The status bar says
+  // what the framework cannot express exactly (statusText()).
   QString exportLaunch(const QString& path, const QString& format);
+  // A Megatron-LM argument list, torchtitan TOML or Python configuration, or DeepSpeed JSON shown
+  // as the plan (one undo step) and explained: the status bar gives its figures and what was
+  // read approximately, then the exact search runs, and when it finishes the status bar sets the
+  // best plan found beside it (how much faster, what changed, where the time moved).
+  QString importLaunch(const QString& path);
   QString statusText() const;
+  // An imported configuration's explanation and its comparison with the best plan found, shown
+  // under the summary while that plan is shown ("" when none).
+  QString besideText() const;
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -70,6 +80,9 @@ class ParallelWindow : public QMainWindow {
  private:
   void createActions();
   void chooseAndExportLaunch();
+  void chooseAndImportLaunch();
+  QString besideImported() const;
+  void showBeside(const QString& text);
   QWidget* createPlanPage();
   void onLoaded();
   void onChanged();
@@ -88,6 +101,8 @@ class ParallelWindow : public QMainWindow {
   QLabel* title_ = nullptr;
   QLabel* summary_ = nullptr;
   QLabel* breakdown_ = nullptr;
+  QLabel* beside_ = nullptr;
+  pedit::PlanState besideFor_;  // the plan beside_ speaks of
   ParallelControls* controls_ = nullptr;
   LayerStackView* layers_ = nullptr;
   PipelineView* pipeline_ = nullptr;
@@ -98,7 +113,11 @@ class ParallelWindow : public QMainWindow {
   QSpinBox* budget_ = nullptr;
   QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *recipe_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
   QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr,
-          *exportLaunch_ = nullptr;
+          *exportLaunch_ = nullptr, *importLaunch_ = nullptr;
+  // The plan last imported from a launch configuration, set beside the next search's result.
+  std::optional<pedit::PlanState> imported_;
+  ParallelMeasurement importedMeasurement_;
+  QString importedName_;
 };
 
 }  // namespace gp

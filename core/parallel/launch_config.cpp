@@ -1,6 +1,9 @@
 #include "parallel/launch_config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <string_view>
 
 namespace gp {
 
@@ -65,6 +68,38 @@ std::vector<std::string> shellWords(const std::string& text) {
   }
   finish();
   return words;
+}
+
+std::map<std::string, std::string> pythonAssignments(const std::string& text, const std::string& prefix) {
+  std::map<std::string, std::string> values;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line(text.data() + at, end - at);
+    at = end + 1;
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos || !line.substr(start).starts_with(prefix)) continue;
+    line.remove_prefix(start + prefix.size());
+    size_t k = 0;
+    while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '_' || line[k] == '.')) ++k;
+    const std::string key(line.substr(0, k));
+    line.remove_prefix(k);
+    const size_t eq = line.find_first_not_of(" \t");
+    if (key.empty() || eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
+    line.remove_prefix(eq + 1);
+    char quote = 0;
+    size_t stop = 0;
+    for (; stop < line.size(); ++stop) {
+      const char c = line[stop];
+      if (quote) quote = c == quote ? 0 : quote;
+      else if (c == '"' || c == '\'') quote = c;
+      else if (c == '#') break;
+    }
+    std::string_view value = line.substr(0, stop);
+    const size_t a = value.find_first_not_of(" \t\r"), b = value.find_last_not_of(" \t\r");
+    values[key] = a == std::string_view::npos ? "" : std::string(value.substr(a, b - a + 1));
+  }
+  return values;
 }
 
 }  // namespace gp

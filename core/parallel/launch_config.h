@@ -5,6 +5,7 @@
 // gp::Error(target, the framework's reason) in both directions.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,5 +52,10 @@ std::string launchHeader(const ParallelPlan& p, const LaunchContext& ctx, const 
 // The shell words of `text`: whitespace-separated, quotes removed, backslash-newlines joined,
 // comments (# to the end of the line) dropped, a bash array's parentheses and "NAME=(" dropped.
 std::vector<std::string> shellWords(const std::string& text);
+
+// The `<prefix><key> = <value>` lines of a Python file (a function that sets a configuration's
+// fields: torchtitan's "config.", NeMo's "recipe."): key without the prefix, value as written up
+// to a comment; later lines win.
+std::map<std::string, std::string> pythonAssignments(const std::string& text, const std::string& prefix);
 
 }  // namespace gp

@@ -1,9 +1,11 @@
 #include "parallel/nemo_launch.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <utility>
 
+#include "base/error.h"
 #include "parallel/megatron_launch.h"
 
 namespace gp {
@@ -149,6 +151,90 @@ LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx) {
     t += "    overlap_param_sync: " + yesNo(has("--overlap-param-gather")) + "\n";
   }
   return out;
+}
+
+bool isNemoRecipe(const std::string& text) { return !pythonAssignments(text, "recipe.").empty(); }
+
+LaunchImport importNemo(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
+  const auto v = pythonAssignments(text, "recipe.");
+  if (!v.count("trainer.strategy.tensor_model_parallel_size") && !v.count("trainer.strategy.pipeline_model_parallel_size") &&
+      !v.count("data.global_batch_size"))
+    throw Error(source, "no NeMo recipe settings (recipe.trainer.strategy..., recipe.data...) found");
+  std::string args;
+  auto literal = [&](const std::string& key) {
+    std::string value = v.at(key);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    if (value.empty() || value.find_first_of(" \t()[]{},") != std::string::npos)
+      throw Error(source, "recipe." + key + " must be a literal, got '" + v.at(key) + "'");
+    return value;
+  };
+  auto valueFlag = [&](const std::string& key, const std::string& flag) {
+    if (v.count(key) && v.at(key) != "None") args += flag + " " + literal(key) + "\n";
+  };
+  auto switchFlag = [&](const std::string& key, const std::string& flag) {
+    if (!v.count(key)) return;
+    const std::string& value = v.at(key);
+    if (value != "True" && value != "False") throw Error(source, "recipe." + key + " must be True or False, got '" + value + "'");
+    if (value == "True") args += flag + "\n";
+  };
+  valueFlag("model.config.num_layers", "--num-layers");
+  valueFlag("model.config.hidden_size", "--hidden-size");
+  valueFlag("model.config.num_attention_heads", "--num-attention-heads");
+  if (v.count("model.config.num_query_groups") && v.at("model.config.num_query_groups") != "None") {
+    args += "--group-query-attention\n";
+    valueFlag("model.config.num_query_groups", "--num-query-groups");
+  }
+  valueFlag("model.config.num_moe_experts", "--num-experts");
+  valueFlag(v.count("data.seq_length") ? "data.seq_length" : "model.config.seq_length", "--seq-length");
+  valueFlag("data.micro_batch_size", "--micro-batch-size");
+  valueFlag("data.global_batch_size", "--global-batch-size");
+  valueFlag("trainer.strategy.tensor_model_parallel_size", "--tensor-model-parallel-size");
+  valueFlag("trainer.strategy.pipeline_model_parallel_size", "--pipeline-model-parallel-size");
+  valueFlag("trainer.strategy.virtual_pipeline_model_parallel_size", "--num-virtual-stages-per-pipeline-rank");
+  valueFlag("trainer.strategy.context_parallel_size", "--context-parallel-size");
+  valueFlag("trainer.strategy.expert_model_parallel_size", "--expert-model-parallel-size");
+  switchFlag("trainer.strategy.sequence_parallel", "--sequence-parallel");
+  valueFlag("trainer.strategy.num_layers_in_first_pipeline_stage", "--decoder-first-pipeline-num-layers");
+  valueFlag("trainer.strategy.num_layers_in_last_pipeline_stage", "--decoder-last-pipeline-num-layers");
+  valueFlag("model.config.recompute_granularity", "--recompute-granularity");
+  valueFlag("model.config.recompute_method", "--recompute-method");
+  valueFlag("model.config.recompute_num_layers", "--recompute-num-layers");
+  switchFlag("optim.config.use_distributed_optimizer", "--use-distributed-optimizer");
+  switchFlag("trainer.strategy.ddp.overlap_grad_reduce", "--overlap-grad-reduce");
+  switchFlag("trainer.strategy.ddp.overlap_param_gather", "--overlap-param-gather");
+  if (v.count("trainer.strategy.fsdp") && literal("trainer.strategy.fsdp") == "megatron") args += "--use-torch-fsdp2\n";
+  if (v.count("trainer.plugins")) {
+    const std::string& plugins = v.at("trainer.plugins");
+    if (plugins.find("fp8") != std::string::npos) args += "--fp8-format hybrid\n";
+    if (plugins.find("bf16") != std::string::npos) args += "--bf16\n";
+    else if (plugins.find("fp16") != std::string::npos) args += "--fp16\n";
+  }
+  if (v.count("model.config.attention_backend")) {
+    const std::string& backend = v.at("model.config.attention_backend");
+    if (!backend.starts_with("AttnBackend.")) throw Error(source, "recipe.model.config.attention_backend must be AttnBackend.<name>");
+    args += "--attention-backend " + backend.substr(12) + "\n";
+  }
+  // recipe.trainer.callbacks.append(run.Config(MegatronCommOverlapCallback, tp_comm_overlap=True, ...))
+  if (text.find("tp_comm_overlap=True") != std::string::npos) args += "--tp-comm-overlap\n";
+  if (text.find("overlap_p2p_comm=True") != std::string::npos) args += "--overlap-p2p-comm\n";
+  // The recipe's GPUs, as a torchrun line states them for Megatron-LM.
+  if (v.count("trainer.devices") && v.count("trainer.num_nodes")) {
+    auto count = [&](const std::string& key) {
+      const std::string digits = literal(key);
+      int64_t n = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      if (ec != std::errc() || end != digits.data() + digits.size() || n < 1 || n > kMaxLaunchCount)
+        throw Error(source, "recipe." + key + " must be a whole number 1 .. 2^20, got '" + digits + "'");
+      return n;
+    };
+    const int64_t world = count("trainer.devices") * count("trainer.num_nodes");
+    if (world > devices)
+      throw Error(source, "the recipe runs on " + std::to_string(world) + " GPUs (trainer.devices x trainer.num_nodes), the cluster has " +
+                              std::to_string(devices));
+    devices = static_cast<int>(world);
+  }
+  return importMegatron(args, source, st, devices);
 }
 
 }  // namespace gp

@@ -13,6 +13,13 @@ namespace gp {
 // NeMo 2.0: `recipe.trainer.strategy.tensor_model_parallel_size = 2`, ... for a recipe from
 // nemo.collections.llm. Throws gp::Error("nemo", reason) for plans Megatron-Core rejects.
 LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx);
+// A plan from NeMo 2.0 recipe overrides (the `recipe.<field> = value` lines exportNemo writes, and
+// the MegatronCommOverlapCallback it appends): read as the Megatron-LM arguments they stand for,
+// with Megatron-LM's checks (importMegatron); gp::Error(source, ...) naming NeMo's field for values
+// that are not literals.
+LaunchImport importNemo(const std::string& text, const std::string& source, const LayerStack& stack, int devices);
+// Whether `text` sets fields of a NeMo recipe (lines starting "recipe.").
+bool isNemoRecipe(const std::string& text);
 // NeMo 1.x: the `trainer:` and `model:` keys of megatron_gpt_config.yaml. Throws
 // gp::Error("nemo1", reason).
 LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx);

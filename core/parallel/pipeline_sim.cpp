@@ -111,7 +111,8 @@ std::string breakdownChanges(const StepBreakdown& from, double fromStep, const S
   char text[160];
   for (const Part& p : parts) {
     if (std::abs(p.b - p.a) < floor) continue;
-    std::snprintf(text, sizeof text, "%s%s %.3g -> %.3g s", out.empty() ? "" : ", ", p.name, p.a, p.b);
+    auto shown = [&](double v) { return std::abs(v) < 1e-9 * std::max(fromStep, toStep) ? 0.0 : v; };  // no "-4e-16 s"
+    std::snprintf(text, sizeof text, "%s%s %.3g -> %.3g s", out.empty() ? "" : ", ", p.name, shown(p.a), shown(p.b));
     out += text;
   }
   return out.empty() ? "no part of the step moved by 1 %" : out;

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
-#include <cctype>
-#include <string_view>
 
 #include "base/error.h"
 #include "parallel/pipeline_sim.h"
@@ -33,39 +31,6 @@ std::string modulesPerPart(const ParallelPlan& p, int layers) {
     out += "]";
   }
   return out + "]";
-}
-
-// The `config.<key> = <value>` lines: key without "config.", value up to a comment.
-std::map<std::string, std::string> configAssignments(const std::string& text) {
-  std::map<std::string, std::string> values;
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view line(text.data() + at, end - at);
-    at = end + 1;
-    const size_t start = line.find_first_not_of(" \t");
-    if (start == std::string_view::npos || !line.substr(start).starts_with("config.")) continue;
-    line.remove_prefix(start + 7);
-    size_t k = 0;
-    while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '_' || line[k] == '.')) ++k;
-    const std::string key(line.substr(0, k));
-    line.remove_prefix(k);
-    const size_t eq = line.find_first_not_of(" \t");
-    if (key.empty() || eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) continue;
-    line.remove_prefix(eq + 1);
-    char quote = 0;
-    size_t stop = 0;
-    for (; stop < line.size(); ++stop) {
-      const char c = line[stop];
-      if (quote) quote = c == quote ? 0 : quote;
-      else if (c == '"' || c == '\'') quote = c;
-      else if (c == '#') break;
-    }
-    std::string_view value = line.substr(0, stop);
-    const size_t a = value.find_first_not_of(" \t\r"), b = value.find_last_not_of(" \t\r");
-    values[key] = a == std::string_view::npos ? "" : std::string(value.substr(a, b - a + 1));
-  }
-  return values;
 }
 
 // The layer numbers ("layers.K") of each inner list of a list of lists of module names.
@@ -159,7 +124,7 @@ LaunchFile exportTorchtitanPython(const ParallelPlan& p, const LaunchContext& ct
 }
 
 int64_t torchtitanPythonSeqLength(const std::string& text) {
-  const auto values = configAssignments(text);
+  const auto values = pythonAssignments(text, "config.");
   auto it = values.find("training.max_context_length");
   int64_t v = 0;
   if (it == values.end()) return 0;
@@ -173,7 +138,7 @@ bool isTorchtitanPython(const std::string& text) {
 
 LaunchImport importTorchtitanPython(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
   auto fail = [&](const std::string& why) { return Error(source, why); };
-  const std::map<std::string, std::string> values = configAssignments(text);
+  const std::map<std::string, std::string> values = pythonAssignments(text, "config.");
   if (!values.count("parallelism.tensor_parallel_degree") && !values.count("parallelism.pipeline_parallel_degree") &&
       !values.count("parallelism.data_parallel_shard_degree"))
     throw fail("no torchtitan config.parallelism settings found");

@@ -9,15 +9,21 @@
 // without the LibTorch plugin). With GP_SCREENSHOT_DIR set, the window is saved there: a
 // GPT-13B pipeline on two servers (parallel-plan.png), after a DQN run (parallel-dqn.png) and
 // on a model without layers (parallel-no-layers.png).
+#include <QAbstractItemView>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 
 #include "app_test_helpers.h"
@@ -290,8 +296,53 @@ class ParallelPlanTest : public QObject {
     QCOMPARE(back.globalBatch, int64_t{256});
     QVERIFY(sameKnobs(back.plan, s.state().plan));
     QVERIFY(pw->statusText().startsWith(QStringLiteral("Wrote ")));
-    for (const char* format : {"nemo", "nemo1", "torchtitan", "deepspeed"})
+    for (const char* format : {"nemo", "nemo1", "torchtitan", "torchtitan-py", "deepspeed"})
       QCOMPARE(pw->exportLaunch(dir.filePath(QString::fromLatin1(format)), QString::fromLatin1(format)), QString());
+    QVERIFY(pw->action("parallelExportLaunch")->associatedObjects().size() >= 2);  // menu and toolbar
+  }
+
+  // A user's Megatron-LM arguments become the plan shown (one undo step), explained in the status
+  // bar, then the exact search sets the best plan beside it; a broken file is one line.
+  void importedConfigurationIsExplainedAndCompared() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    ParallelWindow* pw = openParallel(w, doc, QStringLiteral("zoo:gpt_1_3b"));
+    QVERIFY(pw);
+    ParallelSession& s = *pw->session();
+    pw->action("parallelMegatron")->trigger();
+    QVERIFY(waitParallel(pw));
+    QTemporaryDir dir;
+    const QString args = dir.filePath(QStringLiteral("my_args.sh"));
+    QCOMPARE(pw->exportLaunch(args, QStringLiteral("megatron")), QString());
+    const pedit::PlanState mine = s.state();
+    pw->action("parallelReset")->trigger();
+    const int undoBefore = s.undoStack()->count();
+    QCOMPARE(pw->importLaunch(args), QString());
+    QVERIFY(pw->statusText().startsWith(QStringLiteral("Yours (my_args.sh): ")));
+    QVERIFY(pw->statusText().contains(QStringLiteral("searching for the best plan")));
+    QVERIFY(sameKnobs(s.state().plan, mine.plan));
+    QCOMPARE(s.undoStack()->count(), undoBefore + 1);
+    QVERIFY(waitParallel(pw));
+    const QString beside = pw->statusText();
+    QVERIFY2(beside.startsWith(QStringLiteral("Beside your plan (my_args.sh): ")) ||
+                 beside.startsWith(QStringLiteral("Your plan (my_args.sh) is the best found")),
+             qPrintable(beside));
+    if (beside.startsWith(QStringLiteral("Beside"))) QVERIFY(beside.contains(QStringLiteral("What changed: ")));
+    QCOMPARE(pw->besideText().replace(QLatin1Char('\n'), QLatin1Char(' ')), beside);  // under the summary
+    if (beside.startsWith(QStringLiteral("Beside"))) {  // back to the imported plan: the comparison goes
+      pw->action("parallelUndo")->trigger();
+      QVERIFY(pw->besideText().isEmpty());
+    }
+
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"train_batch_size\": ");
+    f.close();
+    const QString error = pw->importLaunch(bad);
+    QVERIFY2(error.startsWith(bad) && !error.contains(QLatin1Char('\n')), qPrintable(error));
+    QCOMPARE(pw->statusText(), error);
   }
 
   void modelWithoutLayersSaysWhy() {
@@ -437,6 +488,42 @@ class ParallelPlanTest : public QObject {
     QVERIFY(s.measurement().feasible);
     QTest::qWait(300);
     QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-plan.png"));
+
+    // The export dialog with its list of formats open: the screen under the dialog and the list.
+    bool dialogSeen = false;
+    QTimer::singleShot(800, [&] {
+      auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      if (!d) return;
+      auto* types = d->findChild<QComboBox*>(QStringLiteral("fileTypeCombo"));
+      if (types) types->showPopup();
+      QTimer::singleShot(500, [&, d, types] {
+        QRect area = d->frameGeometry();
+        if (types && types->view() && types->view()->window()->isVisible())
+          area = area.united(types->view()->window()->frameGeometry());
+        const QPixmap screen = QGuiApplication::primaryScreen()->grabWindow(0);
+        dialogSeen = screen.copy(area).save(QString::fromUtf8(dir) + "/parallel-export-dialog.png");
+        if (types) types->hidePopup();
+        d->reject();
+      });
+    });
+    pw->action("parallelExportLaunch")->trigger();
+    QVERIFY(dialogSeen);
+
+    // A published Megatron-LM command line for this model, imported and set beside the best plan.
+    QTemporaryDir tmp;
+    const QString args = tmp.filePath(QStringLiteral("gpt13b_megatron.sh"));
+    QFile f(args);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("torchrun --nproc-per-node 8 pretrain_gpt.py --num-layers 40 --hidden-size 5120 --num-attention-heads 40 "
+            "--seq-length 2048 --max-position-embeddings 2048 --tensor-model-parallel-size 8 --pipeline-model-parallel-size 1 "
+            "--micro-batch-size 1 --global-batch-size 128 --recompute-granularity full --recompute-method uniform "
+            "--recompute-num-layers 1 --bf16\n");
+    f.close();
+    QCOMPARE(pw->importLaunch(args), QString());
+    QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-import.png"));  // before the search answers
+    QVERIFY(waitParallel(pw));
+    QTest::qWait(300);
+    QVERIFY(pw->grab().save(QString::fromUtf8(dir) + "/parallel-import-beside.png"));
   }
 };
 

@@ -14,7 +14,10 @@ QString samplesText(double samplesPerSecond) { return QLocale().toString(samples
 
 QString stepMsText(double seconds) { return QLocale().toString(seconds * 1e3, 'f', 1); }
 
-QString percentText(double share) { return QLocale().toString(share * 100, 'f', 1); }
+QString percentText(double share) {
+  const double percent = share * 100;
+  return QLocale().toString(percent > -0.05 && percent < 0.05 ? 0.0 : percent, 'f', 1);  // no "-0.0"
+}
 
 QString scheduleName(PipeSchedule s) {
   return s == PipeSchedule::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B");

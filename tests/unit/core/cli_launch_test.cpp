@@ -83,7 +83,7 @@ TEST(CliLaunch, BadLaunchConfigurationsGetOneLine) {
     std::string args, message;
   };
   const Case cases[] = {
-      {"--global-batch 64 --export yaml --out x.sh", "--export writes megatron, nemo, nemo1, torchtitan, torchtitan-py or deepspeed, got 'yaml'"},
+      {"--global-batch 64 --export yaml --out x.sh", "--export writes megatron, nemo, nemo1, torchtitan, torchtitan-py, deepspeed, got 'yaml'"},
       {"--global-batch 64 --export megatron", "--export needs --out FILE"},
       {"--config " + json, json + ": not a DeepSpeed configuration"},
       {"--config " + mismatch, mismatch + ": --num-layers 80 but the model has 24 layers"},

@@ -4,7 +4,9 @@
 
 #include "base/error.h"
 #include "launch_test_stack.h"
+#include "parallel/launch_formats.h"
 #include "parallel/nemo_launch.h"
+#include "parallel/plan_knobs.h"
 
 using namespace gp;
 
@@ -64,4 +66,30 @@ TEST(NemoLaunch, RefusesAsMegatronDoesAndNamesWhatYamlCannotExpress) {
   const LaunchFile one = exportNemo1(p, context(s.st, 16));
   ASSERT_EQ(one.inexact.size(), 1u);
   EXPECT_NE(one.inexact[0].find("uneven first / last stages"), std::string::npos);
+}
+
+// NeMo 2.0 overrides read back: the same plan, through Megatron-LM's checks; bad values name
+// NeMo's field.
+TEST(NemoLaunch, RecipeOverridesReadBackAsThePlan) {
+  ParallelPlan p = gptest::launchPlan(2, 2, 2, 2, 8, Recompute::Full);
+  p.sequenceParallel = true, p.overlapTpComm = true, p.zero = 1;
+  const LaunchFile f = exportNemo(p, gptest::launchContext(64));
+  ASSERT_TRUE(f.inexact.empty()) << f.inexact.front();
+  const LaunchImport back = importLaunchConfig(f.text, "recipe.py", gptest::launchStack(), 16);
+  EXPECT_EQ(back.globalBatch, 64);
+  EXPECT_TRUE(sameKnobs(p, back.plan)) << planChanges(p, back.plan, 64) << "\n" << f.text;
+  auto why = [](const std::string& text) {
+    try {
+      importNemo(text, "r.py", gptest::launchStack(), 16);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(why("def f(recipe):\n    recipe.data.global_batch_size = compute()\n"),
+            "r.py: recipe.data.global_batch_size must be a literal, got 'compute()'");
+  EXPECT_EQ(why("    recipe.trainer.strategy.sequence_parallel = yes\n    recipe.data.global_batch_size = 8\n"),
+            "r.py: recipe.trainer.strategy.sequence_parallel must be True or False, got 'yes'");
+  EXPECT_EQ(why("    recipe.trainer.max_steps = 10\n"),
+            "r.py: no NeMo recipe settings (recipe.trainer.strategy..., recipe.data...) found");
 }

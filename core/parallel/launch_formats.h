@@ -1,0 +1,36 @@
+// Every launch-configuration format by name: a plan written as one (exportLaunchConfig), and a
+// configuration read as a plan whichever framework wrote it (importLaunchConfig), told by the
+// content — a JSON object is DeepSpeed's, assignments to config.parallelism torchtitan's Python
+// configuration, assignments to recipe. NeMo 2.0's recipe overrides, a TOML table header
+// ("[training]") torchtitan's TOML, anything else a Megatron-LM argument list (with or without
+// its launcher and script). NeMo 1.x YAML is written, not read.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parallel/launch_config.h"
+
+namespace gp {
+
+// The formats exportLaunchConfig writes: megatron, nemo, nemo1, torchtitan, torchtitan-py, deepspeed.
+const std::vector<std::string>& launchExportFormats();
+// std::invalid_argument naming the formats when `format` is not one of them.
+void checkLaunchExportFormat(const std::string& format);
+// The plan as `format`; std::invalid_argument for a format not in launchExportFormats(),
+// gp::Error("<framework>", reason) for a plan the framework rejects.
+LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, const LaunchContext& ctx);
+
+// Where LaunchFile::companion goes for an export written to `path`: "<dir>/<stem>_schedule.csv",
+// the name the torchtitan Python configuration looks for beside itself.
+std::string launchCompanionPath(const std::string& path);
+
+// "deepspeed", "torchtitan-py", "nemo", "torchtitan" or "megatron".
+std::string launchFormatOf(const std::string& text);
+// The sequence length the configuration states, 0 when none (a model is built at it).
+int64_t launchConfigSeqLength(const std::string& text);
+// The plan for `stack` on `devices` GPUs; gp::Error(source, ...) for what the framework rejects
+// or a sequence length other than the stack's.
+LaunchImport importLaunchConfig(const std::string& text, const std::string& source, const LayerStack& stack, int devices);
+
+}  // namespace gp
