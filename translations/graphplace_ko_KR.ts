@@ -3220,12 +3220,24 @@ Global batch %2, layers per stage %3</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
+        <source>No plan found that fits beside your plan (%1)</source>
+        <translation>사용자 계획(%1) 외에 메모리에 맞는 계획을 찾지 못했습니다</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Your plan (%1) is the best found: %2 ms per step</source>
         <translation>사용자 계획(%1)이 찾은 최적 계획입니다: 스텝당 %2 ms</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>Your plan (%1) does not fit; the best plan found runs %2 ms per step.
+What changed: %3.</source>
+        <translation>사용자 계획(%1)은 메모리에 맞지 않습니다. 찾은 최적 계획은 스텝당 %2 ms입니다.
+바뀐 점: %3.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Beside your plan (%1): %2× faster, %3 against %4 ms per step.
 What changed: %5.
 Where the time moved: %6.</source>
@@ -3234,7 +3246,7 @@ Where the time moved: %6.</source>
 시간이 옮겨 간 곳: %6.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>Yours (%1): %2 samples/s, %3 % MFU, %4 GiB peak</source>
         <translation>사용자 계획(%1): %2 샘플/초, MFU %3 %, 최대 %4 GiB</translation>
     </message>

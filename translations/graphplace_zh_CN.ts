@@ -3220,12 +3220,24 @@ Global batch %2, layers per stage %3</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
+        <source>No plan found that fits beside your plan (%1)</source>
+        <translation>在您的方案（%1）之外没有找到能放下的方案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Your plan (%1) is the best found: %2 ms per step</source>
         <translation>您的方案（%1）就是找到的最佳方案：每步 %2 毫秒</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>Your plan (%1) does not fit; the best plan found runs %2 ms per step.
+What changed: %3.</source>
+        <translation>您的方案（%1）放不下；找到的最佳方案每步 %2 毫秒。
+改动：%3。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Beside your plan (%1): %2× faster, %3 against %4 ms per step.
 What changed: %5.
 Where the time moved: %6.</source>
@@ -3234,7 +3246,7 @@ Where the time moved: %6.</source>
 时间的变化：%6。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>Yours (%1): %2 samples/s, %3 % MFU, %4 GiB peak</source>
         <translation>您的方案（%1）：%2 样本/秒，MFU %3 %，峰值 %4 GiB</translation>
     </message>

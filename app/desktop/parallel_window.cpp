@@ -398,20 +398,27 @@ void ParallelWindow::showBeside(const QString& text) {
   }
 }
 
-QString ParallelWindow::besideText() const { return beside_->isVisible() ? beside_->text() : QString(); }
+QString ParallelWindow::besideText() const { return beside_->isHidden() ? QString() : beside_->text(); }
 
 QString ParallelWindow::besideImported() const {
   const ParallelMeasurement& best = session_.measurement();
   const ParallelMeasurement& mine = importedMeasurement_;
-  if (pedit::sameState(session_.state(), *imported_) || !best.feasible || best.stepTime >= mine.stepTime)
+  const bool other = !pedit::sameState(session_.state(), *imported_) && best.feasible;
+  if (!other && !mine.feasible) return tr("No plan found that fits beside your plan (%1)").arg(importedName_);
+  if (!other || (mine.feasible && best.stepTime >= mine.stepTime))
     return tr("Your plan (%1) is the best found: %2 ms per step").arg(importedName_).arg(mine.stepTime * 1e3, 0, 'f', 1);
+  const QString changes = QString::fromStdString(planChanges(imported_->plan, session_.state().plan, session_.state().batch));
+  if (!mine.feasible)
+    return tr("Your plan (%1) does not fit; the best plan found runs %2 ms per step.\nWhat changed: %3.")
+        .arg(importedName_)
+        .arg(best.stepTime * 1e3, 0, 'f', 1)
+        .arg(changes);
   return tr("Beside your plan (%1): %2× faster, %3 against %4 ms per step.\nWhat changed: %5.\nWhere the time moved: %6.")
       .arg(importedName_)
       .arg(mine.stepTime / best.stepTime, 0, 'f', 2)
       .arg(best.stepTime * 1e3, 0, 'f', 1)
       .arg(mine.stepTime * 1e3, 0, 'f', 1)
-      .arg(QString::fromStdString(planChanges(imported_->plan, session_.state().plan, session_.state().batch)),
-           QString::fromStdString(breakdownChanges(mine.breakdown, mine.stepTime, best.breakdown, best.stepTime)));
+      .arg(changes, QString::fromStdString(breakdownChanges(mine.breakdown, mine.stepTime, best.breakdown, best.stepTime)));
 }
 
 QString ParallelWindow::importLaunch(const QString& path) {

@@ -168,6 +168,22 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
     r.approximated.push_back("tp_overlap_comm overlaps AutoTP's all-reduces only: read as not overlapped");
   p.sequenceParallel = false;
   r.seqLen = 0;
+  // Settings that change the run but not what is simulated here, named rather than dropped.
+  std::string unread;
+  auto note = [&](const std::string& key) { unread += (unread.empty() ? "" : ", ") + key; };
+  static const std::set<std::string> read = {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+                                             "bf16", "fp16", "zero_optimization", "tensor_parallel", "activation_checkpointing",
+                                             "sequence_parallel_size", "graphplace"};
+  for (const auto& [key, value] : j.items())
+    if (!read.count(key)) note(key);
+  if (zero.is_object())
+    for (const auto& [key, value] : zero.items())
+      if (key != "stage" && key != "overlap_comm") note("zero_optimization." + key);
+  if (j.contains("activation_checkpointing") && j["activation_checkpointing"].is_object())
+    for (const auto& [key, value] : j["activation_checkpointing"].items()) note("activation_checkpointing." + key);
+  if (!unread.empty())
+    r.approximated.push_back("not read (CPU offload, bucket sizes, partitioned activations and the rest are not simulated; "
+                             "the plan keeps its state on the GPUs): " + unread);
   return r;
 }
 

@@ -202,8 +202,39 @@ const std::set<std::string>& switches() {
       "--use-flash-attn", "--untie-embeddings-and-output-weights", "--no-gradient-accumulation-fusion", "--swiglu",
       "--disable-bias-linear", "--use-mcore-models", "--standalone", "--no-masked-softmax-fusion", "--no-bias-gelu-fusion",
       "--no-bias-dropout-fusion", "--no-rope-fusion", "--use-rotary-position-embeddings", "--recompute-activations",
-      "--overlap-param-gather-with-optimizer-step", "--moe-grouped-gemm"};
+      "--overlap-param-gather-with-optimizer-step", "--moe-grouped-gemm", "--checkpoint-activations"};
   return s;
+}
+
+// Flags an export writes that describe the model or the kernels' fusion and change nothing the
+// simulator reads of the plan: read, not reported as unread.
+const std::set<std::string>& withoutPlanEffect() {
+  static const std::set<std::string> s = {
+      "--ckpt-format", "--disable-bias-linear", "--max-position-embeddings", "--moe-grouped-gemm", "--no-bias-dropout-fusion",
+      "--no-bias-gelu-fusion", "--no-gradient-accumulation-fusion", "--no-masked-softmax-fusion", "--no-rope-fusion",
+      "--num-experts", "--swiglu", "--untie-embeddings-and-output-weights", "--use-mcore-models",
+      "--use-rotary-position-embeddings", "--overlap-grad-reduce", "--overlap-param-gather-with-optimizer-step", "--bf16",
+      "--fp16"};
+  return s;
+}
+
+// Megatron-LM's 2021 recomputation flags (the SC'21 scripts still pass them; core_r0.11.0
+// rejects them) as the names that replaced them.
+void readLegacyRecompute(std::map<std::string, std::string>& flags, std::vector<std::string>& notes) {
+  const bool method = flags.count("--activations-checkpoint-method") > 0;
+  if (!method && !flags.count("--checkpoint-activations")) return;
+  if (flags.count("--recompute-granularity")) return;
+  const std::string m = method ? flags.at("--activations-checkpoint-method") : "uniform";
+  const std::string n =
+      flags.count("--activations-checkpoint-num-layers") ? flags.at("--activations-checkpoint-num-layers") : "1";
+  flags["--recompute-granularity"] = "full";
+  flags["--recompute-method"] = m;
+  flags["--recompute-num-layers"] = n;
+  for (const char* old : {"--activations-checkpoint-method", "--checkpoint-activations", "--activations-checkpoint-num-layers"})
+    flags.erase(old);
+  notes.push_back(std::string(method ? "--activations-checkpoint-method " + m : "--checkpoint-activations") +
+                  " (Megatron-LM's 2021 names, which core_r0.11.0 rejects): read as --recompute-granularity full "
+                  "--recompute-method " + m + " --recompute-num-layers " + n);
 }
 
 const std::set<std::string>& launcherFlags() {
@@ -264,8 +295,14 @@ Parsed parse(const std::string& text, const std::string& source) {
 }  // namespace
 
 LaunchImport importMegatron(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
-  const Parsed in = parse(text, source);
-  auto has = [&](const char* f) { return in.flags.count(f) > 0; };
+  Parsed in = parse(text, source);
+  std::vector<std::string> legacy;
+  readLegacyRecompute(in.flags, legacy);
+  std::set<std::string> consulted = withoutPlanEffect();
+  auto has = [&](const char* f) {
+    consulted.insert(f);
+    return in.flags.count(f) > 0;
+  };
   auto value = [&](const char* f, int64_t fallback) { return has(f) ? count(source, f, in.flags.at(f)) : fallback; };
   auto fail = [&](const std::string& why) { return Error(source, why); };
   const int layers = st.numLayers();
@@ -280,6 +317,7 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
   if (st.kvHeads > 0 && has("--group-query-attention")) same("--num-query-groups", st.kvHeads, "key / value heads");
 
   LaunchImport r;
+  r.approximated = std::move(legacy);
   ParallelPlan& p = r.plan;
   for (const char* f : {"--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
                         "--num-virtual-stages-per-pipeline-rank", "--expert-model-parallel-size"})
@@ -409,6 +447,18 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
     p.expertParallel = true;
     if (ep != p.dp) r.approximated.push_back("experts over " + num(ep) + " ranks: read as over the " + num(p.dp) + " data-parallel replicas");
   }
+  // Every flag left is named: it changes nothing simulated here (data, optimizer, logging) or
+  // this version of Megatron-LM does not know it.
+  std::string unread;
+  int listed = 0, more = 0;
+  for (const auto& [flag, v] : in.flags) {
+    if (consulted.count(flag)) continue;
+    if (listed++ < 12) unread += (unread.empty() ? "" : ", ") + flag + (v.empty() ? "" : " " + v);
+    else ++more;
+  }
+  if (!unread.empty())
+    r.approximated.push_back("not read (nothing the simulator models, or unknown to Megatron-LM core_r0.11.0): " + unread +
+                             (more ? " and " + num(more) + " more" : ""));
   return r;
 }
 

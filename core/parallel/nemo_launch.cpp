@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -197,6 +198,23 @@ LaunchImport importNemo(const std::string& text, const std::string& source, cons
   switchFlag("trainer.strategy.sequence_parallel", "--sequence-parallel");
   valueFlag("trainer.strategy.num_layers_in_first_pipeline_stage", "--decoder-first-pipeline-num-layers");
   valueFlag("trainer.strategy.num_layers_in_last_pipeline_stage", "--decoder-last-pipeline-num-layers");
+  // The embedding and the loss counted as a layer each in the pipeline split (Megatron-Core's
+  // account_for_embedding / loss_in_pipeline_split): the first and last stages get one layer less.
+  auto on = [&](const char* key) { return v.count(key) && v.at(key) == "True"; };
+  const bool embedding = on("trainer.strategy.account_for_embedding_in_pipeline_split");
+  const bool loss = on("trainer.strategy.account_for_loss_in_pipeline_split");
+  const int64_t pp = v.count("trainer.strategy.pipeline_model_parallel_size")
+                         ? std::max<int64_t>(1, std::atoll(literal("trainer.strategy.pipeline_model_parallel_size").c_str()))
+                         : 1;
+  if ((embedding || loss) && pp > 1 && !v.count("trainer.strategy.num_layers_in_first_pipeline_stage") &&
+      !v.count("trainer.strategy.num_layers_in_last_pipeline_stage")) {
+    const int64_t total = st.numLayers() + embedding + loss;
+    if (total % pp != 0)
+      throw Error(source, "the layers with the embedding and loss counted (" + std::to_string(total) +
+                              ") do not split evenly over pipeline_model_parallel_size " + std::to_string(pp));
+    if (embedding) args += "--decoder-first-pipeline-num-layers " + std::to_string(total / pp - 1) + "\n";
+    if (loss) args += "--decoder-last-pipeline-num-layers " + std::to_string(total / pp - 1) + "\n";
+  }
   valueFlag("model.config.recompute_granularity", "--recompute-granularity");
   valueFlag("model.config.recompute_method", "--recompute-method");
   valueFlag("model.config.recompute_num_layers", "--recompute-num-layers");

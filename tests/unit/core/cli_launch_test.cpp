@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_runner.h"
 
@@ -96,4 +97,26 @@ TEST(CliLaunch, BadLaunchConfigurationsGetOneLine) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// The frameworks' own published example configurations (tests/data/launch/published, each with
+// its source in manifest.json; scripts/launch-examples.sh sets their simulated throughput beside
+// the published figures): every one reads as a plan with the world size it names.
+TEST(CliLaunch, PublishedExampleConfigurationsImport) {
+  const auto manifest = nlohmann::json::parse(readAll(gptest::dataPath("launch/published/manifest.json")));
+  ASSERT_GE(manifest.size(), 20u);
+  std::set<std::string> frameworks;
+  for (const auto& e : manifest) {
+    std::string model = e["model"];
+    if (model.starts_with("hf:tests/data/")) model = "hf:" + gptest::dataPath(model.substr(14));
+    const std::string file = gptest::dataPath("launch/published/" + e["file"].get<std::string>());
+    gptest::CliRun r = gptest::runCli("parallelize " + model + " --cluster " + e["cluster"].get<std::string>() + " --seq-len " +
+                                      std::to_string(e["seq_len"].get<int>()) + " --config " + file + " --json");
+    ASSERT_EQ(r.code, 0) << file << ": " << r.err;
+    const auto mine = nlohmann::json::parse(r.out)["results"][0];
+    EXPECT_EQ(mine["method"], "file") << file;
+    EXPECT_GT(mine["samples_per_s"].get<double>(), 0) << file;
+    frameworks.insert(e["framework"].get<std::string>());
+  }
+  EXPECT_EQ(frameworks, (std::set<std::string>{"deepspeed", "megatron", "nemo", "torchtitan", "torchtitan-py"}));
 }
