@@ -18,7 +18,7 @@ PACKAGES=(
   fonts-dejavu-core fonts-noto-cjk
   # graph layout and import libraries
   libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
-  nlohmann-json3-dev libtomlplusplus-dev libssl-dev
+  nlohmann-json3-dev libtomlplusplus-dev libyaml-cpp-dev libssl-dev
   # TpuGraphs' .npz collections (zip archives) for the learned cost model
   libzip-dev
   # LibTorch (TorchScript import, RL)

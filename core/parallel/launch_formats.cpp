@@ -60,6 +60,7 @@ std::string launchFormatOf(const std::string& text) {
   if (first != std::string::npos && text[first] == '{') return "deepspeed";
   if (isTorchtitanPython(text)) return "torchtitan-py";
   if (isNemoRecipe(text)) return "nemo";
+  if (isNemo1Yaml(text)) return "nemo1";
   size_t at = 0;
   while (at < text.size()) {
     const size_t end = text.find('\n', at);
@@ -77,6 +78,14 @@ int64_t launchConfigSeqLength(const std::string& text) {
   const std::string format = launchFormatOf(text);
   if (format == "deepspeed") return 0;
   if (format == "torchtitan-py") return torchtitanPythonSeqLength(text);
+  if (format == "nemo1") {
+    const size_t at = text.find("encoder_seq_length:");
+    if (at == std::string::npos) return 0;
+    std::string v = text.substr(at + 19, text.find_first_of("\n#", at) - at - 19);
+    v.erase(0, v.find_first_not_of(" \t"));
+    v.erase(v.find_last_not_of(" \t\r") + 1);
+    return positive(v);
+  }
   if (format == "nemo") {
     const auto v = pythonAssignments(text, "recipe.");
     const auto it = v.find("data.seq_length");
@@ -118,6 +127,7 @@ LaunchImport importLaunchConfig(const std::string& text, const std::string& sour
                    : format == "torchtitan"    ? importTorchtitan(text, source, stack, devices)
                    : format == "torchtitan-py" ? importTorchtitanPython(text, source, stack, devices)
                    : format == "nemo"          ? importNemo(text, source, stack, devices)
+                   : format == "nemo1"         ? importNemo1(text, source, stack, devices)
                                                : importMegatron(text, source, stack, devices);
   if (r.seqLen > 0 && stack.seqLen > 0 && r.seqLen != stack.seqLen)
     throw Error(source, "the configuration's sequence length is " + std::to_string(r.seqLen) + " but the model was built for " +

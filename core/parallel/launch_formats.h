@@ -2,8 +2,8 @@
 // configuration read as a plan whichever framework wrote it (importLaunchConfig), told by the
 // content — a JSON object is DeepSpeed's, assignments to config.parallelism torchtitan's Python
 // configuration, assignments to recipe. NeMo 2.0's recipe overrides, a TOML table header
-// ("[training]") torchtitan's TOML, anything else a Megatron-LM argument list (with or without
-// its launcher and script). NeMo 1.x YAML is written, not read.
+// ("[training]") torchtitan's TOML, a top-level `model:` with parallel sizes NeMo 1.x's YAML,
+// anything else a Megatron-LM argument list (with or without its launcher and script).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,7 +25,7 @@ LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, 
 // the name the torchtitan Python configuration looks for beside itself.
 std::string launchCompanionPath(const std::string& path);
 
-// "deepspeed", "torchtitan-py", "nemo", "torchtitan" or "megatron".
+// "deepspeed", "torchtitan-py", "nemo", "nemo1", "torchtitan" or "megatron".
 std::string launchFormatOf(const std::string& text);
 // The sequence length the configuration states, 0 when none (a model is built at it).
 int64_t launchConfigSeqLength(const std::string& text);

@@ -1,9 +1,13 @@
 #include "parallel/nemo_launch.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <set>
 #include <utility>
 
 #include "base/error.h"
@@ -105,8 +109,13 @@ LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx) {
   const Flags& f = s.f;
   auto has = [&](const char* flag) { return f.count(flag) > 0; };
   LaunchFile& out = s.out;
-  if (has("--decoder-first-pipeline-num-layers") || has("--decoder-last-pipeline-num-layers"))
+  if (has("--decoder-first-pipeline-num-layers") || has("--decoder-last-pipeline-num-layers")) {
+    if (ctx.stack && ctx.stack->numLayers() % p.pp != 0)
+      throw Error("nemo1", "number of layers (" + num(ctx.stack->numLayers()) +
+                               ") should be divisible by the pipeline-model-parallel size: NeMo 1.x's megatron_gpt_config.yaml "
+                               "has no uneven first / last stages (Megatron-LM core_r0.11.0, megatron/training/arguments.py)");
     out.inexact.push_back("uneven first / last stages: megatron_gpt_config.yaml splits the layers evenly");
+  }
   if (has("--use-torch-fsdp2")) out.inexact.push_back("ZeRO-3: written as NeMo 1.x's torch FSDP (fsdp_sharding_strategy full)");
   if (p.attention != AttentionImpl::Flash)
     out.inexact.push_back("the attention kernel: with Transformer Engine, NeMo 1.x leaves it to TE's backend choice "
@@ -253,6 +262,119 @@ LaunchImport importNemo(const std::string& text, const std::string& source, cons
     devices = static_cast<int>(world);
   }
   return importMegatron(args, source, st, devices);
+}
+
+bool isNemo1Yaml(const std::string& text) {
+  return (text.starts_with("model:") || text.find("\nmodel:") != std::string::npos) &&
+         text.find("tensor_model_parallel_size:") != std::string::npos;
+}
+
+LaunchImport importNemo1(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
+  // yaml-cpp's parser recurses per level: refuse what nests deeper than any configuration does.
+  int depth = 0;
+  size_t indent = 0;
+  bool lineStart = true;
+  for (char c : text) {
+    if (c == '[' || c == '{') depth++;
+    if ((c == ']' || c == '}') && depth > 0) depth--;
+    if (c == '\n') lineStart = true, indent = 0;
+    else if (lineStart && c == ' ') ++indent;
+    else lineStart = false;
+    if (depth > 64 || indent > 256) throw Error(source, "the YAML nests deeper than a NeMo configuration does");
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw Error(source, "line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  if (!root.IsMap() || !root["model"] || !root["model"].IsMap())
+    throw Error(source, "no NeMo 1.x model: section with parallel sizes found");
+  const YAML::Node model = root["model"];
+  const YAML::Node trainer = root["trainer"];
+  std::set<std::string> read;
+  auto scalar = [&](const YAML::Node& section, const char* sectionName, const char* key) -> std::optional<std::string> {
+    read.insert(std::string(sectionName) + "." + key);
+    if (!section || !section.IsMap() || !section[key]) return std::nullopt;
+    const YAML::Node v = section[key];
+    if (v.IsNull()) return std::nullopt;
+    if (!v.IsScalar()) throw Error(source, std::string(sectionName) + "." + key + " must be a single value");
+    return v.Scalar();
+  };
+  std::string args;
+  auto valueFlag = [&](const char* key, const std::string& flag) {
+    if (auto v = scalar(model, "model", key)) args += flag + " " + *v + "\n";
+  };
+  auto switchFlag = [&](const YAML::Node& section, const char* sectionName, const char* key, const std::string& flag) {
+    const auto v = scalar(section, sectionName, key);
+    if (!v) return;
+    if (*v != "true" && *v != "false" && *v != "True" && *v != "False")
+      throw Error(source, std::string(sectionName) + "." + key + " must be true or false, got '" + *v + "'");
+    if (*v == "true" || *v == "True") args += flag + "\n";
+  };
+  valueFlag("num_layers", "--num-layers");
+  valueFlag("hidden_size", "--hidden-size");
+  valueFlag("num_attention_heads", "--num-attention-heads");
+  if (auto groups = scalar(model, "model", "num_query_groups")) args += "--group-query-attention\n--num-query-groups " + *groups + "\n";
+  valueFlag("encoder_seq_length", "--seq-length");
+  valueFlag("micro_batch_size", "--micro-batch-size");
+  valueFlag("global_batch_size", "--global-batch-size");
+  valueFlag("tensor_model_parallel_size", "--tensor-model-parallel-size");
+  valueFlag("pipeline_model_parallel_size", "--pipeline-model-parallel-size");
+  valueFlag("virtual_pipeline_model_parallel_size", "--num-virtual-stages-per-pipeline-rank");
+  valueFlag("context_parallel_size", "--context-parallel-size");
+  valueFlag("expert_model_parallel_size", "--expert-model-parallel-size");
+  switchFlag(model, "model", "sequence_parallel", "--sequence-parallel");
+  switchFlag(model, "model", "overlap_p2p_comm", "--overlap-p2p-comm");
+  valueFlag("activations_checkpoint_granularity", "--recompute-granularity");
+  valueFlag("activations_checkpoint_method", "--recompute-method");
+  valueFlag("activations_checkpoint_num_layers", "--recompute-num-layers");
+  switchFlag(model, "model", "fp8", "--fp8-format hybrid");
+  switchFlag(model, "model", "ub_tp_comm_overlap", "--tp-comm-overlap");
+  switchFlag(model, "model", "fsdp", "--use-torch-fsdp2");
+  for (const char* key : {"transformer_engine", "fp8_hybrid", "fsdp_sharding_strategy"}) read.insert(std::string("model.") + key);
+  const YAML::Node optim = model["optim"];
+  read.insert("model.optim");
+  if (auto name = scalar(optim, "model.optim", "name"); name && *name == "distributed_fused_adam") {
+    args += "--use-distributed-optimizer\n";
+    switchFlag(optim, "model.optim", "overlap_grad_sync", "--overlap-grad-reduce");
+    switchFlag(optim, "model.optim", "overlap_param_sync", "--overlap-param-gather");
+  }
+  if (auto precision = scalar(trainer, "trainer", "precision")) {
+    if (precision->starts_with("bf16")) args += "--bf16\n";
+    else if (precision->starts_with("16")) args += "--fp16\n";
+  }
+  // The configuration's GPUs.
+  const auto perNode = scalar(trainer, "trainer", "devices"), nodesCount = scalar(trainer, "trainer", "num_nodes");
+  if (perNode && nodesCount) {
+    auto count = [&](const std::string& key, const std::string& v) {
+      int64_t n = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size() || n < 1 || n > kMaxLaunchCount)
+        throw Error(source, "trainer." + key + " must be a whole number 1 .. 2^20, got '" + v + "'");
+      return n;
+    };
+    const int64_t world = count("devices", *perNode) * count("num_nodes", *nodesCount);
+    if (world > devices)
+      throw Error(source, "the configuration runs on " + std::to_string(world) +
+                              " GPUs (trainer.devices x trainer.num_nodes), the cluster has " + std::to_string(devices));
+    devices = static_cast<int>(world);
+  }
+  LaunchImport r = importMegatron(args, source, st, devices);
+  std::string unread;
+  int more = 0, listed = 0;
+  for (const auto& [section, node] : {std::pair<const char*, YAML::Node>{"trainer", trainer}, {"model", model}}) {
+    if (!node || !node.IsMap()) continue;
+    for (const auto& kv : node) {
+      const std::string key = std::string(section) + "." + kv.first.as<std::string>("?");
+      if (read.count(key)) continue;
+      if (listed++ < 12) unread += (unread.empty() ? "" : ", ") + key;
+      else ++more;
+    }
+  }
+  if (!unread.empty())
+    r.approximated.push_back("not read (nothing the simulator models): " + unread + (more ? " and " + std::to_string(more) + " more" : ""));
+  return r;
 }
 
 }  // namespace gp

@@ -18,6 +18,12 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx);
 // with Megatron-LM's checks (importMegatron); gp::Error(source, ...) naming NeMo's field for values
 // that are not literals.
 LaunchImport importNemo(const std::string& text, const std::string& source, const LayerStack& stack, int devices);
+// A plan from a NeMo 1.x YAML configuration (megatron_gpt_config.yaml's `trainer:` and `model:`
+// keys, as exportNemo1 writes them), read as the Megatron-LM arguments they stand for;
+// gp::Error(source, "line N: ...") for YAML that does not parse.
+LaunchImport importNemo1(const std::string& text, const std::string& source, const LayerStack& stack, int devices);
+// Whether `text` is a NeMo 1.x YAML configuration (a top-level `model:` with parallel sizes).
+bool isNemo1Yaml(const std::string& text);
 // Whether `text` sets fields of a NeMo recipe (lines starting "recipe.").
 bool isNemoRecipe(const std::string& text);
 // NeMo 1.x: the `trainer:` and `model:` keys of megatron_gpt_config.yaml. Throws

@@ -93,3 +93,29 @@ TEST(NemoLaunch, RecipeOverridesReadBackAsThePlan) {
   EXPECT_EQ(why("    recipe.trainer.max_steps = 10\n"),
             "r.py: no NeMo recipe settings (recipe.trainer.strategy..., recipe.data...) found");
 }
+
+// NeMo 1.x YAML read back: the same plan; YAML that does not parse is one line with its line.
+TEST(NemoLaunch, YamlReadsBackAsThePlan) {
+  ParallelPlan p = gptest::launchPlan(2, 2, 4, 1, 8, Recompute::Full);
+  p.sequenceParallel = true, p.zero = 1, p.overlapParamGather = true;
+  const LaunchFile f = exportNemo1(p, gptest::launchContext(64));
+  const LaunchImport back = importLaunchConfig(f.text, "megatron_gpt_config.yaml", gptest::launchStack(), 16);
+  EXPECT_EQ(back.globalBatch, 64);
+  EXPECT_EQ(back.seqLen, 256);
+  EXPECT_EQ(launchConfigSeqLength(f.text), 256);
+  EXPECT_TRUE(back.approximated.empty()) << back.approximated.front();
+  EXPECT_TRUE(sameKnobs(p, back.plan)) << planChanges(p, back.plan, 64) << "\n" << f.text;
+  auto why = [](const std::string& text) {
+    try {
+      importNemo1(text, "c.yaml", gptest::launchStack(), 16);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(why("model:\n  tensor_model_parallel_size: [1\n").substr(0, 14), "c.yaml: line 3");
+  EXPECT_EQ(why("model:\n  sequence_parallel: maybe\n  tensor_model_parallel_size: 2\n  micro_batch_size: 1\n"),
+            "c.yaml: model.sequence_parallel must be true or false, got 'maybe'");
+  EXPECT_EQ(why(std::string(200, '[')), "c.yaml: the YAML nests deeper than a NeMo configuration does");
+  EXPECT_EQ(why("trainer:\n  devices: 8\n"), "c.yaml: no NeMo 1.x model: section with parallel sizes found");
+}
