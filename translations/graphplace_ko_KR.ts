@@ -3272,8 +3272,8 @@ Where the time moved: %6.</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)</source>
-        <translation>실행 구성 (*.sh *.txt *.toml *.py *.json);;모든 파일 (*)</translation>
+        <source>Launch configurations (*.sh *.txt *.toml *.py *.json *.yaml *.yml);;All files (*)</source>
+        <translation>실행 구성 (*.sh *.txt *.toml *.py *.json *.yaml *.yml);;모든 파일 (*)</translation>
     </message>
     <message>
         <location line="+29"/>

@@ -3272,8 +3272,8 @@ Where the time moved: %6.</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)</source>
-        <translation>启动配置 (*.sh *.txt *.toml *.py *.json);;所有文件 (*)</translation>
+        <source>Launch configurations (*.sh *.txt *.toml *.py *.json *.yaml *.yml);;All files (*)</source>
+        <translation>启动配置 (*.sh *.txt *.toml *.py *.json *.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+29"/>

@@ -452,7 +452,7 @@ QString ParallelWindow::importLaunch(const QString& path) {
 void ParallelWindow::chooseAndImportLaunch() {
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Import Launch Configuration"), {},
-      tr("Launch configurations (*.sh *.txt *.toml *.py *.json);;All files (*)"));
+      tr("Launch configurations (*.sh *.txt *.toml *.py *.json *.yaml *.yml);;All files (*)"));
   if (!path.isEmpty()) importLaunch(path);
 }
 
