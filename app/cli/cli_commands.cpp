@@ -75,7 +75,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli pretrain (--corpus CORPUS.json | [--models ...] [--exclude ...] [--eval ...] [--clusters ...])\n"
          "                            [--rounds N | --budget-seconds S] [--method expert|ppo] [--fit-epochs N] [--eval-every N]\n"
          "                            [--from FILE.pt | --resume SESSION] [--checkpoint SESSION] [--tasks ...]\n"
-         "                            [--start baseline|none] --out FILE.pt [--json] [--events RUN.jsonl]\n"
+         "                            [--start baseline|none] [--keep-prior] --out FILE.pt [--json] [--events RUN.jsonl]\n"
          "                            [--distributed [--dist-timeout S]]  (as optimize's)\n"
          "\n"
          "  graphplace-cli bench [--cluster PRESET|FILE] [--models zoo:a,zoo:b|FILES] [--calibration TABLE.json] [--json]\n"

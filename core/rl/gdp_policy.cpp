@@ -145,6 +145,7 @@ GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(
                                                                       torch::nn::ReLU(), torch::nn::Linear(h, h)));
   valueHead_ = register_module("valueHead", torch::nn::Sequential(torch::nn::Linear(h + kContextExtra, h),
                                                                   torch::nn::ReLU(), torch::nn::Linear(h, 1)));
+  if (config_.keepPrior) keep_ = register_parameter("keep", torch::full({1}, kKeepPriorInit));
   if (!config_.multiTask) return;
   TORCH_CHECK(config_.scheduleLevels >= 2 && config_.fusionLevels >= 2, "GdpPolicy: at least two levels per task");
   scheduleStack_ = register_module("scheduleStack", AttentionStack(h, config_.heads));
@@ -268,6 +269,12 @@ PolicyOutput GdpPolicyImpl::run(const PolicyInput& in, int64_t numDevices, Polic
   auto unitOfTopo = in.unitOf.index_select(0, in.topo);
   auto unitSum = torch::zeros({in.numUnits, config_.maxDevices}, opLogits.options()).index_add(0, unitOfTopo, opLogits);
   auto unitLogits = unitSum * inverseCount(in.unitOf, in.numUnits);
+  if (config_.keepPrior) {  // + keep x each unit's share of ops on each device in the current plan
+    const int64_t col = currentDeviceColumn();
+    auto current = in.x.slice(1, col, col + config_.maxDevices);  // [N, D] one-hot, op order
+    auto unitCurrent = torch::zeros({in.numUnits, config_.maxDevices}, current.options()).index_add(0, in.unitOf, current);
+    unitLogits = unitLogits + keep_ * unitCurrent * inverseCount(in.unitOf, in.numUnits);
+  }
   auto masked = torch::arange(config_.maxDevices, torch::kInt64) >= numDevices;  // [D]
   unitLogits = unitLogits.masked_fill(masked, kMaskedLogit);
 

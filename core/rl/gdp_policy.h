@@ -44,7 +44,12 @@ struct PolicyConfig {
   bool multiTask = true;       // scheduling and fusion stacks (false: a placement-only policy file)
   int64_t scheduleLevels = 4;
   int64_t fusionLevels = 4;
+  // The current plan's devices as a prior: each unit's device logits get keep x its current
+  // device's share of the unit (a learned scale starting at kKeepPriorInit), so an untrained
+  // policy proposes the current plan and learning says where to move from it.
+  bool keepPrior = false;
 };
+inline constexpr double kKeepPriorInit = 4.0;
 
 // Which stacks a forward pass runs (the tasks being optimized).
 struct PolicyHeads {
@@ -121,6 +126,7 @@ class GdpPolicyImpl : public torch::nn::Module {
   torch::nn::Linear deviceQuery_{nullptr};
   torch::nn::Sequential deviceEmbed_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};
+  torch::Tensor keep_;  // [1], with config_.keepPrior
   // multi-task: stacks, action-residual embeddings, heads
   AttentionStack scheduleStack_{nullptr}, fusionStack_{nullptr};
   torch::nn::Embedding scheduleDevice_{nullptr}, fusionDevice_{nullptr}, fusionLevel_{nullptr};
