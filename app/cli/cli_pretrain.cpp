@@ -69,7 +69,8 @@ std::vector<const Cluster*> clustersOf(TaskList& list, const std::vector<std::st
 int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.insert({"--models", "--exclude", "--clusters", "--eval", "--corpus", "--rounds", "--budget-seconds", "--seed",
-               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs", "--eval-every",
+               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs",
+               "--fit-loss", "--eval-every",
                "--checkpoint", "--resume", "--dist-timeout", "--events"});
   Args a = parseArgs(argv, opts, {"--json", "--distributed", "--keep-prior"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
@@ -93,6 +94,10 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   if (o.fitEpochs < 1) throw std::invalid_argument("--fit-epochs wants 1 or more, got " + std::to_string(o.fitEpochs));
   o.evalEvery = a.intValue("--eval-every", o.evalEvery);
   o.keepPrior = a.has("--keep-prior");
+  const std::string fitLoss = a.value("--fit-loss").value_or("balanced");
+  if (fitLoss != "balanced" && fitLoss != "mean")
+    throw std::invalid_argument("--fit-loss wants balanced or mean, got '" + fitLoss + "'");
+  o.balancedFit = fitLoss == "balanced";
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
   const std::string fuse = a.value("--fuse").value_or("none");
   const std::optional<FuseMode> mode = parseFuse(fuse);

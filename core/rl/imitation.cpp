@@ -9,9 +9,12 @@ namespace gp::rl {
 namespace {
 
 // -(mean log-prob of the kept decisions + mean of the changed ones) / 2 over the entries where
-// `mask` is 1 (every entry when undefined); just the kept mean when nothing changed.
-torch::Tensor balancedNll(const torch::Tensor& logp, const torch::Tensor& changed, const torch::Tensor& mask) {
+// `mask` is 1 (every entry when undefined); just the kept mean when nothing changed. Unbalanced:
+// the mean over every entry.
+torch::Tensor imitationNll(const torch::Tensor& logp, const torch::Tensor& changed, const torch::Tensor& mask,
+                           bool balanced) {
   torch::Tensor m = mask.defined() ? mask : torch::ones_like(logp);
+  if (!balanced) return -(logp * m).sum() / m.sum().clamp_min(1.0);
   torch::Tensor c = changed.to(torch::kFloat32) * m;
   torch::Tensor k = m - c;
   torch::Tensor kept = (logp * k).sum() / k.sum().clamp_min(1.0);
@@ -66,8 +69,9 @@ double PpoTrainer::fitBest(const StopFn& stop, const std::atomic<bool>* cancel) 
   torch::Tensor loss = torch::zeros({});
   for (const TaskState& t : s.active) {
     const torch::Tensor target = toTensor(taskDecisions(t.task, best));
-    loss = loss + balancedNll(firstSample(t.task, d->logp[t.task]).gather(1, target.unsqueeze(1)).squeeze(1),
-                              target.ne(toTensor(taskDecisions(t.task, s.startDecisions))), t.mask);
+    loss = loss + imitationNll(firstSample(t.task, d->logp[t.task]).gather(1, target.unsqueeze(1)).squeeze(1),
+                               target.ne(toTensor(taskDecisions(t.task, s.startDecisions))), t.mask,
+                               s.config.balancedImitation);
   }
   if (!s.applyGradient(loss, stop)) return stopped;
   return loss.item<double>();

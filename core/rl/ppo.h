@@ -75,6 +75,9 @@ struct PpoConfig {
   // this many units; samples are local perturbations of a strong plan. 0: no prior.
   double priorMoves = 4;
   int localMoves = 128;        // policy-guided local-search moves per iteration (local_search.h)
+  // Imitation (expert iteration): the loss weighs the units the best plan moves from the start as
+  // much as all the others together (balanced), or each unit alike (false).
+  bool balancedImitation = true;
   // Graph Segment Training (rl/segment_training.h) on graphs of more than gstOps ops: the sampling
   // pass runs without autograd and records the table; the update back-propagates through about
   // gstOps ops, in segments of gstSegment ops, the rest from the table; an unsampled segment

@@ -71,6 +71,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
   ranks.shareWeights(policy);
   torch::manual_seed(options.seed + (session ? static_cast<uint64_t>(session->session.rounds) : 0));
   PpoConfig config;
+  config.balancedImitation = options.balancedFit;
   auto optimizer =
       std::make_shared<torch::optim::Adam>(policy->parameters(), torch::optim::AdamOptions(config.learningRate));
   if (session) optimizer->load(session->optimizerState);
