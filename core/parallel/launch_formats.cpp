@@ -21,7 +21,6 @@ int64_t positive(const std::string& v) {
   return ec == std::errc() && end == v.data() + v.size() && n > 0 ? n : 0;
 }
 
-
 }  // namespace
 
 const std::vector<std::string>& launchExportFormats() {
@@ -52,9 +51,6 @@ LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, 
   return exportDeepSpeed(p, ctx);
 }
 
-// The configuration's framework: a JSON object is DeepSpeed's, assignments to
-// config.parallelism torchtitan's Python configuration, a TOML table header ("[training]")
-// torchtitan's TOML, anything else a Megatron-LM argument list.
 std::string launchFormatOf(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') return "deepspeed";
