@@ -348,6 +348,25 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   return res;
 }
 
+// Megatron-LM's split of `layers` over `n` stages: even where they divide, else the first and
+// last stages take fewer (--decoder-first / last-pipeline-num-layers) and the others
+// ceil(layers / n) each, as Megatron-LM can run them.
+static std::vector<PipeStage> megatronStages(int layers, int n, Recompute recompute) {
+  if (n < 2 || layers % n == 0) return evenStages(layers, n, recompute);
+  const int middle = (layers + n - 1) / n;
+  const int rest = layers - middle * (n - 2);
+  const int first = rest / 2, last = rest - first;
+  if (first < 1 || last > middle) return evenStages(layers, n, recompute);
+  std::vector<PipeStage> out;
+  int at = 0;
+  for (int s = 0; s < n; ++s) {
+    const int count = s == 0 ? first : s == n - 1 ? last : middle;
+    out.push_back({at, at + count, recompute});
+    at += count;
+  }
+  return out;
+}
+
 ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, FixedKnobs fixed) {
   const auto t0 = std::chrono::steady_clock::now();
   const LayerStack& st = model.stack();
@@ -387,7 +406,7 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
           plan.microbatches = microbatches;
           fixed.applyTo(plan);
           plan.sequenceParallel = plan.overlapTpComm = sequenceParallelFits(st, tp);
-          plan.stages = evenStages(st.numLayers(), plan.pp * v, recompute);
+          plan.stages = megatronStages(st.numLayers(), plan.pp * v, recompute);
           ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
           ++res.evaluated;
           if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {

@@ -97,7 +97,8 @@ ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages);
 ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, const ParallelSearchOptions& options = {});
 // Megatron-LM's rule (Narayanan et al. 2021, §3 takeaways): the smallest model-parallel size
 // t x p that fits memory, growing tp up to the GPUs of a server first (the largest divisor of
-// heads and hidden size there), then pp across servers with an even layer split; data
+// heads and hidden size there), then pp across servers with Megatron-LM's layer split (even, or
+// the first and last stages fewer where the layers do not divide); data
 // parallelism over the rest; 1F1B, no ZeRO, sequence parallelism with tp (Korthikanti et al.);
 // at each size first without recomputation, then selective, then full, before the next size;
 // the micro-batch size the best of 1, 2, 4 and 8 (the paper's sweep); a pipeline interleaved
