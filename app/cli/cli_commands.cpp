@@ -75,7 +75,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli pretrain (--corpus CORPUS.json | [--models ...] [--exclude ...] [--eval ...] [--clusters ...])\n"
          "                            [--rounds N | --budget-seconds S] [--method expert|ppo] [--fit-epochs N] [--eval-every N]\n"
          "                            [--from FILE.pt | --resume SESSION] [--checkpoint SESSION] [--tasks ...]\n"
-         "                            [--start baseline|none] [--keep-prior] [--fit-loss balanced|mean]\n"
+         "                            [--start baseline|none] [--keep-prior] [--relative-devices] [--fit-loss balanced|mean]\n"
          "                            --out FILE.pt [--json] [--events RUN.jsonl]\n"
          "                            [--distributed [--dist-timeout S]]  (as optimize's)\n"
          "\n"

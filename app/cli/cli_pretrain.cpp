@@ -72,7 +72,7 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
                "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs",
                "--fit-loss", "--eval-every",
                "--checkpoint", "--resume", "--dist-timeout", "--events"});
-  Args a = parseArgs(argv, opts, {"--json", "--distributed", "--keep-prior"});
+  Args a = parseArgs(argv, opts, {"--json", "--distributed", "--keep-prior", "--relative-devices"});
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
   PretrainOptions o;
   o.out = a.value("--out").value_or("");
@@ -94,6 +94,7 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   if (o.fitEpochs < 1) throw std::invalid_argument("--fit-epochs wants 1 or more, got " + std::to_string(o.fitEpochs));
   o.evalEvery = a.intValue("--eval-every", o.evalEvery);
   o.keepPrior = a.has("--keep-prior");
+  o.relativeDevices = a.has("--relative-devices");
   const std::string fitLoss = a.value("--fit-loss").value_or("balanced");
   if (fitLoss != "balanced" && fitLoss != "mean")
     throw std::invalid_argument("--fit-loss wants balanced or mean, got '" + fitLoss + "'");

@@ -110,6 +110,13 @@ double CostModel::fusedKernelTime(double flops, int64_t bytes, OpId top, int dev
   return roofline(flops, static_cast<double>(bytes), opClass(top), kernelRate_[top], cluster_->device(device));
 }
 
+bool CostModel::memoryBound(double flops, int64_t bytes, OpId top, int device) const {
+  const DeviceSpec& d = cluster_->device(device);
+  const double compute = flops > 0 ? flops / kernelComputeRate(top, device) + params_.fillTimeOf(opClass(top)) : 0.0;
+  const double bwEff = d.bandwidthEfficiency > 0 ? d.bandwidthEfficiency : params_.bandwidthEfficiency;
+  return bytes > 0 && static_cast<double>(bytes) / (d.memBandwidth * bwEff) > compute;
+}
+
 double CostModel::roofline(double flops, double bytes, OpClass cls, PeakType type, const DeviceSpec& d) const {
   const double rate = d.peak[static_cast<size_t>(type)] * efficiencyOn(cls, type, d);
   const double compute = flops > 0 ? flops / rate + params_.fillTimeOf(cls) : 0.0;

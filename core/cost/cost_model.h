@@ -89,6 +89,9 @@ class CostModel {
   // convolution) and the FLOP/s it reaches on `device` (peak x efficiency at its kernel rate).
   double kernelFlops(OpId op) const { return kernelFlops_[op]; }
   double kernelComputeRate(OpId op, int device) const;
+  // Whether a kernel of `flops` kernel FLOPs moving `bytes`, led by op `top`, is limited by memory
+  // bandwidth rather than by its compute rate on `device` (the two sides of the roofline).
+  bool memoryBound(double flops, int64_t bytes, OpId top, int device) const;
 
   OpClass opClass(OpId op) const { return classOfType_[g_->opTypeId(op)]; }
   bool isMetadata(OpId op) const { return metaType_[g_->opTypeId(op)] != 0; }  // isMetadataOp: no kernel

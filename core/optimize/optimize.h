@@ -134,6 +134,7 @@ struct PretrainOptions {
   int fitEpochs = 1;
   int evalEvery = 10;             // rounds between zero-shot evaluations of the held-out tasks
   bool keepPrior = false;         // a new policy starts from the current plan's devices (rl/gdp_policy.h)
+  bool relativeDevices = false;   // a new policy reads devices only through features (rl/gdp_policy.h)
   bool balancedFit = true;        // expert: the imitation loss weighs moved units as much as kept ones (rl/ppo.h)
   // A pre-training session (policy, optimizer state, rounds, time, learning curve and each task's
   // best decisions): written with the policy when set; `resume` continues one (same tasks).

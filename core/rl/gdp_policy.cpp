@@ -94,6 +94,23 @@ torch::Tensor crossDeviceFractions(const PolicyInput& in, const torch::Tensor& o
   return torch::stack({fromProducers, toConsumers}, 2);
 }
 
+// Per unit and device, from the current plan (one-hot in x): the share of the unit's ops on the
+// device, and the shares of the bytes the unit's inputs bring from it and its outputs send to it
+// (edges inside the unit not counted): [U, D, kPairFeatures]. Zero without a current plan.
+constexpr int64_t kPairFeatures = 3;
+torch::Tensor unitDevicePairs(const PolicyInput& in, int64_t maxDevices) {
+  const int64_t col = currentDeviceColumn(), u = in.numUnits;
+  auto current = in.x.slice(1, col, col + maxDevices);  // [N, D]
+  auto share = torch::zeros({u, maxDevices}).index_add(0, in.unitOf, current) * inverseCount(in.unitOf, u);
+  auto srcUnit = in.unitOf.index_select(0, in.edgeSrc), dstUnit = in.unitOf.index_select(0, in.edgeDst);
+  auto bytes = in.edgeBytes.defined() ? in.edgeBytes : torch::ones({in.edgeSrc.size(0)});
+  auto cut = (srcUnit != dstUnit).to(torch::kFloat32) * bytes;  // [E]
+  auto rowShares = [](const torch::Tensor& t) { return t / t.sum(1, true).clamp_min(1.0); };
+  auto from = rowShares(torch::zeros({u, maxDevices}).index_add(0, dstUnit, current.index_select(0, in.edgeSrc) * cut.unsqueeze(1)));
+  auto to = rowShares(torch::zeros({u, maxDevices}).index_add(0, srcUnit, current.index_select(0, in.edgeDst) * cut.unsqueeze(1)));
+  return torch::stack({share, from, to}, 2);
+}
+
 }  // namespace
 
 AttentionStackImpl::AttentionStackImpl(int64_t hidden, int64_t heads) {
@@ -139,7 +156,11 @@ GdpPolicyImpl::GdpPolicyImpl(int64_t featureDim, PolicyConfig config) : config_(
   feedForward_ = register_module("feedForward", torch::nn::Sequential(torch::nn::Linear(h, 2 * h), torch::nn::ReLU(),
                                                                       torch::nn::Linear(2 * h, h)));
   ffNorm_ = register_module("ffNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({h})));
-  deviceHead_ = register_module("deviceHead", torch::nn::Linear(h, config_.maxDevices));
+  if (config_.relativeDevices)
+    pairHead_ = register_module("pairHead", torch::nn::Sequential(torch::nn::Linear(kPairFeatures, 16), torch::nn::ReLU(),
+                                                                  torch::nn::Linear(16, 1)));
+  else
+    deviceHead_ = register_module("deviceHead", torch::nn::Linear(h, config_.maxDevices));
   deviceQuery_ = register_module("deviceQuery", torch::nn::Linear(h, h));
   deviceEmbed_ = register_module("deviceEmbed", torch::nn::Sequential(torch::nn::Linear(kDeviceFeatures, h),
                                                                       torch::nn::ReLU(), torch::nn::Linear(h, h)));
@@ -214,7 +235,12 @@ PolicyOutput GdpPolicyImpl::run(const PolicyInput& in, int64_t numDevices, Polic
       {static_cast<float>(nd / static_cast<double>(kMaxDevices)), static_cast<float>(std::log2(nd) / 4.0)});
 
   // ---- input: node features + op-type embedding ----
-  auto fresh = torch::relu(inputProj_(torch::cat({rows(in.x), typeEmbed_(rows(in.opType))}, 1)));  // [M, H]
+  // Relative devices: the current plan's device ids stay out of the op features (the pair
+  // features below carry the plan instead).
+  auto features = config_.relativeDevices
+                      ? in.x.index_fill(1, torch::arange(currentDeviceColumn(), currentDeviceColumn() + kMaxDevices), 0.0)
+                      : in.x;
+  auto fresh = torch::relu(inputProj_(torch::cat({rows(features), typeEmbed_(rows(in.opType))}, 1)));  // [M, H]
   auto x = merge(part ? table->layers[0] : torch::Tensor(), fresh, ops);                            // [N, H]
   if (record) keep(record->layers, x);
 
@@ -257,18 +283,21 @@ PolicyOutput GdpPolicyImpl::run(const PolicyInput& in, int64_t numDevices, Polic
   if (record) record->placed = y.detach();
 
   // ---- per-op logits -> per-unit mean -> device mask ----
-  auto opLogits = deviceHead_(y);  // [N, D], topo order
+  torch::Tensor opLogits;  // [N, D], topo order
   {
     // [D, H] device embeddings; rows beyond maxDevices in the input are ignored
     auto devices = in.deviceX.defined() ? in.deviceX.slice(0, 0, config_.maxDevices)
                                         : torch::zeros({config_.maxDevices, kDeviceFeatures});
     if (devices.size(0) < config_.maxDevices)
       devices = torch::cat({devices, torch::zeros({config_.maxDevices - devices.size(0), kDeviceFeatures})});
-    opLogits = opLogits + deviceQuery_(y).matmul(deviceEmbed_->forward(devices).t()) / std::sqrt(static_cast<double>(h));
+    opLogits = deviceQuery_(y).matmul(deviceEmbed_->forward(devices).t()) / std::sqrt(static_cast<double>(h));
+    if (!config_.relativeDevices) opLogits = opLogits + deviceHead_(y);
   }
   auto unitOfTopo = in.unitOf.index_select(0, in.topo);
   auto unitSum = torch::zeros({in.numUnits, config_.maxDevices}, opLogits.options()).index_add(0, unitOfTopo, opLogits);
   auto unitLogits = unitSum * inverseCount(in.unitOf, in.numUnits);
+  if (config_.relativeDevices)  // + a learned function of each (unit, device) pair's relation in the current plan
+    unitLogits = unitLogits + pairHead_->forward(unitDevicePairs(in, config_.maxDevices)).squeeze(2);
   if (config_.keepPrior) {  // + keep x each unit's share of ops on each device in the current plan
     const int64_t col = currentDeviceColumn();
     auto current = in.x.slice(1, col, col + config_.maxDevices);  // [N, D] one-hot, op order

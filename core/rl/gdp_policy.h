@@ -7,7 +7,8 @@
 //   -> segment-recurrent attention placer (Transformer-XL style): ops in topological order,
 //      segments of `segment` ops; each segment attends to itself and to the cached (detached)
 //      states of the previous segment
-//   -> per-op device logits: a device-index head plus a match of the op's query against each
+//   -> per-op device logits: a device-index head (or, with relativeDevices, a function of each
+//      unit's relations to each device in the current plan) plus a match of the op's query against each
 //      device's embedding (of its kDeviceFeatures: present, load share under the current plan,
 //      memory share, speed), so "move to the least loaded device" reads the same on every
 //      cluster and device numbering; a unit's logits are the mean of its ops' logits; devices beyond
@@ -48,6 +49,12 @@ struct PolicyConfig {
   // device's share of the unit (a learned scale starting at kKeepPriorInit), so an untrained
   // policy proposes the current plan and learning says where to move from it.
   bool keepPrior = false;
+  // Devices only through what they are and how the unit relates to them: no device-index head and
+  // no one-hot of the current device in the op features; instead a small learned function of each
+  // (unit, device) pair in the current plan (the unit's share of ops there, the shares of its
+  // input and output bytes crossing from and to it). The logits then do not depend on how the
+  // devices are numbered, so plans that differ only by a renumbering teach the same thing.
+  bool relativeDevices = false;
 };
 inline constexpr double kKeepPriorInit = 4.0;
 
@@ -122,7 +129,8 @@ class GdpPolicyImpl : public torch::nn::Module {
   torch::nn::LayerNorm attnNorm_{nullptr};
   torch::nn::Sequential feedForward_{nullptr};
   torch::nn::LayerNorm ffNorm_{nullptr};
-  torch::nn::Linear deviceHead_{nullptr};
+  torch::nn::Linear deviceHead_{nullptr};  // absolute device ids; not with relativeDevices
+  torch::nn::Sequential pairHead_{nullptr};  // relativeDevices
   torch::nn::Linear deviceQuery_{nullptr};
   torch::nn::Sequential deviceEmbed_{nullptr};
   torch::nn::Sequential valueHead_{nullptr};

@@ -119,6 +119,7 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
   f.opType.resize(static_cast<size_t>(n));
   f.edgeSrc.reserve(static_cast<size_t>(g.numEdges()));
   f.edgeDst.reserve(static_cast<size_t>(g.numEdges()));
+  f.edgeBytes.reserve(static_cast<size_t>(g.numEdges()));
 
   // Hash each distinct type name once.
   std::vector<int32_t> typeBucket(g.opTypeNames().size());
@@ -191,6 +192,7 @@ GraphFeatures buildGraphFeatures(const Graph& g, const CostModel& cost, const Pl
     for (OpId p : g.fanIn(op)) {
       f.edgeSrc.push_back(p);
       f.edgeDst.push_back(op);
+      f.edgeBytes.push_back(static_cast<float>(g.bytesWritten(p)));
     }
     row[kFlops] = logScaled(g.flops(op), 30.0);                               // 1e13 FLOPs -> 1
     row[kBytesRead] = logScaled(static_cast<double>(g.bytesRead(op)), 23.0);  // 1e10 B -> 1

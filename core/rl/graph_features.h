@@ -41,6 +41,7 @@ struct GraphFeatures {
   std::vector<int32_t> opType;       // per op: hashed type in [0, kOpTypeVocab)
   std::vector<int32_t> edgeSrc;      // producer op of each edge (Graph's distinct fan-in pairs)
   std::vector<int32_t> edgeDst;      // consumer op of each edge
+  std::vector<float> edgeBytes;      // per edge: the bytes its producer writes (the transfer if cut)
   std::vector<int32_t> topo;         // ops in topological order
   std::vector<int32_t> unitOf;       // per op: its placement unit, units numbered by first op in topo order
   std::vector<int32_t> unitFirstOp;  // per unit: its first op in topo order

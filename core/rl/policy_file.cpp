@@ -14,8 +14,8 @@ namespace {
 // 1: placement-only policies (7 config values); 2: + multiTask, scheduleLevels, fusionLevels;
 // 3: the device embedding (deviceQuery, deviceEmbed) is always there. Files of formats 1 and 2
 // load when they hold it (the last format-2 files do), else a one-line error. 4: + keepPrior
-// (older files load without it).
-constexpr int64_t kCheckpointFormat = 4;
+// (older files load without it). 5: + relativeDevices.
+constexpr int64_t kCheckpointFormat = 5;
 
 }  // namespace
 
@@ -24,7 +24,8 @@ void writePolicy(GdpPolicy& policy, torch::serialize::OutputArchive& archive) {
   archive.write("gp_policy_format", torch::tensor({kCheckpointFormat}));
   archive.write("config", torch::tensor({c.hidden, c.typeEmbedding, c.sageLayers, c.segment, c.heads, c.maxDevices,
                                          static_cast<int64_t>(c.film), static_cast<int64_t>(c.multiTask),
-                                         c.scheduleLevels, c.fusionLevels, static_cast<int64_t>(c.keepPrior)}));
+                                         c.scheduleLevels, c.fusionLevels, static_cast<int64_t>(c.keepPrior),
+                                         static_cast<int64_t>(c.relativeDevices)}));
   archive.write("feature_dim", torch::tensor({policy->featureDim()}));
   torch::serialize::OutputArchive weights;
   policy->save(weights);
@@ -36,7 +37,8 @@ GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string&
   if (!archive.try_read("gp_policy_format", format) || format.numel() != 1 || format.item<int64_t>() < 1 ||
       format.item<int64_t>() > kCheckpointFormat)
     throw Error(path, "not a graphplace policy checkpoint (format 1 to " + std::to_string(kCheckpointFormat) + ")");
-  const int64_t values = format.item<int64_t>() == 1 ? 7 : format.item<int64_t>() < 4 ? 10 : 11;
+  const int64_t f = format.item<int64_t>();
+  const int64_t values = f == 1 ? 7 : f < 4 ? 10 : f < 5 ? 11 : 12;
   if (!archive.try_read("config", config) || config.numel() != values || !archive.try_read("feature_dim", featureDim) ||
       featureDim.numel() != 1)
     throw Error(path, "the policy checkpoint has no valid config");
@@ -56,6 +58,7 @@ GdpPolicy readPolicy(torch::serialize::InputArchive& archive, const std::string&
     c.fusionLevels = v[9];
   }
   c.keepPrior = values > 10 && v[10] != 0;
+  c.relativeDevices = values > 11 && v[11] != 0;
   if (c.hidden <= 0 || c.typeEmbedding <= 0 || c.sageLayers < 0 || c.segment <= 0 || c.heads <= 0 ||
       c.hidden % c.heads != 0 || c.maxDevices <= 0 || c.maxDevices > kMaxDevices || featureDim.item<int64_t>() <= 0 ||
       (c.multiTask && (c.scheduleLevels < 2 || c.scheduleLevels > 64 || c.fusionLevels < 2 || c.fusionLevels > 64)))

@@ -33,6 +33,10 @@ PolicyInput toPolicyInput(const GraphFeatures& f) {
   in.opType = toInt64(f.opType);
   in.edgeSrc = toInt64(f.edgeSrc);
   in.edgeDst = toInt64(f.edgeDst);
+  in.edgeBytes = f.edgeBytes.empty() ? torch::zeros({static_cast<int64_t>(f.edgeSrc.size())})
+                                     : torch::from_blob(const_cast<float*>(f.edgeBytes.data()),
+                                                        {static_cast<int64_t>(f.edgeBytes.size())}, torch::kFloat32)
+                                           .clone();
   in.topo = toInt64(f.topo);
   in.unitOf = toInt64(f.unitOf);
   return in;

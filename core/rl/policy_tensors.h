@@ -11,6 +11,7 @@ struct PolicyInput {
   torch::Tensor opType;     // [numOps] int64
   torch::Tensor edgeSrc;    // [numEdges] int64
   torch::Tensor edgeDst;    // [numEdges] int64
+  torch::Tensor edgeBytes;  // [numEdges] float
   torch::Tensor topo;       // [numOps] int64, ops in topological order
   torch::Tensor unitOf;     // [numOps] int64
   torch::Tensor deviceX;    // [kMaxDevices, kDeviceFeatures] float

@@ -63,7 +63,7 @@ PretrainResult runPretrain(const std::vector<PretrainTask>& tasks, const Pretrai
   if (!options.resume.empty()) session = loadPretrainSession(options.resume, train.size());
   const std::string source = session ? options.resume : options.from;
   GdpPolicy policy = session             ? session->policy
-                     : source.empty()    ? makePolicy(featureDim, options.seed, PolicyConfig{.keepPrior = options.keepPrior})
+                     : source.empty()    ? makePolicy(featureDim, options.seed, PolicyConfig{.keepPrior = options.keepPrior, .relativeDevices = options.relativeDevices})
                                          : loadCheckpoint(source);
   if (policy->featureDim() != featureDim)
     throw Error(source, "the policy takes " + std::to_string(policy->featureDim()) +

@@ -9,7 +9,8 @@
 
 namespace gptest {
 
-inline gp::Cluster toyCluster(double memGiB = 1, int devices = 2) {
+// `memGBps`: each device's memory bandwidth (the default makes every op compute-bound).
+inline gp::Cluster toyCluster(double memGiB = 1, int devices = 2, double memGBps = 1e9) {
   std::string devs, links;
   for (int d = 0; d < devices; ++d) {
     const std::string name = "gpu" + std::to_string(d);
@@ -21,7 +22,7 @@ inline gp::Cluster toyCluster(double memGiB = 1, int devices = 2) {
     links += R"({"between": ["sw", ")" + name + R"("], "kind": "test", "bandwidth_GBps": 0.001, "latency_us": 0})";
   }
   return gp::parseClusterJson(R"({"name": "test", "device_kinds": {"T": {"peak_TFLOPS": {"f32": 1},
-      "memory_bandwidth_GBps": 1e9, "memory_GiB": )" + std::to_string(memGiB) +
+      "memory_bandwidth_GBps": )" + std::to_string(memGBps) + R"(, "memory_GiB": )" + std::to_string(memGiB) +
                                   R"(, "launch_overhead_us": 0}}, "devices": [)" + devs +
                                   R"(], "switches": [{"name": "sw", "kind": "switch"}], "links": [)" + links + "]}",
                               "test-cluster");
