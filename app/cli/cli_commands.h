@@ -10,6 +10,7 @@ namespace gp::cli {
 int runInfo(const std::vector<std::string>& args, std::ostream& out);
 int runZoo(const std::vector<std::string>& args, std::ostream& out);
 int runEvaluate(const std::vector<std::string>& args, std::ostream& out);
+int runExplain(const std::vector<std::string>& args, std::ostream& out);
 int runBaseline(const std::vector<std::string>& args, std::ostream& out);
 int runOptimize(const std::vector<std::string>& args, std::ostream& out);
 int runPretrain(const std::vector<std::string>& args, std::ostream& out);

@@ -28,39 +28,15 @@ int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration", "--costs",
                "--torch-program"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
-  if (a.positional.size() != 1) throw std::invalid_argument("evaluate needs exactly one MODEL");
-  auto clusterSpec = a.value("--cluster");
-  auto placementPath = a.value("--placement");
-  if ((!clusterSpec || clusterSpec->empty()) && !placementPath)
-    throw std::invalid_argument("evaluate needs --cluster PRESET|FILE (presets: " + [] {
-      std::string names = "cpu";
-      for (const auto& n : clusterPresetNames()) names += ", " + n;
-      return names;
-    }() + ") or a --placement file");
+  ModelPlan mp = loadModelPlan(a, "evaluate");
   const int repeat = a.intValue("--repeat", 1);
-  const FuseMode fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
-  const LoadOptions loadOptions = loadOptionsFrom(a);
   CalibrationOption calibration = calibrationFrom(a);
-  const std::string& spec = a.positional[0];
-  Graph g = loadModel(spec, loadOptions);
-  const ModelIdentity identity{spec, modelSha256(spec, loadOptions), g.numOps()};
-  Plan plan = Plan::singleDevice(g.numOps());
-  std::optional<Cluster> cluster;
-  std::string planName = "single device";
-  if (placementPath) {
-    LoadedPlacement lp = readPlacement(*placementPath, g, identity, a.has("--ignore-hash"));
-    for (const auto& w : lp.warnings) std::cerr << "graphplace-cli: warning: " << *placementPath << ": " << w << "\n";
-    plan = std::move(lp.plan);
-    cluster = std::move(lp.cluster);
-    planName = *placementPath;
-  }
-  if (clusterSpec && !clusterSpec->empty()) {
-    Cluster chosen = loadClusterSpec(*clusterSpec);
-    if (placementPath)  // the plan names devices of the embedded cluster: find them by name here
-      mapDevices(plan, *cluster, chosen, *placementPath);
-    cluster = std::move(chosen);
-  }
-  planName += applyFuseOption(g, plan, fuse, planName);
+  const std::string& spec = mp.spec;
+  const Graph& g = mp.graph;
+  const ModelIdentity& identity = mp.identity;
+  const Plan& plan = mp.plan;
+  const std::string& planName = mp.planName;
+  const std::optional<Cluster>& cluster = mp.cluster;
   const Cluster& c = *cluster;
   warnIfNoKindMatches(calibration, c, std::cerr);
   CostModel cost(g, c, {}, calibration.tableFor(g, c));

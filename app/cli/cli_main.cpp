@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return gp::cli::runInfo(args, std::cout);
     if (cmd == "zoo") return gp::cli::runZoo(args, std::cout);
     if (cmd == "evaluate") return gp::cli::runEvaluate(args, std::cout);
+    if (cmd == "explain") return gp::cli::runExplain(args, std::cout);
     if (cmd == "baseline") return gp::cli::runBaseline(args, std::cout);
     if (cmd == "optimize") return gp::cli::runOptimize(args, std::cout);
     if (cmd == "pretrain") return gp::cli::runPretrain(args, std::cout);

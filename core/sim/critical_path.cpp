@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <unordered_map>
 
 #include "base/error.h"
@@ -243,7 +244,6 @@ StepAnalysis analyzeStep(const CostModel& cost, const Plan& plan, const Measurem
       if (ready < step.start - tol && s.prevOnDevice[v] >= 0) {
         next = s.prevOnDevice[v];
         step.via = PathStep::Via::DeviceQueue;
-        a.queuedByDevice[step.device] += step.waited();
       }
       a.computeByDevice[step.device] += step.end - step.start;
       if (step.memoryBound) a.memoryBoundByDevice[step.device] += step.end - step.start;
@@ -264,7 +264,6 @@ StepAnalysis analyzeStep(const CostModel& cost, const Plan& plan, const Measurem
           next = blocker;
           step.via = PathStep::Via::LinkBusy;
           step.waitedOn = s.routeChannel[slot];
-          a.linkBusyByChannel[step.waitedOn] += step.waited();
         }
       }
       if (step.channel >= 0) a.transferByChannel[step.channel] += step.end - step.start;
@@ -274,6 +273,23 @@ StepAnalysis analyzeStep(const CostModel& cost, const Plan& plan, const Measurem
     v = next;
   }
   std::reverse(a.path.begin(), a.path.end());
+  // waits: the union of the waiting intervals per device and per channel (they can overlap)
+  std::vector<std::vector<std::pair<double, double>>> queued(a.queuedByDevice.size()), busy(a.linkBusyByChannel.size());
+  for (const PathStep& p : a.path)
+    if (p.via == PathStep::Via::DeviceQueue) queued[p.device].emplace_back(p.ready, p.start);
+    else if (p.via == PathStep::Via::LinkBusy) busy[p.waitedOn].emplace_back(p.ready, p.start);
+  auto unionLength = [](std::vector<std::pair<double, double>>& spans) {
+    std::sort(spans.begin(), spans.end());
+    double total = 0, reach = -1;
+    for (const auto& [from, to] : spans) {
+      if (to <= reach) continue;
+      total += to - std::max(from, reach);
+      reach = to;
+    }
+    return total;
+  };
+  for (size_t d = 0; d < queued.size(); ++d) a.queuedByDevice[d] = unionLength(queued[d]);
+  for (size_t ch = 0; ch < busy.size(); ++ch) a.linkBusyByChannel[ch] = unionLength(busy[ch]);
   return a;
 }
 

@@ -64,8 +64,10 @@ struct StepAnalysis {
   // The path's time: kernels per device (and the part of it in memory-bound kernels), transfers
   // per bottleneck channel; sum(computeByDevice) + sum(transferByChannel) == stepTime.
   std::vector<double> computeByDevice, memoryBoundByDevice, transferByChannel;
-  // Waits of the path's steps entered through a busy resource: seconds kernels spent ready but
-  // queued behind other kernels, per device; transfers behind other transfers, per blocking channel.
+  // Waits of the path's steps entered through a busy resource, per device (kernels ready but
+  // queued behind other kernels) and per blocking channel (transfers behind other transfers):
+  // the seconds during which at least one such step was waiting (their waits can overlap: a
+  // gradient ready early may wait through many of the kernels before it), at most the step time.
   std::vector<double> queuedByDevice, linkBusyByChannel;
   double computeTime() const;
   double transferTime() const;

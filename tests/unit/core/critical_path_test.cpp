@@ -192,7 +192,7 @@ TEST(CriticalPath, APlanThatDidNotRunIsAnErrorNotACrash) {
 
 // On zoo training graphs with random placements (runs of ops in id order on one device): the path
 // is gapless from 0 to the step time, its times add up to the step time, its kernels have no
-// slack, and no op has negative slack.
+// slack, no op has negative slack, and no wait exceeds the step.
 TEST(CriticalPath, InvariantsOnZooModelsWithRandomPlans) {
   const Cluster cl = loadCluster("4xP100-PCIe");
   std::mt19937 rng(7);
@@ -226,6 +226,8 @@ TEST(CriticalPath, InvariantsOnZooModelsWithRandomPlans) {
       for (const PathStep& s : a.path)
         if (s.kind == PathStep::Kind::Kernel) EXPECT_NEAR(a.opSlack[s.id], 0.0, 1e-9 * m.stepTime) << name;
       for (double s : a.opSlack) EXPECT_GE(s, 0.0);
+      for (double w : a.queuedByDevice) EXPECT_LE(w, m.stepTime) << name;  // a union of waits, not a sum
+      for (double w : a.linkBusyByChannel) EXPECT_LE(w, m.stepTime) << name;
     }
   }
 }

@@ -1,0 +1,146 @@
+// Suggested moves from the critical path: see suggestions.h.
+#include "sim/suggestions.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "sim/simulator.h"
+
+namespace gp {
+
+namespace {
+
+std::string describe(const Graph& g, const std::vector<OpId>& ops, OpId lead) {
+  std::string s = g.opName(lead);
+  if (ops.size() > 1) s += " and " + std::to_string(ops.size() - 1) + " more";
+  return s;
+}
+
+// The ops under each scope (itself or below it), the root left out.
+std::vector<std::vector<OpId>> opsUnderScopes(const Graph& g) {
+  std::vector<std::vector<OpId>> under(static_cast<size_t>(g.numScopes()));
+  for (OpId op = 0; op < g.numOps(); ++op)
+    for (ScopeId s = g.opScope(op); s != kNone && g.scopeParent(s) != kNone; s = g.scopeParent(s))
+      under[s].push_back(op);
+  return under;
+}
+
+}  // namespace
+
+Plan applyMove(const Plan& plan, const PlanMove& move) {
+  Plan out = plan;
+  if (move.kind != PlanMove::Kind::Fuse) {
+    for (OpId op : move.ops) out.device[op] = move.device;
+    return out;
+  }
+  if (out.fusionGroup.empty()) out.fusionGroup.assign(plan.device.size(), -1);
+  const int32_t group = *std::max_element(out.fusionGroup.begin(), out.fusionGroup.end()) + 1;
+  std::set<int32_t> merged;  // groups the fused ops were already in join the new one
+  for (OpId op : move.ops)
+    if (out.fusionGroup[op] >= 0) merged.insert(out.fusionGroup[op]);
+  for (int32_t& gr : out.fusionGroup)
+    if (merged.count(gr)) gr = group;
+  for (OpId op : move.ops) out.fusionGroup[op] = group;
+  return out;
+}
+
+namespace {
+
+// Each op's family (opFamily) for many ops: members per forward op and per colocation group.
+class Families {
+ public:
+  explicit Families(const Graph& g) : g_(g), byRoot_(static_cast<size_t>(g.numOps())), byGroup_(g.colocGroupNames().size()) {
+    for (OpId o = 0; o < g.numOps(); ++o) {
+      byRoot_[root(o)].push_back(o);
+      if (g.colocGroup(o) != kNone) byGroup_[static_cast<size_t>(g.colocGroup(o))].push_back(o);
+    }
+  }
+  // The families of `ops`, sorted, each op once.
+  std::vector<OpId> of(const std::vector<OpId>& ops) const {
+    std::vector<OpId> out;
+    for (OpId op : ops)
+      for (OpId member : byRoot_[root(op)]) {
+        out.push_back(member);
+        if (g_.colocGroup(member) != kNone)
+          for (OpId o : byGroup_[static_cast<size_t>(g_.colocGroup(member))]) out.push_back(o);
+      }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+ private:
+  OpId root(OpId op) const { return g_.forwardOf(op) == kNone ? op : g_.forwardOf(op); }
+  const Graph& g_;
+  std::vector<std::vector<OpId>> byRoot_, byGroup_;
+};
+
+}  // namespace
+
+std::vector<OpId> opFamily(const Graph& g, OpId op) { return Families(g).of({op}); }
+
+std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
+                                     int pathKernels, const std::function<bool()>& stop, int* tried) {
+  const Graph& g = cost.graph();
+  const int32_t nd = cost.cluster().numDevices();
+  if (tried) *tried = 0;
+  if (top <= 0 || a.path.empty()) return {};
+
+  // the path's kernels, longest first
+  std::vector<const PathStep*> kernels;
+  for (const PathStep& s : a.path)
+    if (s.kind == PathStep::Kind::Kernel) kernels.push_back(&s);
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const PathStep* x, const PathStep* y) { return x->end - x->start > y->end - y->start; });
+  if (static_cast<int>(kernels.size()) > pathKernels) kernels.resize(static_cast<size_t>(std::max(pathKernels, 0)));
+
+  std::vector<PlanMove> candidates;
+  std::set<std::pair<std::vector<OpId>, int32_t>> seen;
+  auto add = [&](PlanMove m) {
+    if (m.ops.empty() || !seen.emplace(m.ops, m.device).second) return;
+    if (m.kind != PlanMove::Kind::Fuse &&
+        std::all_of(m.ops.begin(), m.ops.end(), [&](OpId op) { return plan.device[op] == m.device; }))
+      return;
+    candidates.push_back(std::move(m));
+  };
+  const auto under = opsUnderScopes(g);
+  const Families families(g);
+  for (const PathStep* k : kernels) {
+    const std::vector<OpId> family = families.of({k->id});
+    for (int32_t d = 0; d < nd; ++d)
+      if (d != k->device) add({PlanMove::Kind::Op, family, d, describe(g, family, k->id)});
+    // the scope of the op's forward op (a gradient's own scope sits under "gradients/")
+    ScopeId scope = g.opScope(g.forwardOf(k->id) == kNone ? k->id : g.forwardOf(k->id));
+    for (int level = 0; level < 2 && scope != kNone && g.scopeParent(scope) != kNone; ++level, scope = g.scopeParent(scope)) {
+      if (under[scope].size() * 2 > static_cast<size_t>(g.numOps())) break;
+      const std::vector<OpId> ops = families.of(under[scope]);
+      for (int32_t d = 0; d < nd; ++d) add({PlanMove::Kind::Scope, ops, d, "scope " + g.scopeName(scope)});
+    }
+  }
+  for (size_t i = 1; i < a.path.size(); ++i) {  // neighbours on the path, on one device, joined by data
+    const PathStep& x = a.path[i - 1];
+    const PathStep& y = a.path[i];
+    if (x.kind != PathStep::Kind::Kernel || y.kind != PathStep::Kind::Kernel || y.via != PathStep::Via::Data ||
+        x.device != y.device)
+      continue;
+    std::vector<OpId> ops{x.id, y.id};
+    std::sort(ops.begin(), ops.end());
+    add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)});
+  }
+
+  Simulator sim(cost);
+  Measurement m;
+  std::vector<Suggestion> out;
+  for (const PlanMove& c : candidates) {
+    if (stop && stop()) break;
+    sim.run(applyMove(plan, c), m, /*recordTimeline=*/false);
+    if (tried) ++*tried;
+    if (m.feasible && m.stepTime < a.stepTime) out.push_back({c, m.stepTime});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; });
+  if (static_cast<int>(out.size()) > top) out.resize(static_cast<size_t>(top));
+  return out;
+}
+
+}  // namespace gp

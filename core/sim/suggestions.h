@@ -1,0 +1,53 @@
+// Suggested moves for hand editing: candidates drawn from a step's critical path (sim/critical_path.h),
+// each checked by simulating the plan it gives, best first.
+//
+// Candidates, from the longest kernels on the critical path:
+//  - an op with its family (its forward op, that op's gradient and update ops, and every op
+//    colocated with one of them: what must or should move together) to each other device;
+//  - the op's name scope (a layer, a block, a time step) and the scope above it, with their
+//    families, to each other device (scopes holding more than half the graph are left out);
+//  - two kernels that follow each other on the path on one device, the second reading the
+//    first's output, fused into one kernel (when the plan's rules allow it).
+//
+//   StepAnalysis a = analyzeStep(cost, plan, m);
+//   for (const Suggestion& s : suggestMoves(cost, plan, a, 10)) apply(s.move) ...
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cost/cost_model.h"
+#include "sim/critical_path.h"
+#include "sim/plan.h"
+
+namespace gp {
+
+struct PlanMove {
+  enum class Kind : uint8_t { Op, Scope, Fuse };
+  Kind kind = Kind::Op;
+  std::vector<OpId> ops;  // moved (Op, Scope) or fused (Fuse), sorted
+  int32_t device = -1;    // Op, Scope: the device they move to
+  std::string what;       // "conv1 and 3 more", "scope encoder/layer_1", "fuse a with b"
+};
+
+struct Suggestion {
+  PlanMove move;
+  double stepTime = 0;  // simulated, after the move
+};
+
+// The plan after `move`: the ops on its device, or (Fuse) in one new fusion group.
+Plan applyMove(const Plan& plan, const PlanMove& move);
+
+// `op` with its family: its forward op (forwardOf, or itself), every op whose forward op that is,
+// closed over colocation groups; sorted.
+std::vector<OpId> opFamily(const Graph& g, OpId op);
+
+// Up to `top` moves that shorten the step, best first (ties: the order they were tried). At most
+// `pathKernels` of the path's longest kernels are tried. `stop`, polled between simulations, ends
+// the search early with what it has. `tried`, when given, counts the plans simulated.
+std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
+                                     int pathKernels = 24, const std::function<bool()>& stop = {},
+                                     int* tried = nullptr);
+
+}  // namespace gp
