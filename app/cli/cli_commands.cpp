@@ -59,6 +59,7 @@ void printUsage(std::ostream& out) {
          "                            [--torch-program OUT.py]  (a PyTorch model's placement as a torch.fx program)\n"
          "\n"
          "  graphplace-cli explain MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--top N]\n"
+         "                            [--follow N [--out PLACEMENT.json]]  (apply the top suggestion up to N times first)\n"
          "                            [--fuse default|none|plan] [--calibration TABLE.json] [--costs learned:FILE] [--json]\n"
          "                            (the critical path, its breakdown, slack, and the moves that shorten the step)\n"
          "\n"

@@ -13,6 +13,7 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
+#include "io/placement_file.h"
 #include "sim/critical_path.h"
 #include "sim/simulator.h"
 #include "sim/suggestions.h"
@@ -58,7 +59,7 @@ nlohmann::ordered_json perResourceJson(const std::vector<double>& seconds, Name 
 
 int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--placement", "--fuse", "--calibration", "--costs", "--top"});
+  opts.insert({"--cluster", "--placement", "--fuse", "--calibration", "--costs", "--top", "--follow", "--out"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   ModelPlan mp = loadModelPlan(a, "explain");
   const int top = a.intValue("--top", 10);
@@ -69,9 +70,24 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   warnIfNoKindMatches(calibration, c, std::cerr);
   CostModel cost(g, c, {}, calibration.tableFor(g, c));
   Simulator sim(cost);
-  const Measurement m = sim.run(mp.plan);
+  Measurement m = sim.run(mp.plan);
   if (!m.feasible && m.timeline.empty())
     throw std::invalid_argument(mp.planName + ": the plan does not run: " + m.problem);
+  // --follow N: the top suggestion applied again and again (at most N times), then explained
+  const int follow = a.intValue("--follow", 0);
+  if (follow < 0 || follow > 1000) throw std::invalid_argument("--follow must be 0..1000");
+  const double startTime = m.stepTime;
+  std::vector<Suggestion> followed;
+  const auto followStart = std::chrono::steady_clock::now();
+  for (int i = 0; i < follow; ++i) {
+    const auto best = suggestMoves(cost, mp.plan, analyzeStep(cost, mp.plan, m), 1);
+    if (best.empty()) break;
+    mp.plan = applyMove(mp.plan, best[0].move);
+    m = sim.run(mp.plan);
+    followed.push_back(best[0]);
+  }
+  const double followSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - followStart).count();
+  if (auto outPath = a.value("--out")) writePlacement(g, mp.identity, c, mp.plan, m, *outPath);
   const StepAnalysis an = analyzeStep(cost, mp.plan, m);
   const auto t0 = std::chrono::steady_clock::now();
   int tried = 0;
@@ -137,13 +153,18 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
     auto& sj = j["suggestions"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < suggestions.size(); ++i) {
       const Suggestion& s = suggestions[i];
-      const char* kind = s.move.kind == PlanMove::Kind::Op ? "op" : s.move.kind == PlanMove::Kind::Scope ? "scope" : "fuse";
-      nlohmann::ordered_json e{{"kind", kind}, {"what", s.move.what}, {"ops", s.move.ops.size()}};
-      if (s.move.kind != PlanMove::Kind::Fuse) e["device"] = deviceName(s.move.device);
+      nlohmann::ordered_json e{{"kind", moveKindName(s.move.kind)}, {"what", s.move.what}, {"ops", s.move.ops.size()}};
+      if (s.move.kind == PlanMove::Kind::Op || s.move.kind == PlanMove::Kind::Scope) e["device"] = deviceName(s.move.device);
       e["step_time_ms"] = s.stepTime * 1e3;
       e["resimulated_ms"] = resimulated[i] * 1e3;
       e["gain"] = 1 - s.stepTime / m.stepTime;
       sj.push_back(std::move(e));
+    }
+    if (follow > 0) {
+      auto& fj = j["followed"] = nlohmann::ordered_json::array();
+      for (const Suggestion& s : followed) fj.push_back({{"what", s.move.what}, {"kind", moveKindName(s.move.kind)}, {"step_time_ms", s.stepTime * 1e3}});
+      j["start_step_time_ms"] = startTime * 1e3;
+      j["follow_seconds"] = followSeconds;
     }
     j["plans_simulated"] = tried;
     j["suggest_seconds"] = suggestSeconds;
@@ -152,6 +173,17 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   }
 
   out << "model        " << mp.spec << " on " << c.name() << " (" << mp.planName << ")\n";
+  if (follow > 0) {
+    out << "followed     " << followed.size() << " suggestions in " << fmt("%.1f s", followSeconds) << ": "
+        << fmt("%.3f ms", startTime * 1e3) << " -> " << fmt("%.3f ms", m.stepTime * 1e3)
+        << fmt(" (%+.1f %%)", -100 * (1 - m.stepTime / startTime)) << "\n";
+    for (size_t i = 0; i < followed.size(); ++i) {
+      std::string move = followed[i].move.what;
+      if (followed[i].move.kind == PlanMove::Kind::Op || followed[i].move.kind == PlanMove::Kind::Scope)
+        move += " -> " + deviceName(followed[i].move.device);
+      out << fmt("  %2.0f  ", static_cast<double>(i + 1)) << fmt("%10.3f ms  ", followed[i].stepTime * 1e3) << move << "\n";
+    }
+  }
   out << "step time    " << fmt("%.3f ms", m.stepTime * 1e3) << "  (lower bound " << fmt("%.3f ms", m.lowerBound * 1e3)
       << ")" << (m.feasible ? "" : "  INFEASIBLE: " + m.problem) << "\n";
   const double step = std::max(m.stepTime, 1e-12);
@@ -199,7 +231,7 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   for (size_t i = 0; i < suggestions.size(); ++i) {
     const Suggestion& s = suggestions[i];
     std::string move = s.move.what;
-    if (s.move.kind != PlanMove::Kind::Fuse) move += " -> " + deviceName(s.move.device);
+    if (s.move.kind == PlanMove::Kind::Op || s.move.kind == PlanMove::Kind::Scope) move += " -> " + deviceName(s.move.device);
     char line[96];
     std::snprintf(line, sizeof line, "  %2zu  %10.3f ms  %+6.1f %%  (re-simulated %.3f ms)  ", i + 1, s.stepTime * 1e3,
                   -100 * (1 - s.stepTime / m.stepTime), resimulated[i] * 1e3);

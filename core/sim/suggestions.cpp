@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "sim/kernels.h"
 #include "sim/simulator.h"
 
 namespace gp {
@@ -28,8 +29,23 @@ std::vector<std::vector<OpId>> opsUnderScopes(const Graph& g) {
 
 }  // namespace
 
+const char* moveKindName(PlanMove::Kind kind) {
+  switch (kind) {
+    case PlanMove::Kind::Op: return "op";
+    case PlanMove::Kind::Scope: return "scope";
+    case PlanMove::Kind::Fuse: return "fuse";
+    case PlanMove::Kind::Priority: return "priority";
+  }
+  return "?";
+}
+
 Plan applyMove(const Plan& plan, const PlanMove& move) {
   Plan out = plan;
+  if (move.kind == PlanMove::Kind::Priority) {
+    if (out.priority.empty()) out.priority.assign(plan.device.size(), 0);
+    for (OpId op : move.ops) out.priority[op] = move.priority;
+    return out;
+  }
   if (move.kind != PlanMove::Kind::Fuse) {
     for (OpId op : move.ops) out.device[op] = move.device;
     return out;
@@ -99,7 +115,7 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   std::set<std::pair<std::vector<OpId>, int32_t>> seen;
   auto add = [&](PlanMove m) {
     if (m.ops.empty() || !seen.emplace(m.ops, m.device).second) return;
-    if (m.kind != PlanMove::Kind::Fuse &&
+    if ((m.kind == PlanMove::Kind::Op || m.kind == PlanMove::Kind::Scope) &&
         std::all_of(m.ops.begin(), m.ops.end(), [&](OpId op) { return plan.device[op] == m.device; }))
       return;
     candidates.push_back(std::move(m));
@@ -128,6 +144,18 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     std::sort(ops.begin(), ops.end());
     add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)});
   }
+
+  const int32_t first = plan.priority.empty() ? 1 : *std::max_element(plan.priority.begin(), plan.priority.end()) + 1;
+  PlanKernels formed;
+  formed.form(plan, g.numOps());
+  for (const PathStep& s : a.path)  // queued kernels run first when ready
+    if (s.kind == PathStep::Kind::Kernel && s.via == PathStep::Via::DeviceQueue) {
+      const auto ops = formed.ops(s.id);
+      PlanMove m{PlanMove::Kind::Priority, std::vector<OpId>(ops.begin(), ops.end()), s.device,
+                 "run " + g.opName(s.id) + " first when ready"};
+      m.priority = first;
+      add(std::move(m));
+    }
 
   Simulator sim(cost);
   Measurement m;

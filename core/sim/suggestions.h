@@ -7,7 +7,9 @@
 //  - the op's name scope (a layer, a block, a time step) and the scope above it, with their
 //    families, to each other device (scopes holding more than half the graph are left out);
 //  - two kernels that follow each other on the path on one device, the second reading the
-//    first's output, fused into one kernel (when the plan's rules allow it).
+//    first's output, fused into one kernel (when the plan's rules allow it);
+//  - a kernel on the path that waited for its device behind others, run first when ready
+//    (a priority above every other).
 //
 //   StepAnalysis a = analyzeStep(cost, plan, m);
 //   for (const Suggestion& s : suggestMoves(cost, plan, a, 10)) apply(s.move) ...
@@ -24,11 +26,13 @@
 namespace gp {
 
 struct PlanMove {
-  enum class Kind : uint8_t { Op, Scope, Fuse };
+  enum class Kind : uint8_t { Op, Scope, Fuse, Priority };
   Kind kind = Kind::Op;
-  std::vector<OpId> ops;  // moved (Op, Scope) or fused (Fuse), sorted
+  std::vector<OpId> ops;  // moved (Op, Scope), fused (Fuse) or given `priority` (Priority), sorted
   int32_t device = -1;    // Op, Scope: the device they move to
   std::string what;       // "conv1 and 3 more", "scope encoder/layer_1", "fuse a with b"
+  int32_t priority = 0;   // Priority: the ops' new priority (a plan without priorities gets 0
+                          // elsewhere, which runs as first-in first-out does)
 };
 
 struct Suggestion {
@@ -36,7 +40,11 @@ struct Suggestion {
   double stepTime = 0;  // simulated, after the move
 };
 
-// The plan after `move`: the ops on its device, or (Fuse) in one new fusion group.
+// "op", "scope", "fuse", "priority".
+const char* moveKindName(PlanMove::Kind kind);
+
+// The plan after `move`: the ops on its device, (Fuse) in one new fusion group with the groups
+// they were in, or (Priority) at the new priority.
 Plan applyMove(const Plan& plan, const PlanMove& move);
 
 // `op` with its family: its forward op (forwardOf, or itself), every op whose forward op that is,
