@@ -60,6 +60,7 @@ void printUsage(std::ostream& out) {
          "\n"
          "  graphplace-cli explain MODEL --cluster PRESET|FILE [--placement FILE [--ignore-hash]] [--top N]\n"
          "                            [--follow N [--out PLACEMENT.json]]  (apply the top suggestion up to N times first)\n"
+         "                            [--report REPORT.html]  (the plan report: one self-contained HTML page)\n"
          "                            [--fuse default|none|plan] [--calibration TABLE.json] [--costs learned:FILE] [--json]\n"
          "                            (the critical path, its breakdown, slack, and the moves that shorten the step)\n"
          "\n"

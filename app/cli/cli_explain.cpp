@@ -14,6 +14,7 @@
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
 #include "io/placement_file.h"
+#include "io/plan_report.h"
 #include "sim/critical_path.h"
 #include "sim/simulator.h"
 #include "sim/suggestions.h"
@@ -59,7 +60,7 @@ nlohmann::ordered_json perResourceJson(const std::vector<double>& seconds, Name 
 
 int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
-  opts.insert({"--cluster", "--placement", "--fuse", "--calibration", "--costs", "--top", "--follow", "--out"});
+  opts.insert({"--cluster", "--placement", "--fuse", "--calibration", "--costs", "--top", "--follow", "--out", "--report"});
   Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
   ModelPlan mp = loadModelPlan(a, "explain");
   const int top = a.intValue("--top", 10);
@@ -108,6 +109,8 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
     if (an.opSlack[op] > zeroTol && static_cast<int>(least.size()) < top) least.push_back(op);
   for (auto it = bySlack.rbegin(); it != bySlack.rend() && static_cast<int>(most.size()) < top; ++it)
     if (an.opSlack[*it] > zeroTol) most.push_back(*it);
+  if (auto report = a.value("--report"))
+    writePlanReport({mp.spec, mp.planName, g, c, mp.plan, m, an, suggestions, top > 0 ? top : 10}, *report);
   auto deviceName = [&](int d) { return c.device(d).name; };
   auto channelName = [&](int ch) { return c.channel(ch).name; };
 
@@ -200,22 +203,14 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   // the path in runs: consecutive steps on one device or one route, entered by data
   out << "path (runs of consecutive steps in one place, first to last):\n";
   out << "    start ms      end ms  where                 steps  first .. last\n";
-  for (size_t i = 0; i < an.path.size();) {
-    size_t e = i + 1;
-    while (e < an.path.size() && where(c, an.path[e]) == where(c, an.path[i]) && an.path[e].kind == an.path[i].kind) ++e;
-    const PathStep& first = an.path[i];
-    const PathStep& last = an.path[e - 1];
-    std::string cause;
-    for (size_t k = i; k < e; ++k)
-      if (an.path[k].via == PathStep::Via::DeviceQueue || an.path[k].via == PathStep::Via::LinkBusy) {
-        cause = "  [" + viaName(an.path[k].via) + "]";
-        break;
-      }
+  for (const PathRun& r : pathRuns(an)) {
+    const PathStep& first = an.path[r.first];
+    const PathStep& last = an.path[r.last];
     char line[160];
     std::snprintf(line, sizeof line, "  %10.3f  %10.3f  %-20s %6zu  ", first.start * 1e3, last.end * 1e3,
-                  where(c, first).c_str(), e - i);
-    out << line << stepName(g, c, first) << (e - i > 1 ? " .. " + stepName(g, c, last) : "") << cause << "\n";
-    i = e;
+                  where(c, first).c_str(), r.last - r.first + 1);
+    out << line << stepName(g, c, first) << (r.last > r.first ? " .. " + stepName(g, c, last) : "")
+        << (r.waited ? "  [waited]" : "") << "\n";
   }
   out << "slack: " << critical << " of " << g.numOps() << " ops have none (the path and the work it waits on)\n";
   auto printSlack = [&](const char* title, const std::vector<OpId>& ops) {
