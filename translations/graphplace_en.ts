@@ -15,7 +15,7 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln op</numerusform>
@@ -26,7 +26,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+307"/>
+        <location filename="../app/desktop/document.cpp" line="+280"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
@@ -34,7 +34,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+110"/>
+        <location line="+109"/>
         <source>Running %n baselines…</source>
         <translation>
             <numerusform>Running %n baseline…</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/plan_edit_document.cpp" line="+47"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+52"/>
         <source>Set priority of %n ops to %1</source>
         <translation>
             <numerusform>Set priority of %n op to %1</numerusform>
@@ -117,7 +117,7 @@
 <context>
     <name>gp::HistoryPanel</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/history_panel.cpp" line="+134"/>
+        <location filename="../widgets/panels/history_panel.cpp" line="+150"/>
         <source>#%1 vs #%2: %3 ms (%4 %), %Ln ops moved</source>
         <translation>
             <numerusform>#%1 vs #%2: %3 ms (%4 %), %Ln op moved</numerusform>
@@ -139,7 +139,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+323"/>
+        <location filename="../app/desktop/main_window.cpp" line="+328"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>
@@ -160,6 +160,14 @@
         <translation>
             <numerusform>calibrated by %1 (%n op time from it)</numerusform>
             <numerusform>calibrated by %1 (%n op times from it)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/desktop/main_window_explain.cpp" line="+163"/>
+        <source>%1: %2 ms (%3), %Ln op(s) outlined</source>
+        <translation>
+            <numerusform>%1: %2 ms (%3), %Ln op outlined</numerusform>
+            <numerusform>%1: %2 ms (%3), %Ln ops outlined</numerusform>
         </translation>
     </message>
 </context>
@@ -261,7 +269,7 @@
 <context>
     <name>gp::TimelineView</name>
     <message numerus="yes">
-        <location filename="../widgets/timeline/timeline_view.cpp" line="+272"/>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+297"/>
         <source>and %n more</source>
         <translation>
             <numerusform>and %n more</numerusform>

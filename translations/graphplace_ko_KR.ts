@@ -581,14 +581,14 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>연산 %Ln개</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+121"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 연산 %2개(%3%)
@@ -638,14 +638,14 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>이전 계획, %1에서</translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location line="+24"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>이동한 연산 %n개가 퓨전 그룹에서 빠졌습니다: 서로 다른 장치의 연산은 퓨전되지 않습니다.</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Open placement %1</source>
         <translation>배치 파일 %1 열기</translation>
     </message>
@@ -778,7 +778,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="+41"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+46"/>
         <source>Select ops to set their priority.</source>
         <translation>우선순위를 설정할 연산을 선택하십시오.</translation>
     </message>
@@ -963,7 +963,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+158"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+159"/>
         <source>Laying out the graph…</source>
         <translation>그래프 레이아웃 중…</translation>
     </message>
@@ -993,18 +993,19 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>레이아웃 다듬는 중(Graphviz)…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+153"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+173"/>
         <source>Start time</source>
         <translation>시작 시간</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+1"/>
+        <location line="+11"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
         <source>Op time (log scale)</source>
         <translation>연산 시간(로그 스케일)</translation>
     </message>
@@ -1013,6 +1014,21 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+1"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Slack: none — every op is on the critical path</source>
+        <translation>여유 시간: 없음 — 모든 연산이 임계 경로에 있습니다</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Slack (critical path outlined)</source>
+        <translation>여유 시간 (임계 경로 표시)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0 (critical)</source>
+        <translation>0 (임계)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1280,17 +1296,17 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::HistoryPanel</name>
     <message>
-        <location filename="../widgets/panels/history_panel.cpp" line="+50"/>
+        <location filename="../widgets/panels/history_panel.cpp" line="+55"/>
         <source>Restore</source>
         <translation>복원</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+64"/>
         <source>Make the selected entry&apos;s plan the current plan</source>
         <translation>선택한 항목의 계획을 현재 계획으로 설정</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>–</source>
         <translation>–</translation>
     </message>
@@ -1422,7 +1438,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+100"/>
+        <location filename="../app/desktop/main_window.cpp" line="+101"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
@@ -1452,12 +1468,12 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>검사기</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+174"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
     <message numerus="yes">
-        <location line="+42"/>
+        <location line="+45"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
@@ -1475,6 +1491,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
     </message>
     <message>
         <location line="+8"/>
+        <location filename="../app/desktop/main_window_explain.cpp" line="+216"/>
         <source>No model open</source>
         <translation>열린 모델 없음</translation>
     </message>
@@ -1506,7 +1523,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>레이아웃 중…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+34"/>
         <source>%1: open the model first, then its placement file</source>
         <translation>%1: 모델을 먼저 연 다음 해당 배치 파일을 여세요</translation>
     </message>
@@ -1516,7 +1533,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1: 모델을 먼저 연 다음 클러스터 파일을 여세요</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Saved %1</source>
         <translation>%1 저장됨</translation>
     </message>
@@ -1721,6 +1738,11 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>보상 그래프 이미지(&amp;R)…</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>Plan Re&amp;port…</source>
+        <translation>계획 보고서(&amp;P)…</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>종료(&amp;Q)</translation>
@@ -1751,7 +1773,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Expand All Groups</source>
         <translation>모든 그룹 펼치기(&amp;E)</translation>
     </message>
@@ -1837,6 +1859,16 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>각 연산 커널에 대한 학습된 비용 모델의 오차, 실행 ▸ 비용 모델…에서 가져옴(회색: 측정 안 됨)</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Colour: slack</source>
+        <translation>색상: 여유 시간</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How much later each op could finish without lengthening the step (View ▸ Critical Path)</source>
+        <translation>스텝을 늘리지 않고 각 연산이 얼마나 늦게 끝나도 되는지 (보기 ▸ 임계 경로)</translation>
+    </message>
+    <message>
         <location line="+66"/>
         <source>Open Model</source>
         <translation>모델 열기</translation>
@@ -1870,6 +1902,11 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+3"/>
         <source>PNG images (*.png);;SVG drawings (*.svg)</source>
         <translation>PNG 이미지 (*.png);;SVG 벡터 그림 (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 페이지 (*.html)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2043,6 +2080,130 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+1"/>
         <source>Applied the run&apos;s best plan to %1</source>
         <translation>실행의 최적 계획을 %1에 적용했습니다</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_explain.cpp" line="-166"/>
+        <location line="+20"/>
+        <source>Measure a plan to see the moves that would shorten its step.</source>
+        <translation>계획을 측정하면 스텝을 줄일 수 있는 이동을 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Suggestions</source>
+        <translation>제안</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Could not explain the step: %1</source>
+        <translation>스텝을 설명할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+70"/>
+        <source>The plan changed: new suggestions follow its measurement</source>
+        <translation>계획이 바뀌었습니다: 측정 후 새 제안이 나옵니다</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>&amp;Critical Path</source>
+        <translation>임계 경로(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Colour ops by slack and outline the chain of kernels and transfers that sets the step time, in the graph and the timeline</source>
+        <translation>연산을 여유 시간으로 색칠하고, 스텝 시간을 결정하는 커널과 전송의 사슬을 그래프와 타임라인에 표시합니다</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Looking for moves…</source>
+        <translation>이동을 찾는 중…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Looking for moves from the critical path…</source>
+        <translation>임계 경로에서 이동을 찾는 중…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Critical path: %1 steps, compute %2 ms, transfers %3 ms; ops without slack are outlined</source>
+        <translation>임계 경로: %1단계, 계산 %2 ms, 전송 %3 ms; 여유 시간이 없는 연산을 표시했습니다</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>None of the %1 moves tried from the critical path shortens the step.</source>
+        <translation>임계 경로에서 시도한 %1개의 이동 중 스텝을 줄이는 것이 없습니다.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 moves tried from the critical path shorten the step (simulated):</source>
+        <translation>임계 경로에서 시도한 %2개의 이동 중 %1개가 스텝을 줄입니다 (시뮬레이션):</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Suggestion: %1</source>
+        <translation>제안: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>%1: %2 ms (%3), %Ln op(s) outlined</source>
+        <translation>
+            <numerusform>%1: %2 ms (%3), 연산 %Ln개 표시</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>no change</source>
+        <translation>변화 없음</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>does not fit</source>
+        <translation>메모리 부족</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Critical path: the same time in every part.</source>
+        <translation>임계 경로: 모든 부분의 시간이 같습니다.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>compute on %1 %2</source>
+        <translation>%1의 계산 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>transfers over %1 %2</source>
+        <translation>%1을(를) 통한 전송 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting for %1 %2</source>
+        <translation>%1 대기 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting for link %1 %2</source>
+        <translation>링크 %1 대기 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Critical path, #%1 against #%2: %3</source>
+        <translation>임계 경로, #%1 대 #%2: %3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: the plan does not run: %2</source>
+        <translation>%1: 계획을 실행할 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>after “%1”</source>
+        <translation>“%1” 이후</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>as opened</source>
+        <translation>열었을 때</translation>
     </message>
 </context>
 <context>
@@ -3798,6 +3959,44 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
 </context>
 <context>
+    <name>gp::SuggestionsPanel</name>
+    <message>
+        <location filename="../widgets/panels/suggestions_panel.cpp" line="+26"/>
+        <source>Step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Change</source>
+        <translation>변화</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Move</source>
+        <translation>이동</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Apply</source>
+        <translation>적용</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Apply the selected move (one undo step)</source>
+        <translation>선택한 이동 적용 (한 번에 실행 취소 가능)</translation>
+    </message>
+</context>
+<context>
     <name>gp::TimelineView</name>
     <message>
         <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
@@ -3806,12 +4005,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location filename="../widgets/timeline/timeline_view.cpp" line="+60"/>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+63"/>
         <source>Step %1</source>
         <translation>스텝 %1</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+219"/>
         <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
         <translation>&lt;b&gt;텐서 %1&lt;/b&gt;&lt;br&gt;%2, %3 → %4&lt;br&gt;시작: %5&lt;br&gt;지속 시간: %6</translation>
     </message>

@@ -581,14 +581,14 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+53"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln 个算子</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+121"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
@@ -638,14 +638,14 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>此前的方案，在 %1 上</translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location line="+24"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n 个移动的算子已离开其融合组：不同设备上的算子不能融合。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>Open placement %1</source>
         <translation>打开放置文件 %1</translation>
     </message>
@@ -778,7 +778,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         </translation>
     </message>
     <message>
-        <location filename="../app/desktop/plan_edit_document.cpp" line="+41"/>
+        <location filename="../app/desktop/plan_edit_document.cpp" line="+46"/>
         <source>Select ops to set their priority.</source>
         <translation>请先选择算子再设置优先级。</translation>
     </message>
@@ -963,7 +963,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::GraphView</name>
     <message>
-        <location filename="../widgets/graph/graph_view.cpp" line="+158"/>
+        <location filename="../widgets/graph/graph_view.cpp" line="+159"/>
         <source>Laying out the graph…</source>
         <translation>正在布局计算图…</translation>
     </message>
@@ -993,18 +993,19 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>正在优化布局（Graphviz）…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+153"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+173"/>
         <source>Start time</source>
         <translation>开始时间</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+1"/>
+        <location line="+11"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
         <source>Op time (log scale)</source>
         <translation>算子耗时（对数刻度）</translation>
     </message>
@@ -1013,6 +1014,21 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+1"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Slack: none — every op is on the critical path</source>
+        <translation>松弛时间：无——每个算子都在关键路径上</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Slack (critical path outlined)</source>
+        <translation>松弛时间（关键路径已勾出）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0 (critical)</source>
+        <translation>0（关键）</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1280,17 +1296,17 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::HistoryPanel</name>
     <message>
-        <location filename="../widgets/panels/history_panel.cpp" line="+50"/>
+        <location filename="../widgets/panels/history_panel.cpp" line="+55"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+64"/>
         <source>Make the selected entry&apos;s plan the current plan</source>
         <translation>将所选条目的方案设为当前方案</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+30"/>
         <source>–</source>
         <translation>–</translation>
     </message>
@@ -1422,7 +1438,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+100"/>
+        <location filename="../app/desktop/main_window.cpp" line="+101"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
@@ -1452,12 +1468,12 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+174"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
     <message numerus="yes">
-        <location line="+42"/>
+        <location line="+45"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
@@ -1475,6 +1491,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
     </message>
     <message>
         <location line="+8"/>
+        <location filename="../app/desktop/main_window_explain.cpp" line="+216"/>
         <source>No model open</source>
         <translation>未打开模型</translation>
     </message>
@@ -1506,7 +1523,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+34"/>
         <source>%1: open the model first, then its placement file</source>
         <translation>%1：请先打开模型，再打开其放置文件</translation>
     </message>
@@ -1516,7 +1533,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1：请先打开模型，再打开集群文件</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -1721,6 +1738,11 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>奖励曲线图像(&amp;R)…</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>Plan Re&amp;port…</source>
+        <translation>方案报告(&amp;P)…</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
@@ -1751,7 +1773,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Expand All Groups</source>
         <translation>展开所有分组(&amp;E)</translation>
     </message>
@@ -1837,6 +1859,16 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>学习的成本模型对每个算子内核的误差，来自 运行 ▸ 成本模型…（灰色：未测量）</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Colour: slack</source>
+        <translation>颜色：松弛时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How much later each op could finish without lengthening the step (View ▸ Critical Path)</source>
+        <translation>每个算子最多可晚多久完成而不延长训练步（视图 ▸ 关键路径）</translation>
+    </message>
+    <message>
         <location line="+66"/>
         <source>Open Model</source>
         <translation>打开模型</translation>
@@ -1870,6 +1902,11 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+3"/>
         <source>PNG images (*.png);;SVG drawings (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 页面 (*.html)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2043,6 +2080,130 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <location line="+1"/>
         <source>Applied the run&apos;s best plan to %1</source>
         <translation>已将该运行的最佳方案应用到 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/main_window_explain.cpp" line="-166"/>
+        <location line="+20"/>
+        <source>Measure a plan to see the moves that would shorten its step.</source>
+        <translation>测量一个方案，即可看到能缩短其训练步的调整。</translation>
+    </message>
+    <message>
+        <location line="-19"/>
+        <source>Suggestions</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Could not explain the step: %1</source>
+        <translation>无法解释该训练步：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+70"/>
+        <source>The plan changed: new suggestions follow its measurement</source>
+        <translation>方案已更改：新的建议将在测量后给出</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>&amp;Critical Path</source>
+        <translation>关键路径(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Colour ops by slack and outline the chain of kernels and transfers that sets the step time, in the graph and the timeline</source>
+        <translation>按松弛时间为算子着色，并在计算图和时间线中勾出决定步时的内核与传输链</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Looking for moves…</source>
+        <translation>正在寻找调整…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Looking for moves from the critical path…</source>
+        <translation>正在从关键路径寻找调整…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Critical path: %1 steps, compute %2 ms, transfers %3 ms; ops without slack are outlined</source>
+        <translation>关键路径：%1 步，计算 %2 ms，传输 %3 ms；没有松弛时间的算子已勾出</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>None of the %1 moves tried from the critical path shortens the step.</source>
+        <translation>从关键路径尝试的 %1 个调整都不能缩短训练步。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 moves tried from the critical path shorten the step (simulated):</source>
+        <translation>从关键路径尝试的 %2 个调整中，有 %1 个能缩短训练步（模拟结果）：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Suggestion: %1</source>
+        <translation>建议：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+13"/>
+        <source>%1: %2 ms (%3), %Ln op(s) outlined</source>
+        <translation>
+            <numerusform>%1：%2 ms（%3），已勾出 %Ln 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>no change</source>
+        <translation>无变化</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>does not fit</source>
+        <translation>内存放不下</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Critical path: the same time in every part.</source>
+        <translation>关键路径：各部分时间相同。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>compute on %1 %2</source>
+        <translation>%1 上的计算 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>transfers over %1 %2</source>
+        <translation>经 %1 的传输 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting for %1 %2</source>
+        <translation>等待 %1 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting for link %1 %2</source>
+        <translation>等待链路 %1 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Critical path, #%1 against #%2: %3</source>
+        <translation>关键路径，#%1 对比 #%2：%3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1: the plan does not run: %2</source>
+        <translation>%1：该方案无法运行：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>after “%1”</source>
+        <translation>“%1”之后</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>as opened</source>
+        <translation>打开时的方案</translation>
     </message>
 </context>
 <context>
@@ -3798,6 +3959,44 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
 </context>
 <context>
+    <name>gp::SuggestionsPanel</name>
+    <message>
+        <location filename="../widgets/panels/suggestions_panel.cpp" line="+26"/>
+        <source>Step</source>
+        <translation>步时</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Move</source>
+        <translation>调整</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Apply the selected move (one undo step)</source>
+        <translation>应用所选调整（一步可撤销）</translation>
+    </message>
+</context>
+<context>
     <name>gp::TimelineView</name>
     <message>
         <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
@@ -3806,12 +4005,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location filename="../widgets/timeline/timeline_view.cpp" line="+60"/>
+        <location filename="../widgets/timeline/timeline_view.cpp" line="+63"/>
         <source>Step %1</source>
         <translation>单步 %1</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+219"/>
         <source>&lt;b&gt;Tensor %1&lt;/b&gt;&lt;br&gt;%2 from %3 to %4&lt;br&gt;Start: %5&lt;br&gt;Duration: %6</source>
         <translation>&lt;b&gt;张量 %1&lt;/b&gt;&lt;br&gt;%2，从 %3 到 %4&lt;br&gt;开始：%5&lt;br&gt;时长：%6</translation>
     </message>

@@ -270,46 +270,18 @@ void Document::setSelection(std::vector<OpId> ops) {
 
 void Document::assignDevices(const std::vector<OpId>& ops, int device) {
   if (!ws_ || device < 0 || device >= ws_->cluster->numDevices() || refuses(JobKind::EditPlan)) return;
-  // An op moves with its colocation group (TensorFlow's colocation is a hard constraint:
-  // an ApplyAdam stays with the op that owns its parameter).
+  // An op moves with its colocation group; ops leave fusion groups that do not move whole.
   const Graph& g = *ws_->graph;
-  std::vector<uint8_t> groupTaken(g.colocGroupNames().size(), 0);
-  std::vector<OpId> moved;
-  for (OpId op : ops)
-    if (op >= 0 && op < g.numOps()) {
-      if (int32_t grp = g.colocGroup(op); grp != kNone) groupTaken[static_cast<size_t>(grp)] = 1;
-      else moved.push_back(op);
-    }
-  if (std::find(groupTaken.begin(), groupTaken.end(), 1) != groupTaken.end())
-    for (OpId op = 0; op < g.numOps(); ++op)
-      if (int32_t grp = g.colocGroup(op); grp != kNone && groupTaken[static_cast<size_t>(grp)]) moved.push_back(op);
-  std::sort(moved.begin(), moved.end());
-  moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
-  std::erase_if(moved, [&](OpId op) { return plan_.device[static_cast<size_t>(op)] == device; });
-  if (moved.empty()) return;
+  planedit::AssignResult r = planedit::assigned(g, plan_, ops, device);
+  if (r.moved.empty()) return;
   const QString deviceName = QString::fromStdString(ws_->cluster->device(device).name);
-  // Ops of a fusion group that move without the rest of it leave the group (one device per
-  // kernel); a group that moves whole stays fused.
-  if (!plan_.fusionGroup.empty()) {
-    Plan after = plan_;
-    for (OpId op : moved) after.device[static_cast<size_t>(op)] = device;
-    std::vector<uint8_t> split(static_cast<size_t>(g.numOps()), 0);  // per group id: not all on `device`
-    for (OpId op = 0; op < g.numOps(); ++op)
-      if (int32_t grp = after.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && after.device[static_cast<size_t>(op)] != device)
-        split[static_cast<size_t>(grp)] = 1;
-    std::vector<OpId> leaving;
-    for (OpId op : moved)
-      if (int32_t grp = after.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && split[static_cast<size_t>(grp)])
-        leaving.push_back(op);
-    if (!leaving.empty()) {
-      after = planedit::withoutFusion(g, after, leaving).plan;
-      undo_.push(new ReplacePlanCommand(this, plan_, after, AssignDevicesCommand::describe(g, moved, deviceName)));
-      Q_EMIT warning(tr("%n moved op(s) left their fusion groups: ops on different devices never fuse.", nullptr,
-                        static_cast<int>(leaving.size())));
-      return;
-    }
+  if (!r.leftFusion.empty()) {
+    undo_.push(new ReplacePlanCommand(this, plan_, r.plan, AssignDevicesCommand::describe(g, r.moved, deviceName)));
+    Q_EMIT warning(tr("%n moved op(s) left their fusion groups: ops on different devices never fuse.", nullptr,
+                      static_cast<int>(r.leftFusion.size())));
+    return;
   }
-  undo_.push(new AssignDevicesCommand(this, std::move(moved), device, deviceName));
+  undo_.push(new AssignDevicesCommand(this, std::move(r.moved), device, deviceName));
 }
 
 void Document::applyPlan(const Plan& plan, const QString& text) {

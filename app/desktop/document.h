@@ -116,6 +116,7 @@ class Document : public QObject {
   QString fuseOps(const std::vector<OpId>& ops);
   QString unfuseOps(const std::vector<OpId>& ops);
   void applyPlan(const Plan& plan, const QString& text);  // undoable (restore, baseline, file)
+  void applyEdit(const Plan& plan, const QString& text);  // undoable and re-measured, as hand edits (a suggestion)
   bool loadPlacement(const QString& path, bool allowHashMismatch = false);  // sync; applies + measures
   void restoreHistoryEntry(int row);                     // applies the entry's plan and re-measures
   // Simulates the current plan in the background. The result is added to history (label:

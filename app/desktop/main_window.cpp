@@ -29,6 +29,7 @@
 #include "parallel_window.h"
 #include "profile_dialog.h"
 #include "plan_edits.h"
+#include "plan_explainer.h"
 #include "reward/reward_plot.h"
 #include "timeline/timeline_compare.h"
 #include "timeline/timeline_view.h"
@@ -119,6 +120,7 @@ void MainWindow::createViews() {
   resizeDocks({timelineDock}, {260}, Qt::Vertical);
   for (QDockWidget* d : {legendDock, inspectorDock, clusterDock, historyDock, timelineDock, rewardDock})
     d->setMinimumWidth(120);
+  createExplainDock();  // the Suggestions dock, tabbed with the history
 
   // Views -> document.
   connect(graphView_, &GraphView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });
@@ -309,17 +311,20 @@ void MainWindow::onMeasured() {
   timelineCompare_->setSelectedOps(doc_->selection());
   clusterPanel_->setMeasurement(m);
   updateMetrics();
+  explainMeasurement();
 }
 
 void MainWindow::onCompareChanged(int a, int b) {
   HistoryModel* h = doc_->history();
   if (a < 0 || b < 0 || a >= h->count() || b >= h->count()) {
     graphView_->setHighlightedOps({});
+    historyPanel_->setComparisonDetail({});
     return;
   }
   std::vector<OpId> moved = HistoryModel::movedOps(h->entry(a).plan, h->entry(b).plan);
   const int n = static_cast<int>(moved.size());
   graphView_->setHighlightedOps(std::move(moved));
+  historyPanel_->setComparisonDetail(pathChangeText(a, b));
   statusBar()->showMessage(tr("%n op(s) placed differently in “%1” and “%2” are outlined in the graph", nullptr, n)
                                .arg(h->entry(a).label, h->entry(b).label),
                            8000);
@@ -360,7 +365,9 @@ void MainWindow::updateMetrics() {
   metricsLabel_->setText(text);
 }
 
-bool MainWindow::isIdle() const { return !doc_->isBusy() && layoutDone_ && !graphView_->isLayoutRunning(); }
+bool MainWindow::isIdle() const {
+  return !doc_->isBusy() && layoutDone_ && !graphView_->isLayoutRunning() && !explainer_->searching();
+}
 
 // ---------------------------------------------------------------- errors
 
@@ -428,6 +435,7 @@ QString MainWindow::exportTo(ExportKind kind, const QString& path) {
       error =
           exportImage([this](QPainter* p, const QRectF& r) { rewardPlot_->renderTo(p, r); }, QSizeF(1600, 900), path);
       break;
+    case ExportKind::PlanReport: error = exportPlanReport(path); break;
   }
   if (error.isEmpty()) statusBar()->showMessage(tr("Saved %1").arg(path), 6000);
   else showError(error);

@@ -41,6 +41,8 @@ class HistoryPanel;
 class OpInspector;
 class OptimizePopup;
 class ParallelWindow;
+class PlanExplainer;
+class SuggestionsPanel;
 class RewardPlot;
 class TimelineView;
 
@@ -77,12 +79,18 @@ class MainWindow : public QMainWindow {
   // File ▸ Attach to Run…: follows a run's event log in the Run window (opened or raised).
   RunWindow* attachRun(const QString& path);
   RunWindow* runWindow() const;  // null until attached
+  // Why the plan's step takes as long as it does (main_window_explain.cpp): View ▸ Critical Path
+  // (slack colours, the path outlined in the graph and the timeline), the Suggestions dock, the
+  // Devices panel's preview of a drop, File ▸ Export ▸ Plan Report….
+  PlanExplainer* explainer() const { return explainer_; }
+  SuggestionsPanel* suggestionsPanel() const { return suggestionsPanel_; }
+  QAction* criticalPathAction() const { return criticalPathAct_; }
   // The last error shown in the banner (empty when none is shown).
   QString lastError() const { return lastError_; }
 
   // Opens a model, applies a placement file or loads a cluster, by what the file is.
   void openFile(const QString& path);
-  enum class ExportKind { Placement, AnnotatedOnnx, Dot, ChromeTrace, GraphImage, TimelineImage, RewardPlotImage };
+  enum class ExportKind { Placement, AnnotatedOnnx, Dot, ChromeTrace, GraphImage, TimelineImage, RewardPlotImage, PlanReport };
   // Writes the export to `path`; shows and returns the error (empty on success).
   QString exportTo(ExportKind kind, const QString& path);
   // True once nothing runs in the background and the graph layout is done.
@@ -104,6 +112,17 @@ class MainWindow : public QMainWindow {
   void createParallelAction();  // main_window_parallel.cpp
   void followWorkspaceInParallelPlan();
   void createCostModelAction();  // main_window_costmodel.cpp
+  // main_window_explain.cpp
+  void createExplainDock();
+  void createExplainActions();
+  void explainMeasurement();
+  void showCriticalPath();
+  void showSuggestions();
+  void applySuggestion(int row);
+  void previewSuggestion(int row);
+  void previewDrop(const std::vector<OpId>& ops, int device);
+  QString pathChangeText(int a, int b) const;  // the History comparison's critical-path line
+  QString exportPlanReport(const QString& path);
   // The Run window's Apply Best Plan: the plan onto the open model (main_window_run.cpp).
   void applyRunPlan(const QString& model, const Plan& plan);
   void followWorkspaceInCostModel();
@@ -175,6 +194,10 @@ class MainWindow : public QMainWindow {
   QAction *loadCalibrationAct_ = nullptr, *clearCalibrationAct_ = nullptr;
   QAction* parallelAct_ = nullptr;
   QAction* costModelAct_ = nullptr;
+  QAction* criticalPathAct_ = nullptr;
+  PlanExplainer* explainer_ = nullptr;
+  SuggestionsPanel* suggestionsPanel_ = nullptr;
+  int colorBeforePath_ = 0;  // the colour mode's index before View ▸ Critical Path turned it to slack
   QList<QAction*> modelActions_;  // enabled only with a model open
   QList<QAction*> baselineActions_;  // Run All Baselines and one per method
   QString lastError_;

@@ -144,7 +144,7 @@ void MainWindow::createMenus() {
       {tr("&Placement File…"), ExportKind::Placement},   {tr("Annotated &ONNX…"), ExportKind::AnnotatedOnnx},
       {tr("Graphviz &DOT…"), ExportKind::Dot},           {tr("Chrome &Trace…"), ExportKind::ChromeTrace},
       {tr("&Graph Image…"), ExportKind::GraphImage},     {tr("T&imeline Image…"), ExportKind::TimelineImage},
-      {tr("&Reward Plot Image…"), ExportKind::RewardPlotImage}};
+      {tr("&Reward Plot Image…"), ExportKind::RewardPlotImage}, {tr("Plan Re&port…"), ExportKind::PlanReport}};
   for (const auto& [text, kind] : exports) {
     QAction* a = exportMenu->addAction(text);
     connect(a, &QAction::triggered, this, [this, kind = kind] { chooseAndExport(kind); });
@@ -178,6 +178,7 @@ void MainWindow::createMenus() {
   // View
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   viewMenu_->addAction(fitAct_);
+  createExplainActions();
   QAction* expandAll = viewMenu_->addAction(tr("&Expand All Groups"));
   connect(expandAll, &QAction::triggered, graphView_, &GraphView::expandAll);
   QAction* collapseAll = viewMenu_->addAction(tr("&Collapse All Groups"));
@@ -282,6 +283,10 @@ void MainWindow::createToolBar() {
   colorMode_->setItemData(colorMode_->count() - 1,
                           tr("The learned cost model's error per op's kernel, from Run ▸ Cost Model… (grey: not measured)"),
                           Qt::ToolTipRole);
+  colorMode_->addItem(tr("Colour: slack"), static_cast<int>(GraphView::ColorMode::Slack));
+  colorMode_->setItemData(colorMode_->count() - 1,
+                          tr("How much later each op could finish without lengthening the step (View ▸ Critical Path)"),
+                          Qt::ToolTipRole);
   connect(colorMode_, &QComboBox::currentIndexChanged, this, [this](int i) {
     graphView_->setColorMode(static_cast<GraphView::ColorMode>(colorMode_->itemData(i).toInt()));
   });
@@ -361,6 +366,7 @@ void MainWindow::chooseAndExport(ExportKind kind) {
     case ExportKind::GraphImage:
     case ExportKind::TimelineImage:
     case ExportKind::RewardPlotImage: filter = tr("PNG images (*.png);;SVG drawings (*.svg)"); break;
+    case ExportKind::PlanReport: filter = tr("HTML pages (*.html)"); break;
   }
   const QString path = QFileDialog::getSaveFileName(this, tr("Export"), {}, filter);
   if (!path.isEmpty()) exportTo(kind, path);

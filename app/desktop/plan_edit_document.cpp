@@ -30,6 +30,11 @@ void Document::pushPlanEdit(const Plan& after, const QString& text) {
   undo_.push(new PlanEditCommand(this, plan_, after, text));
 }
 
+void Document::applyEdit(const Plan& plan, const QString& text) {
+  if (!ws_ || plan.device.size() != plan_.device.size() || refuses(JobKind::EditPlan)) return;
+  pushPlanEdit(plan, text);
+}
+
 void Document::remeasure() {
   if (ws_) startMeasure(PendingHistory{});
 }

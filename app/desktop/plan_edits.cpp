@@ -48,6 +48,34 @@ std::string nameNewGroup(std::string text, int32_t id) {
 
 }  // namespace
 
+AssignResult assigned(const Graph& g, const Plan& plan, const std::vector<OpId>& ops, int32_t device) {
+  AssignResult r;
+  std::vector<uint8_t> groupTaken(g.colocGroupNames().size(), 0);
+  for (OpId op : ops)
+    if (op >= 0 && op < g.numOps()) {
+      if (int32_t grp = g.colocGroup(op); grp != kNone) groupTaken[static_cast<size_t>(grp)] = 1;
+      else r.moved.push_back(op);
+    }
+  if (std::find(groupTaken.begin(), groupTaken.end(), 1) != groupTaken.end())
+    for (OpId op = 0; op < g.numOps(); ++op)
+      if (int32_t grp = g.colocGroup(op); grp != kNone && groupTaken[static_cast<size_t>(grp)]) r.moved.push_back(op);
+  std::sort(r.moved.begin(), r.moved.end());
+  r.moved.erase(std::unique(r.moved.begin(), r.moved.end()), r.moved.end());
+  std::erase_if(r.moved, [&](OpId op) { return plan.device[static_cast<size_t>(op)] == device; });
+  r.plan = plan;
+  for (OpId op : r.moved) r.plan.device[static_cast<size_t>(op)] = device;
+  if (r.moved.empty() || plan.fusionGroup.empty()) return r;
+  std::vector<uint8_t> split(static_cast<size_t>(g.numOps()), 0);  // per group id: not all on `device`
+  for (OpId op = 0; op < g.numOps(); ++op)
+    if (int32_t grp = r.plan.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && r.plan.device[static_cast<size_t>(op)] != device)
+      split[static_cast<size_t>(grp)] = 1;
+  for (OpId op : r.moved)
+    if (int32_t grp = r.plan.fusionGroup[static_cast<size_t>(op)]; grp >= 0 && split[static_cast<size_t>(grp)])
+      r.leftFusion.push_back(op);
+  if (!r.leftFusion.empty()) r.plan = withoutFusion(g, r.plan, r.leftFusion).plan;
+  return r;
+}
+
 Plan withPriority(const Plan& plan, int32_t numOps, const std::vector<OpId>& ops, int32_t value) {
   Plan p = plan;
   if (p.priority.size() != static_cast<size_t>(numOps)) p.priority.assign(static_cast<size_t>(numOps), 0);

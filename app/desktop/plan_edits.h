@@ -48,6 +48,16 @@ struct FuseResult {
 // with fusionProblem on the whole resulting plan.
 FuseResult fused(const Graph& g, const Plan& plan, const std::vector<OpId>& ops);
 
+struct AssignResult {
+  Plan plan;                     // the plan after the move
+  std::vector<OpId> moved;       // the ops whose device changes, sorted (empty: nothing to do)
+  std::vector<OpId> leftFusion;  // moved ops that left their fusion groups (a group moves whole or splits)
+};
+// `ops` with their colocation groups (a hard constraint: an ApplyAdam stays with the op that owns
+// its parameter) on `device`. Ops of a fusion group that moves only in part leave it (one device
+// per kernel), as withoutFusion; a group that moves whole stays fused.
+AssignResult assigned(const Graph& g, const Plan& plan, const std::vector<OpId>& ops, int32_t device);
+
 // Ops in fusion group `group` (0 for -1 or a plan without groups).
 int32_t groupSize(const Plan& plan, int32_t group);
 // Number of fusion groups and of ops in them.

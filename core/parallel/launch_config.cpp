@@ -1,11 +1,22 @@
 #include "parallel/launch_config.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cstdio>
 #include <string_view>
 
+#include "base/error.h"
+
 namespace gp {
+
+int64_t launchCount(const std::string& text, const std::string& source, const std::string& what) {
+  int64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 1 || n > kMaxLaunchCount)
+    throw Error(source, what + " must be a whole number 1 .. 2^20, got '" + text + "'");
+  return n;
+}
 
 std::string launchHeader(const ParallelPlan& p, const LaunchContext& ctx, const std::string& title, const std::string& names,
                          const std::string& target, const std::vector<std::string>& inexact) {

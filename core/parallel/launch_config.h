@@ -42,6 +42,9 @@ struct LaunchImport {
 // Parallel degrees and micro-batch counts an import accepts: 1 .. 2^20 (a larger value in a
 // configuration is an error naming it, never a narrowed int).
 inline constexpr int64_t kMaxLaunchCount = int64_t{1} << 20;
+// `text` as a count 1 .. kMaxLaunchCount; else gp::Error naming `source` and `what`
+// ("trainer.devices must be a whole number 1 .. 2^20, got 'x'").
+int64_t launchCount(const std::string& text, const std::string& source, const std::string& what);
 
 // The header comment every export starts with: what it is for (`title`: "Megatron-LM launch
 // arguments"), the plan and its simulated step, whose names it uses, and what the target cannot

@@ -3,7 +3,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -247,14 +246,7 @@ LaunchImport importNemo(const std::string& text, const std::string& source, cons
   if (text.find("overlap_p2p_comm=True") != std::string::npos) args += "--overlap-p2p-comm\n";
   // The recipe's GPUs, as a torchrun line states them for Megatron-LM.
   if (v.count("trainer.devices") && v.count("trainer.num_nodes")) {
-    auto count = [&](const std::string& key) {
-      const std::string digits = literal(key);
-      int64_t n = 0;
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-      if (ec != std::errc() || end != digits.data() + digits.size() || n < 1 || n > kMaxLaunchCount)
-        throw Error(source, "recipe." + key + " must be a whole number 1 .. 2^20, got '" + digits + "'");
-      return n;
-    };
+    auto count = [&](const std::string& key) { return launchCount(literal(key), source, "recipe." + key); };
     const int64_t world = count("trainer.devices") * count("trainer.num_nodes");
     if (world > devices)
       throw Error(source, "the recipe runs on " + std::to_string(world) + " GPUs (trainer.devices x trainer.num_nodes), the cluster has " +
@@ -347,13 +339,7 @@ LaunchImport importNemo1(const std::string& text, const std::string& source, con
   // The configuration's GPUs.
   const auto perNode = scalar(trainer, "trainer", "devices"), nodesCount = scalar(trainer, "trainer", "num_nodes");
   if (perNode && nodesCount) {
-    auto count = [&](const std::string& key, const std::string& v) {
-      int64_t n = 0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || n < 1 || n > kMaxLaunchCount)
-        throw Error(source, "trainer." + key + " must be a whole number 1 .. 2^20, got '" + v + "'");
-      return n;
-    };
+    auto count = [&](const std::string& key, const std::string& v) { return launchCount(v, source, "trainer." + key); };
     const int64_t world = count("devices", *perNode) * count("num_nodes", *nodesCount);
     if (world > devices)
       throw Error(source, "the configuration runs on " + std::to_string(world) +

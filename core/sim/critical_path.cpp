@@ -2,6 +2,7 @@
 #include "sim/critical_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 #include <unordered_map>
@@ -159,6 +160,24 @@ int32_t bottleneckChannel(const Cluster& c, const StepGraph& s, int32_t i) {
 double StepAnalysis::computeTime() const { return std::accumulate(computeByDevice.begin(), computeByDevice.end(), 0.0); }
 double StepAnalysis::transferTime() const {
   return std::accumulate(transferByChannel.begin(), transferByChannel.end(), 0.0);
+}
+
+std::vector<PathDelta> pathDeltas(const StepAnalysis& before, const StepAnalysis& after) {
+  std::vector<PathDelta> out;
+  const double tol = 1e-9 * std::max(before.stepTime, after.stepTime);
+  auto add = [&](PathDelta::Part part, const std::vector<double>& b, const std::vector<double>& a) {
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      const double d = (i < a.size() ? a[i] : 0.0) - (i < b.size() ? b[i] : 0.0);
+      if (std::abs(d) > tol) out.push_back({part, static_cast<int32_t>(i), d});
+    }
+  };
+  add(PathDelta::Part::Compute, before.computeByDevice, after.computeByDevice);
+  add(PathDelta::Part::Transfer, before.transferByChannel, after.transferByChannel);
+  add(PathDelta::Part::Queued, before.queuedByDevice, after.queuedByDevice);
+  add(PathDelta::Part::LinkBusy, before.linkBusyByChannel, after.linkBusyByChannel);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PathDelta& x, const PathDelta& y) { return std::abs(x.seconds) > std::abs(y.seconds); });
+  return out;
 }
 
 std::string viaName(PathStep::Via via) {

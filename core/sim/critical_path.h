@@ -78,6 +78,17 @@ struct StepAnalysis {
 // this plan.
 StepAnalysis analyzeStep(const CostModel& cost, const Plan& plan, const Measurement& m);
 
+// What changed on the critical path between two steps of one graph on one cluster: per part and
+// resource, after - before in seconds, the largest changes first (changes under 1e-9 of the
+// longer step left out).
+struct PathDelta {
+  enum class Part : uint8_t { Compute, Transfer, Queued, LinkBusy };
+  Part part;
+  int32_t resource;  // a device (Compute, Queued) or a channel (Transfer, LinkBusy)
+  double seconds;
+};
+std::vector<PathDelta> pathDeltas(const StepAnalysis& before, const StepAnalysis& after);
+
 // "compute", "data", "queued on device", "link busy": how a path step's start was set, in words.
 std::string viaName(PathStep::Via via);
 

@@ -167,6 +167,15 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     if (m.feasible && m.stepTime < a.stepTime) out.push_back({c, m.stepTime});
   }
   std::stable_sort(out.begin(), out.end(), [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; });
+  // the same ops to several devices with the same result (equal devices): the first one only
+  std::vector<Suggestion> distinct;
+  for (Suggestion& s : out) {
+    const bool same = std::any_of(distinct.begin(), distinct.end(), [&](const Suggestion& d) {
+      return d.stepTime == s.stepTime && d.move.kind == s.move.kind && d.move.ops == s.move.ops;
+    });
+    if (!same) distinct.push_back(std::move(s));
+  }
+  out.swap(distinct);
   if (static_cast<int>(out.size()) > top) out.resize(static_cast<size_t>(top));
   return out;
 }

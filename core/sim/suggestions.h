@@ -51,7 +51,8 @@ Plan applyMove(const Plan& plan, const PlanMove& move);
 // closed over colocation groups; sorted.
 std::vector<OpId> opFamily(const Graph& g, OpId op);
 
-// Up to `top` moves that shorten the step, best first (ties: the order they were tried). At most
+// Up to `top` moves that shorten the step, best first (ties: the order they were tried; the same
+// ops moved to another device with the same result are listed once). At most
 // `pathKernels` of the path's longest kernels are tried. `stop`, polled between simulations, ends
 // the search early with what it has. `tried`, when given, counts the plans simulated.
 std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,

@@ -2,7 +2,11 @@
 // messages a signal spy caught.
 #pragma once
 #include <QAction>
+#include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTranslator>
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTest>
@@ -35,6 +39,24 @@ inline QStringList caught(const QSignalSpy& spy) {
   QStringList out;
   for (const QList<QVariant>& args : spy) out << args.at(0).toString();
   return out;
+}
+
+// A test of the app as it speaks English (plural forms such as "1 op" / "2 ops" come from its
+// translation file), with settings of its own (organisation graphplace-tests, application `name`).
+inline bool startInEnglish(QTranslator& english, const char* name) {
+  QCoreApplication::setOrganizationName(QStringLiteral("graphplace-tests"));
+  QCoreApplication::setApplicationName(QString::fromLatin1(name));
+  if (!english.load(QStringLiteral(GP_QM_DIR "/graphplace_en.qm"))) return false;
+  QCoreApplication::installTranslator(&english);
+  return true;
+}
+
+// `contents` as the file `name` in `dir`; its path, empty when it could not be written.
+inline QString writeFile(const QTemporaryDir& dir, const char* name, const char* contents) {
+  const QString path = dir.filePath(QString::fromLatin1(name));
+  QFile f(path);
+  if (!dir.isValid() || !f.open(QIODevice::WriteOnly) || f.write(contents) < 0) return {};
+  return path;
 }
 
 }  // namespace gptest

@@ -77,16 +77,9 @@ class PlanEditTest : public QObject {
   Q_OBJECT
  private Q_SLOTS:
   void initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("graphplace-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("plan_edit_test"));
-    // English as the app speaks it: plural forms ("1 op", "2 ops") come from its translation file.
-    QVERIFY(english_.load(QStringLiteral(GP_QM_DIR "/graphplace_en.qm")));
-    QCoreApplication::installTranslator(&english_);
-    QVERIFY(dir_.isValid());
-    dot_ = dir_.filePath(QStringLiteral("edits.dot"));
-    QFile f(dot_);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(kChainDot);
+    QVERIFY(gptest::startInEnglish(english_, "plan_edit_test"));
+    dot_ = gptest::writeFile(dir_, "edits.dot", kChainDot);
+    QVERIFY(!dot_.isEmpty());
   }
 
   void priorityInInspectorUndoable() {

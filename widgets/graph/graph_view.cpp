@@ -74,6 +74,7 @@ void GraphView::setGraph(std::shared_ptr<const Graph> g) {
   subLabels_.clear();
   selected_.clear();
   opError_.clear();  // measured for another graph
+  opSlack_.clear();
   matches_.clear();
   matchIndex_ = -1;
   const int n = graph_ ? graph_->numOps() : 0;

@@ -1,7 +1,8 @@
 // GraphView: the computation graph drawn as boxes and edges, collapsed by scope (hierarchy from op
 // names, plus display groups for what exporters flatten: scope_groups.h) and coloured by device,
 // fusion group, start time, op cost or a learned cost model's prediction error; where the user
-// selects ops and assigns them to devices.
+// selects ops and assigns them to devices; or by slack, with the critical path outlined (View ▸
+// Critical Path).
 //
 // Mouse and keys:
 //   click an op or group          select it (a group selects all its ops)
@@ -44,7 +45,7 @@ class ScopeTree;
 class GraphView : public QWidget {
   Q_OBJECT
  public:
-  enum class ColorMode { Device, FusionGroup, StartTime, OpCost, PredictionError };
+  enum class ColorMode { Device, FusionGroup, StartTime, OpCost, PredictionError, Slack };
   enum class SearchKind { Name, Regex, OpType };
 
   explicit GraphView(QWidget* parent = nullptr);
@@ -65,6 +66,9 @@ class GraphView : public QWidget {
   // was not measured (grey); empty: nothing measured yet. A new graph clears it.
   void setPredictionErrors(std::vector<double> errorPerOp);
   bool hasPredictionErrors() const { return !opError_.empty(); }
+  // Slack colour mode: per op, seconds it could finish later without lengthening the step
+  // (sim/critical_path.h); no slack is hot, the most slack cool. Empty: not known (grey).
+  void setOpSlack(std::vector<double> slackPerOp);
   void setColorMode(ColorMode mode);
   ColorMode colorMode() const { return mode_; }
   // The fill of `op`'s own box in the current mode (kNoValueColor where it has no value).
@@ -76,6 +80,9 @@ class GraphView : public QWidget {
   const std::vector<OpId>& selectedOps() const { return selected_; }  // sorted, unique
   void setSelectedOps(std::vector<OpId> ops);  // from other views; does not emit selectionChanged
   void setHighlightedOps(std::vector<OpId> ops);  // e.g. ops that moved between two plans (outlined)
+  bool isHighlighted(OpId op) const {
+    return op >= 0 && static_cast<size_t>(op) < opHighlighted_.size() && opHighlighted_[static_cast<size_t>(op)] != 0;
+  }
 
   void expandScope(ScopeId s);
   void collapseScope(ScopeId s);
@@ -207,7 +214,7 @@ class GraphView : public QWidget {
   QStringList devices_;
   QList<QAction*> selectionActions_;
   Plan plan_;
-  std::vector<double> opCost_, opStart_, opError_;
+  std::vector<double> opCost_, opStart_, opError_, opSlack_;
   double gradientLo_ = 0, gradientHi_ = 1;
   std::vector<QRgb> opColor_;      // per op, for the mode
   std::vector<QRgb> itemColor_;    // per item of layout_

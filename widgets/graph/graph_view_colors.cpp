@@ -59,6 +59,16 @@ void GraphView::setPredictionErrors(std::vector<double> errorPerOp) {
   }
 }
 
+void GraphView::setOpSlack(std::vector<double> slackPerOp) {
+  opSlack_ = std::move(slackPerOp);
+  if (graph_ && opSlack_.size() != static_cast<size_t>(graph_->numOps())) opSlack_.clear();
+  if (mode_ == ColorMode::Slack) {
+    recomputeColors();
+    startOverview();
+    update();
+  }
+}
+
 QRgb GraphView::opColor(OpId op) const {
   return op >= 0 && op < static_cast<OpId>(opColor_.size()) ? opColor_[static_cast<size_t>(op)] : kNoValueColor;
 }
@@ -147,6 +157,16 @@ void GraphView::recomputeColors() {
         if (std::isfinite(opError_[op])) opColor_[op] = gradientColor(std::min(1.0, opError_[op] / gradientHi_));
       break;
     }
+    case ColorMode::Slack: {
+      if (opSlack_.size() != static_cast<size_t>(n)) break;
+      double hi = 0;
+      for (double v : opSlack_) hi = std::max(hi, v);
+      gradientLo_ = 0, gradientHi_ = hi;
+      // square root: the many small slacks near the path stay apart from none at all
+      for (OpId op = 0; op < n; ++op)
+        opColor_[op] = gradientColor(hi > 0 ? 1.0 - std::sqrt(std::clamp(opSlack_[op] / hi, 0.0, 1.0)) : 1.0);
+      break;
+    }
   }
   legendTitle_.clear();
   if (mode_ == ColorMode::StartTime && gradientHi_ > gradientLo_) {
@@ -157,6 +177,14 @@ void GraphView::recomputeColors() {
     legendTitle_ = tr("Op time (log scale)");
     legendLo_ = tr("%1 µs").arg(gradientLo_ * 1e6, 0, 'g', 3);
     legendHi_ = tr("%1 µs").arg(gradientHi_ * 1e6, 0, 'g', 3);
+  } else if (mode_ == ColorMode::Slack && !opSlack_.empty() && gradientHi_ <= 0) {
+    legendTitle_ = tr("Slack: none — every op is on the critical path");  // the hint form: no scale
+    legendLo_.clear();
+    legendHi_.clear();
+  } else if (mode_ == ColorMode::Slack && !opSlack_.empty()) {
+    legendTitle_ = tr("Slack (critical path outlined)");
+    legendLo_ = tr("%1 ms").arg(gradientHi_ * 1e3, 0, 'f', 2);
+    legendHi_ = tr("0 (critical)");
   } else if (mode_ == ColorMode::PredictionError) {
     if (opError_.empty()) {  // the hint only: no scale yet
       legendTitle_ = tr("Prediction error: measure in Run ▸ Cost Model…");
@@ -189,6 +217,11 @@ void GraphView::recomputeColors() {
       for (OpId op : tree_->subtreeOps(it.id))
         if (best == kNone || opCost_[op] > opCost_[best]) best = op;
       if (best != kNone) itemColor_[i] = opColor_[best];
+    } else if (mode_ == ColorMode::Slack && opSlack_.size() == static_cast<size_t>(n)) {
+      OpId critical = kNone;  // the group shows its most critical op
+      for (OpId op : tree_->subtreeOps(it.id))
+        if (critical == kNone || opSlack_[op] < opSlack_[critical]) critical = op;
+      if (critical != kNone) itemColor_[i] = opColor_[critical];
     } else if (mode_ == ColorMode::PredictionError && opError_.size() == static_cast<size_t>(n)) {
       OpId worst = kNone;  // the group shows its worst-predicted op
       for (OpId op : tree_->subtreeOps(it.id))

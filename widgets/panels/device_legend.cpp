@@ -2,6 +2,7 @@
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFontMetrics>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
@@ -138,6 +139,19 @@ void DeviceLegend::paintEvent(QPaintEvent*) {
     p.setBrush(c);
     p.drawRoundedRect(sw, 2, 2);
     p.setPen(pal.color(QPalette::Text));
+    if (d == dropRow_ && !dropPreview_.isEmpty()) {  // the preview replaces the count; the name yields room
+      QFont bold = font();
+      bold.setBold(true);
+      p.setFont(bold);
+      const QRect text = QRect(nameRect(r).left(), r.top(), r.right() - kPad - nameRect(r).left(), r.height());
+      const int w = QFontMetrics(bold).horizontalAdvance(dropPreview_);
+      p.drawText(text, Qt::AlignVCenter | Qt::AlignRight, dropPreview_);
+      p.setFont(font());
+      const QRect name = text.adjusted(0, 0, -(w + 2 * kPad), 0);
+      if (d < names_.size() && name.width() > 0)
+        p.drawText(name, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(names_[d], Qt::ElideRight, name.width()));
+      continue;
+    }
     if (d < elidedNames_.size()) p.drawText(nameRect(r), Qt::AlignVCenter | Qt::AlignLeft, elidedNames_[d]);
     if (d < countTexts_.size()) {
       p.setPen(pal.color(counts_[static_cast<size_t>(d)] > 0 ? QPalette::Text : QPalette::PlaceholderText));
@@ -187,18 +201,29 @@ void DeviceLegend::mouseDoubleClickEvent(QMouseEvent* event) {
 void DeviceLegend::setDropRow(int row) {
   if (row == dropRow_) return;
   dropRow_ = row;
+  dropPreview_.clear();
+  update();
+}
+
+void DeviceLegend::setDropPreview(int device, const QString& text) {
+  if (device != dropRow_ || text == dropPreview_) return;
+  dropPreview_ = text;
   update();
 }
 
 void DeviceLegend::dragEnterEvent(QDragEnterEvent* event) {
   if (!event->mimeData()->hasFormat(kOpsMimeType)) return event->ignore();
   event->acceptProposedAction();
-  setDropRow(rowAt(event->position().toPoint()));
+  const int row = rowAt(event->position().toPoint());
+  setDropRow(row);
+  if (row >= 0) Q_EMIT dropHovered(opsFromMime(event->mimeData()), row);
 }
 
 void DeviceLegend::dragMoveEvent(QDragMoveEvent* event) {
   const int row = event->mimeData()->hasFormat(kOpsMimeType) ? rowAt(event->position().toPoint()) : -1;
+  const bool entered = row != dropRow_;
   setDropRow(row);
+  if (entered && row >= 0) Q_EMIT dropHovered(opsFromMime(event->mimeData()), row);
   if (row >= 0)
     event->acceptProposedAction();
   else

@@ -1,7 +1,9 @@
 // DeviceLegend: the cluster's devices with their colour swatches and how many ops each holds
 // (a faint bar behind each row shows its share). Ops dragged from another view (mime type
 // kOpsMimeType, widgets/device_colors.h) can be dropped on a device row to move them there;
-// double-clicking a row asks to select that device's ops.
+// double-clicking a row asks to select that device's ops. While ops are dragged over a row the
+// legend asks what the move would do (dropHovered) and shows the answer in that row
+// (setDropPreview: "→ 123.4 ms (−3.1 %)") before the drop.
 #pragma once
 #include <QStringList>
 #include <QWidget>
@@ -24,6 +26,10 @@ class DeviceLegend : public QWidget {
   QRect rowRect(int device) const;
   int dropTargetRow() const { return dropRow_; }  // row highlighted under a drag, -1 if none
   QString countText(int device) const;
+  // The text shown in row `device` while ops are dragged over it (cleared when the drag leaves
+  // the row or drops); ignored when that row is no longer the drop target.
+  void setDropPreview(int device, const QString& text);
+  QString dropPreview() const { return dropPreview_; }
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -31,6 +37,7 @@ class DeviceLegend : public QWidget {
  Q_SIGNALS:
   void assignRequested(const std::vector<gp::OpId>& ops, int device);  // ops dropped on a device
   void deviceActivated(int device);                                    // double-click: select its ops
+  void dropHovered(const std::vector<gp::OpId>& ops, int device);      // a drag entered a device's row
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -61,6 +68,7 @@ class DeviceLegend : public QWidget {
   int maxCountWidth_ = 0;
   int hoverRow_ = -1;
   int dropRow_ = -1;
+  QString dropPreview_;  // for dropRow_
 };
 
 }  // namespace gp

@@ -47,8 +47,17 @@ HistoryPanel::HistoryPanel(HistoryModel* model, QWidget* parent) : QWidget(paren
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  detail_ = new QLabel(this);
+  detail_->setObjectName(QStringLiteral("comparisonDetail"));
+  detail_->setWordWrap(true);
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_->hide();
   restore_ = new QPushButton(tr("Restore"), this);
-  bottom->addWidget(summary_, 1);
+  auto* texts = new QVBoxLayout;
+  texts->setSpacing(2);
+  texts->addWidget(summary_);
+  texts->addWidget(detail_);
+  bottom->addLayout(texts, 1);
   bottom->addWidget(restore_, 0, Qt::AlignTop);
   top->addLayout(bottom);
 
@@ -122,6 +131,13 @@ void HistoryPanel::onSelectionChanged() {
     Q_EMIT compareChanged(a, b);
   }
 }
+
+void HistoryPanel::setComparisonDetail(const QString& text) {
+  detail_->setText(text);
+  detail_->setVisible(!text.isEmpty());
+}
+
+QString HistoryPanel::comparisonDetail() const { return detail_->text(); }
 
 void HistoryPanel::updateSummary(const QList<int>& rows) {
   const QLocale loc;

@@ -1,5 +1,6 @@
 // HistoryPanel: the HistoryModel in a table (rows multi-selectable), a line comparing the two
-// selected entries ("#3 vs #1: −12.3 ms (−8.1 %), 1,234 ops moved") and a Restore button.
+// selected entries ("#3 vs #1: −12.3 ms (−8.1 %), 1,234 ops moved") with, below it, a detail the
+// owner sets (which part of the critical path changed), and a Restore button.
 // The newest entry is selected and scrolled to when it is added.
 #pragma once
 #include <QWidget>
@@ -23,6 +24,8 @@ class HistoryPanel : public QWidget {
   QTableView* view() const { return view_; }
   QPushButton* restoreButton() const { return restore_; }
   QString summaryText() const;
+  void setComparisonDetail(const QString& text);  // empty: hidden
+  QString comparisonDetail() const;
   // Why restoring is not allowed now ("" when it is): the Restore button is disabled with the
   // reason as its tooltip.
   void setRestoreRefusal(const QString& why);
@@ -42,6 +45,7 @@ class HistoryPanel : public QWidget {
   HistoryModel* model_;
   QTableView* view_;
   QLabel* summary_;
+  QLabel* detail_;
   QPushButton* restore_;
   QString restoreRefusal_;
   int compareA_ = -1, compareB_ = -1;

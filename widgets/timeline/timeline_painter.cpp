@@ -76,8 +76,10 @@ void TimelinePainter::setModel(const TimelineModel* m, const QFont& font, const 
            QPen(kStepLine, 1, Qt::DashLine),
            QPen(kSelect, 2),
            QPen(kSelect, 1),
-           QPen(QColor(255, 255, 255))};
+           QPen(QColor(255, 255, 255)),
+           QPen(QColor(214, 39, 40), 2)};
   pens_.select.setJoinStyle(Qt::MiterJoin);
+  pens_.path.setJoinStyle(Qt::MiterJoin);
   colors_.clear();
   rowTop_.clear();
   contentHeight_ = 0;
@@ -170,6 +172,7 @@ void TimelinePainter::paint(QPainter& p, const TimelineFrame& f) const {
     }
     p.save();
     p.setClipRect(QRectF(plot.left() - 1, plot.top(), plot.width() + kRightMargin, plot.height()), Qt::IntersectClip);
+    paintPath(p, f, plot);
     paintSelection(p, f, plot);
     const double stepX = plot.left() + (model_->stepTime() - f.t0) / (f.t1 - f.t0) * plot.width();
     if (model_->stepTime() > 0 && stepX >= plot.left() - 1 && stepX <= plot.right() + kRightMargin) {
@@ -306,6 +309,17 @@ QRectF TimelinePainter::itemRect(const TimelineFrame& f, const QRectF& plot, con
   x0 = std::max(x0, plot.left() - 3), x1 = std::min(x1, plot.right() + 3);
   const double y = plot.top() + rowTop_[static_cast<size_t>(row)] - f.scrollY;
   return QRectF(x0, y + kBarInset - 1, x1 - x0, rowHeight(row) - 2 * kBarInset + 2);
+}
+
+void TimelinePainter::paintPath(QPainter& p, const TimelineFrame& f, const QRectF& plot) const {
+  const auto& items = model_->items();
+  p.setPen(pens_.path);
+  for (int32_t item : f.pathItems) {
+    const TimelineItem& it = items[static_cast<size_t>(item)];
+    const QRectF r = itemRect(f, plot, it, it.row, 3);
+    if (r.right() < plot.left() || r.left() > plot.right()) continue;
+    p.drawRect(r);
+  }
 }
 
 void TimelinePainter::paintSelection(QPainter& p, const TimelineFrame& f, const QRectF& plot) const {

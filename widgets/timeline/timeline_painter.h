@@ -36,6 +36,7 @@ struct TimelineFrame {
   double scrollY = 0;                     // rows scrolled up by this many pixels
   const uint8_t* itemSelected = nullptr;  // per item, or nullptr when nothing is selected
   std::span<const int32_t> selectedItems;
+  std::span<const int32_t> pathItems;     // the critical path's bars, outlined in red
   int32_t hoverItem = -1;
 };
 
@@ -72,11 +73,12 @@ class TimelinePainter {
     QBrush hatch, hatchDim;
   };
   struct Pens {
-    QPen text, subtle, rule, grid, step, select, hover, white;
+    QPen text, subtle, rule, grid, step, select, hover, white, path;
   };
   void paintRowBars(QPainter& p, const TimelineFrame& f, const QRectF& plot, int row, double y, double h) const;
   void paintBar(QPainter& p, const TimelineItem& it, int32_t item, const QRectF& r, bool dim) const;
   void paintSelection(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
+  void paintPath(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
   void paintAxis(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
   void paintLabels(QPainter& p, const TimelineFrame& f, const QRectF& plot) const;
   QRectF itemRect(const TimelineFrame& f, const QRectF& plot, const TimelineItem& it, int row, double minWidth) const;

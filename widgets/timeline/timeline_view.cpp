@@ -9,6 +9,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "timeline/timeline_format.h"
 
@@ -37,6 +38,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), vbar_(new QScroll
 void TimelineView::setData(std::shared_ptr<const Graph> g, const Cluster& c, const Measurement& m) {
   model_.build(std::move(g), c, m);
   selected_.clear();
+  pathItems_.clear();
   itemSelected_.assign(model_.items().size(), 0);
   selectedItems_.clear();
   hoverItem_ = -1;
@@ -48,6 +50,7 @@ void TimelineView::setData(std::shared_ptr<const Graph> g, const Cluster& c, con
 void TimelineView::clear() {
   model_.clear();
   selected_.clear();
+  pathItems_.clear();
   itemSelected_.clear();
   selectedItems_.clear();
   hoverItem_ = -1;
@@ -179,8 +182,29 @@ TimelineFrame TimelineView::frame() const {
     f.itemSelected = itemSelected_.data();
     f.selectedItems = selectedItems_;
   }
+  f.pathItems = pathItems_;
   f.hoverItem = hoverItem_;
   return f;
+}
+
+void TimelineView::setCriticalPath(const std::vector<PathStep>& path) {
+  pathItems_.clear();
+  std::unordered_map<int64_t, int32_t> transferItem;  // tensor * devices + destination -> item
+  const auto& items = model_.items();
+  const int64_t nd = std::max(model_.numDevices(), 1);
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].kind == TimelineEvent::Kind::Transfer)
+      transferItem[static_cast<int64_t>(items[i].id) * nd + items[i].dst] = static_cast<int32_t>(i);
+  for (const PathStep& s : path) {
+    int32_t item = -1;
+    if (s.kind == PathStep::Kind::Kernel) {
+      item = model_.itemOfOp(s.id);
+    } else if (auto it = transferItem.find(static_cast<int64_t>(s.id) * nd + s.dst); it != transferItem.end()) {
+      item = it->second;
+    }
+    if (item >= 0) pathItems_.push_back(item);
+  }
+  update();
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -200,6 +224,7 @@ void TimelineView::renderTo(QPainter* painter, const QRectF& target) {
   TimelineFrame f;
   f.area = QRectF(0, 0, target.width() / s, natural);
   f.t0 = 0, f.t1 = fitEnd();
+  f.pathItems = pathItems_;
   if (!selected_.empty()) {
     f.itemSelected = itemSelected_.data();
     f.selectedItems = selectedItems_;

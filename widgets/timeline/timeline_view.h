@@ -19,6 +19,7 @@
 
 #include "cluster/cluster.h"
 #include "graph/graph.h"
+#include "sim/critical_path.h"
 #include "sim/measurement.h"
 #include "timeline/timeline_model.h"
 #include "timeline/timeline_painter.h"
@@ -41,6 +42,10 @@ class TimelineView : public QWidget {
   // Highlights these ops (strong outline, others dimmed); does not emit selectionChanged.
   void setSelectedOps(const std::vector<OpId>& ops);
   const std::vector<OpId>& selectedOps() const { return selected_; }
+  // Outlines these steps of the critical path (sim/critical_path.h) in red; empty: none. Kept
+  // until the next setData or call.
+  void setCriticalPath(const std::vector<PathStep>& path);
+  size_t criticalPathBars() const { return pathItems_.size(); }
   void zoomToFit();
   // Shows [start, end] seconds (clamped to a sensible window around the step).
   void setVisibleTimeRange(double start, double end);
@@ -114,6 +119,7 @@ class TimelineView : public QWidget {
   std::vector<OpId> selected_;         // sorted, unique
   std::vector<uint8_t> itemSelected_;  // per item
   std::vector<int32_t> selectedItems_;
+  std::vector<int32_t> pathItems_;     // the critical path's items
   int32_t hoverItem_ = -1;
   // Drag state.
   QPointF pressPos_;

@@ -231,3 +231,34 @@ TEST(CriticalPath, InvariantsOnZooModelsWithRandomPlans) {
     }
   }
 }
+
+// Moving c next to its inputs takes c's compute and the two transfers off the path and puts c on
+// gpu0, where it now waits 1 s behind b.
+TEST(CriticalPath, DeltasBetweenTwoPlansSayWhatMovedOnThePath) {
+  Dag d;
+  OpId a = d.op("a", {});
+  OpId b = d.op("b", {a});
+  OpId c = d.op("c", {a});
+  d.op("d", {b, c});
+  Graph g = d.build();
+  const Cluster cl = gptest::toyCluster();
+  Explained split = explain(g, cl, Plan{{0, 0, 1, 0}, {}, {}});  // 5 s: a, a->gpu1, c, c->gpu0, d
+  Explained one = explain(g, cl, Plan::singleDevice(4));        // 4 s: a, b, c (queued 1 s), d on gpu0
+  ASSERT_EQ(shape(one.a), "K0 K1> K2q K3>");
+  const auto deltas = pathDeltas(split.a, one.a);
+  ASSERT_EQ(deltas.size(), 5u);
+  double onPath = 0;
+  for (const PathDelta& x : deltas)
+    if (x.part == PathDelta::Part::Compute || x.part == PathDelta::Part::Transfer) onPath += x.seconds;
+  EXPECT_DOUBLE_EQ(onPath, -1.0);  // the step's change
+  EXPECT_EQ(deltas[0].part, PathDelta::Part::Compute);  // gpu0: +2 s (b and c join a and d)
+  EXPECT_EQ(deltas[0].resource, 0);
+  EXPECT_DOUBLE_EQ(deltas[0].seconds, 2.0);
+  EXPECT_EQ(deltas[1].part, PathDelta::Part::Compute);  // gpu1: -1 s
+  EXPECT_DOUBLE_EQ(deltas[1].seconds, -1.0);
+  EXPECT_EQ(deltas[2].part, PathDelta::Part::Transfer);
+  EXPECT_EQ(deltas[3].part, PathDelta::Part::Transfer);
+  EXPECT_EQ(deltas[4].part, PathDelta::Part::Queued);  // c waits behind b
+  EXPECT_DOUBLE_EQ(deltas[4].seconds, 1.0);
+  EXPECT_TRUE(pathDeltas(one.a, one.a).empty());
+}
