@@ -120,7 +120,7 @@ void MainWindow::createViews() {
   resizeDocks({timelineDock}, {260}, Qt::Vertical);
   for (QDockWidget* d : {legendDock, inspectorDock, clusterDock, historyDock, timelineDock, rewardDock})
     d->setMinimumWidth(120);
-  createExplainDock();  // the Suggestions dock, tabbed with the history
+  createExplainDock();  // the Suggestions dock, a tab beside the cluster and the reward plot
 
   // Views -> document.
   connect(graphView_, &GraphView::selectionChanged, doc_, [this](const std::vector<OpId>& ops) { doc_->setSelection(ops); });

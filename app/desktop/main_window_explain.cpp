@@ -52,11 +52,11 @@ void MainWindow::createExplainDock() {
   dock->setObjectName(QStringLiteral("suggestionsDock"));
   dock->setWidget(suggestionsPanel_);
   dock->setMinimumWidth(120);
-  addDockWidget(Qt::BottomDockWidgetArea, dock);
-  if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock"))) {
-    tabifyDockWidget(history, dock);
-    history->raise();
-  }
+  // in the right column's tabs with the cluster and the reward plot (a tab bar there already:
+  // tabbing it with History would add one under the timeline and grow the window)
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  if (auto* reward = findChild<QDockWidget*>(QStringLiteral("rewardDock"))) tabifyDockWidget(reward, dock);
+  if (auto* cluster = findChild<QDockWidget*>(QStringLiteral("clusterDock"))) cluster->raise();
   connect(explainer_, &PlanExplainer::analysisReady, this, &MainWindow::showCriticalPath);
   connect(explainer_, &PlanExplainer::suggestionsReady, this, &MainWindow::showSuggestions);
   connect(explainer_, &PlanExplainer::failed, this,

@@ -134,28 +134,42 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
       for (int32_t d = 0; d < nd; ++d) add({PlanMove::Kind::Scope, ops, d, "scope " + g.scopeName(scope)});
     }
   }
-  for (size_t i = 1; i < a.path.size(); ++i) {  // neighbours on the path, on one device, joined by data
+  // fusions of neighbours on the path (one device, joined by data) and queued kernels run first:
+  // the `pathKernels` pairs of the most time and the `pathKernels` longest waits
+  std::vector<size_t> pairs, queued;
+  for (size_t i = 1; i < a.path.size(); ++i) {
     const PathStep& x = a.path[i - 1];
     const PathStep& y = a.path[i];
-    if (x.kind != PathStep::Kind::Kernel || y.kind != PathStep::Kind::Kernel || y.via != PathStep::Via::Data ||
-        x.device != y.device)
-      continue;
+    if (x.kind == PathStep::Kind::Kernel && y.kind == PathStep::Kind::Kernel && y.via == PathStep::Via::Data &&
+        x.device == y.device)
+      pairs.push_back(i);
+    if (y.kind == PathStep::Kind::Kernel && y.via == PathStep::Via::DeviceQueue) queued.push_back(i);
+  }
+  auto longest = [&](std::vector<size_t>& steps, auto key) {
+    std::stable_sort(steps.begin(), steps.end(), [&](size_t i, size_t j) { return key(i) > key(j); });
+    if (static_cast<int>(steps.size()) > pathKernels) steps.resize(static_cast<size_t>(std::max(pathKernels, 0)));
+  };
+  const auto duration = [&](size_t i) { return a.path[i].end - a.path[i].start; };
+  longest(pairs, [&](size_t i) { return duration(i - 1) + duration(i); });
+  longest(queued, [&](size_t i) { return a.path[i].waited(); });
+  for (size_t i : pairs) {
+    const PathStep& x = a.path[i - 1];
+    const PathStep& y = a.path[i];
     std::vector<OpId> ops{x.id, y.id};
     std::sort(ops.begin(), ops.end());
     add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)});
   }
-
   const int32_t first = plan.priority.empty() ? 1 : *std::max_element(plan.priority.begin(), plan.priority.end()) + 1;
   PlanKernels formed;
   formed.form(plan, g.numOps());
-  for (const PathStep& s : a.path)  // queued kernels run first when ready
-    if (s.kind == PathStep::Kind::Kernel && s.via == PathStep::Via::DeviceQueue) {
-      const auto ops = formed.ops(s.id);
-      PlanMove m{PlanMove::Kind::Priority, std::vector<OpId>(ops.begin(), ops.end()), s.device,
-                 "run " + g.opName(s.id) + " first when ready"};
-      m.priority = first;
-      add(std::move(m));
-    }
+  for (size_t i : queued) {
+    const PathStep& s = a.path[i];
+    const auto ops = formed.ops(s.id);
+    PlanMove m{PlanMove::Kind::Priority, std::vector<OpId>(ops.begin(), ops.end()), s.device,
+               "run " + g.opName(s.id) + " first when ready"};
+    m.priority = first;
+    add(std::move(m));
+  }
 
   Simulator sim(cost);
   Measurement m;

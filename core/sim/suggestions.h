@@ -7,9 +7,12 @@
 //  - the op's name scope (a layer, a block, a time step) and the scope above it, with their
 //    families, to each other device (scopes holding more than half the graph are left out);
 //  - two kernels that follow each other on the path on one device, the second reading the
-//    first's output, fused into one kernel (when the plan's rules allow it);
+//    first's output, fused into one kernel (when the plan's rules allow it): the pairs of the
+//    most time;
 //  - a kernel on the path that waited for its device behind others, run first when ready
-//    (a priority above every other).
+//    (a priority above every other): the longest waits.
+// Each kind takes at most `pathKernels` (24) candidates from the path, so a round costs a few
+// hundred simulations however long the path is.
 //
 //   StepAnalysis a = analyzeStep(cost, plan, m);
 //   for (const Suggestion& s : suggestMoves(cost, plan, a, 10)) apply(s.move) ...
@@ -52,8 +55,8 @@ Plan applyMove(const Plan& plan, const PlanMove& move);
 std::vector<OpId> opFamily(const Graph& g, OpId op);
 
 // Up to `top` moves that shorten the step, best first (ties: the order they were tried; the same
-// ops moved to another device with the same result are listed once). At most
-// `pathKernels` of the path's longest kernels are tried. `stop`, polled between simulations, ends
+// ops moved to another device with the same result are listed once), from at most `pathKernels`
+// candidates of each kind drawn from the path. `stop`, polled between simulations, ends
 // the search early with what it has. `tried`, when given, counts the plans simulated.
 std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
                                      int pathKernels = 24, const std::function<bool()>& stop = {},

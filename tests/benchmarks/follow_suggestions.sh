@@ -15,7 +15,7 @@ printf '| model | expert ms | after %s suggestions ms | seconds | optimizer %s s
 printf '|---|---:|---:|---:|---:|---:|\n'
 for model in zoo:rnnlm zoo:nmt zoo:gnmt zoo:inception_v3 zoo:amoebanet zoo:transformer_xl zoo:wavenet zoo:resnet50 zoo:bert_base; do
   "$cli" baseline "$model" --cluster "$cluster" --method expert --out "$work/expert.json" > /dev/null
-  "$cli" explain "$model" --placement "$work/expert.json" --follow "$moves" --top 0 --json > "$work/follow.json"
+  "$cli" explain "$model" --placement "$work/expert.json" --follow "$moves" --top 1 --json > "$work/follow.json"
   "$cli" optimize "$model" --cluster "$cluster" --budget-seconds "$seconds" --json > "$work/opt.json" 2> /dev/null
   python3 - "$model" "$work/follow.json" "$work/opt.json" <<'PY'
 import json, sys

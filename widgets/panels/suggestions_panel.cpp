@@ -15,6 +15,7 @@ namespace gp {
 SuggestionsPanel::SuggestionsPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(2);
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("suggestionsStatus"));
   status_->setWordWrap(true);
@@ -24,17 +25,19 @@ SuggestionsPanel::SuggestionsPanel(QWidget* parent) : QWidget(parent) {
   view_->setUniformRowHeights(true);
   view_->setMouseTracking(true);
   view_->setHeaderLabels({tr("Step"), tr("Change"), tr("Move")});
+  view_->setMinimumHeight(40);  // tabbed with History: the dock area must not grow the window
   view_->header()->setStretchLastSection(true);
   view_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   apply_ = new QPushButton(tr("Apply"), this);
   apply_->setObjectName(QStringLiteral("applySuggestion"));
-  auto* buttons = new QHBoxLayout;
-  buttons->addStretch(1);
-  buttons->addWidget(apply_);
-  layout->addWidget(status_);
+  // as the History panel: the list, then one row with what is going on and the button
+  auto* bottom = new QHBoxLayout;
+  bottom->setSpacing(8);
+  bottom->addWidget(status_, 1);
+  bottom->addWidget(apply_, 0, Qt::AlignTop);
   layout->addWidget(view_, 1);
-  layout->addLayout(buttons);
+  layout->addLayout(bottom);
   connect(view_, &QTreeWidget::itemEntered, this,
           [this](QTreeWidgetItem* item) { Q_EMIT previewRequested(view_->indexOfTopLevelItem(item)); });
   connect(view_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
@@ -54,7 +57,8 @@ void SuggestionsPanel::setRows(const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     auto* item = new QTreeWidgetItem(view_, {tr("%1 ms").arg(loc.toString(r.stepMs, 'f', 2)),
                                              QStringLiteral("%1%2 %").arg(r.change < 0 ? QStringLiteral("−") : QStringLiteral("+"),
-                                                                          loc.toString(std::abs(100 * r.change), 'f', 1)),
+                                                                          loc.toString(std::abs(100 * r.change), 'f',
+                                                                                       std::abs(r.change) < 1e-3 ? 3 : 1)),
                                              r.move});
     item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
     item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);

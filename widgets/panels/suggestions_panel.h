@@ -1,6 +1,6 @@
 // SuggestionsPanel: the moves that would shorten the step (sim/suggestions.h), best first: the
-// step time after each and the change, a line above saying what is going on ("Looking for
-// moves…", "None of the 214 moves tried shortens the step"), and Apply. Hovering a row asks
+// step time after each and the change; below, a line saying what is going on ("Looking for
+// moves…", "None of the 214 moves tried shortens the step") and Apply. Hovering a row asks
 // for a preview of it (its ops outlined in the graph); double-clicking or Apply applies it.
 #pragma once
 #include <QString>
