@@ -158,6 +158,7 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
       const Suggestion& s = suggestions[i];
       nlohmann::ordered_json e{{"kind", moveKindName(s.move.kind)}, {"what", s.move.what}, {"ops", s.move.ops.size()}};
       if (s.move.kind == PlanMove::Kind::Op || s.move.kind == PlanMove::Kind::Scope) e["device"] = deviceName(s.move.device);
+      if (!s.move.groups.empty()) e["kernels"] = s.move.groups.size();
       e["step_time_ms"] = s.stepTime * 1e3;
       e["resimulated_ms"] = resimulated[i] * 1e3;
       e["gain"] = 1 - s.stepTime / m.stepTime;

@@ -2,6 +2,7 @@
 #include "sim/suggestions.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -11,6 +12,8 @@
 namespace gp {
 
 namespace {
+
+constexpr int kScopeLevels = 4;  // a path kernel's scope and the scopes above it tried as moves
 
 std::string describe(const Graph& g, const std::vector<OpId>& ops, OpId lead) {
   std::string s = g.opName(lead);
@@ -51,13 +54,153 @@ Plan applyMove(const Plan& plan, const PlanMove& move) {
     return out;
   }
   if (out.fusionGroup.empty()) out.fusionGroup.assign(plan.device.size(), -1);
-  const int32_t group = *std::max_element(out.fusionGroup.begin(), out.fusionGroup.end()) + 1;
-  std::set<int32_t> merged;  // groups the fused ops were already in join the new one
-  for (OpId op : move.ops)
-    if (out.fusionGroup[op] >= 0) merged.insert(out.fusionGroup[op]);
-  for (int32_t& gr : out.fusionGroup)
-    if (merged.count(gr)) gr = group;
-  for (OpId op : move.ops) out.fusionGroup[op] = group;
+  int32_t group = *std::max_element(out.fusionGroup.begin(), out.fusionGroup.end());
+  const std::vector<std::vector<OpId>> one{move.ops};
+  for (const std::vector<OpId>& fused : move.groups.empty() ? one : move.groups) {
+    ++group;
+    std::set<int32_t> merged;  // groups the fused ops were already in join the new one
+    for (OpId op : fused)
+      if (out.fusionGroup[op] >= 0) merged.insert(out.fusionGroup[op]);
+    for (int32_t& gr : out.fusionGroup)
+      if (merged.count(gr)) gr = group;
+    for (OpId op : fused) out.fusionGroup[op] = group;
+  }
+  return out;
+}
+
+namespace {
+
+ScopeId forwardScope(const Graph& g, OpId op) { return g.opScope(g.forwardOf(op) == kNone ? op : g.forwardOf(op)); }
+
+// The deepest scope holding every op's forward scope.
+ScopeId commonScope(const Graph& g, const std::vector<OpId>& ops) {
+  ScopeId common = forwardScope(g, ops.front());
+  for (OpId op : ops) {
+    ScopeId s = forwardScope(g, op);
+    while (g.scopeDepth(s) > g.scopeDepth(common)) s = g.scopeParent(s);
+    while (g.scopeDepth(common) > g.scopeDepth(s)) common = g.scopeParent(common);
+    while (s != common) s = g.scopeParent(s), common = g.scopeParent(common);
+  }
+  return common;
+}
+
+// Where `scope` (ending in '/') starts a component of `name`, or npos.
+size_t componentAt(const std::string& name, const std::string& scope) {
+  for (size_t at = name.find(scope); at != std::string::npos; at = name.find(scope, at + 1))
+    if (at == 0 || name[at - 1] == '/') return at;
+  return std::string::npos;
+}
+
+// The one op that reads `op`'s outputs, or kNone.
+OpId soleConsumer(const Graph& g, OpId op) {
+  OpId only = kNone;
+  for (TensorId t : g.outputs(op))
+    for (OpId c : g.consumers(t)) {
+      if (only != kNone && c != only) return kNone;
+      only = c;
+    }
+  return only;
+}
+
+// A fusion of two ops, one feeding the other, as a rule: every unfused op of the first's type
+// whose outputs only the second's type reads, on one device, each pair a kernel of its own
+// (fusing an edge that is its producer's only way out never closes a cycle).
+std::optional<PlanMove> everyPair(const Graph& g, const Plan& plan, const PlanMove& move) {
+  if (move.kind != PlanMove::Kind::Fuse || move.ops.size() != 2 || !move.groups.empty()) return std::nullopt;
+  OpId from = move.ops[0], to = move.ops[1];
+  const auto feeds = [&](OpId x, OpId y) {
+    for (TensorId t : g.inputs(y))
+      if (g.producer(t) == x) return true;
+    return false;
+  };
+  if (!feeds(from, to)) std::swap(from, to);
+  if (!feeds(from, to)) return std::nullopt;
+  const auto unfused = [&](OpId op) { return plan.fusionGroup.empty() || plan.fusionGroup[op] < 0; };
+  PlanMove r = move;
+  r.groups = {{move.ops[0], move.ops[1]}};
+  std::vector<char> used(static_cast<size_t>(g.numOps()), 0);
+  used[from] = used[to] = 1;
+  for (OpId u = 0; u < g.numOps(); ++u) {
+    if (used[u] || g.opTypeId(u) != g.opTypeId(from) || !unfused(u)) continue;
+    const OpId v = soleConsumer(g, u);
+    if (v == kNone || used[v] || g.opTypeId(v) != g.opTypeId(to) || !unfused(v) || plan.device[u] != plan.device[v]) continue;
+    used[u] = used[v] = 1;
+    r.groups.push_back(u < v ? std::vector<OpId>{u, v} : std::vector<OpId>{v, u});
+  }
+  if (r.groups.size() < 2) return std::nullopt;
+  r.ops.clear();
+  for (const auto& grp : r.groups) r.ops.insert(r.ops.end(), grp.begin(), grp.end());
+  std::sort(r.ops.begin(), r.ops.end());
+  r.what = "fuse every " + std::string(g.opType(from)) + " into the " + std::string(g.opType(to)) +
+           " that alone reads it (" + std::to_string(r.groups.size()) + " pairs)";
+  return r;
+}
+
+}  // namespace
+
+std::vector<PlanMove> inRepeats(const Graph& g, const Plan& plan, const PlanMove& move) {
+  if (move.ops.empty()) return {};
+  std::vector<std::vector<ScopeId>> children(static_cast<size_t>(g.numScopes()));
+  for (ScopeId s = 0; s < g.numScopes(); ++s)
+    if (g.scopeParent(s) != kNone) children[g.scopeParent(s)].push_back(s);
+  const bool fuse = move.kind == PlanMove::Kind::Fuse;
+  const std::vector<std::vector<OpId>> one{move.ops};
+  const std::vector<std::vector<OpId>>& groups = fuse && !move.groups.empty() ? move.groups : one;
+
+  std::vector<PlanMove> out;
+  for (ScopeId scope = commonScope(g, move.ops); scope != kNone && g.scopeParent(scope) != kNone;
+       scope = g.scopeParent(scope)) {
+    const std::string from = g.scopeName(scope) + "/";
+    std::vector<std::vector<OpId>> all = groups;
+    std::vector<char> used(static_cast<size_t>(g.numOps()), 0);
+    for (const auto& grp : groups)
+      for (OpId op : grp) used[op] = 1;
+    int repeats = 0;
+    for (ScopeId sibling : children[g.scopeParent(scope)]) {
+      if (sibling == scope) continue;
+      const std::string to = g.scopeName(sibling) + "/";
+      std::vector<std::vector<OpId>> mapped;
+      bool ok = true;
+      for (const auto& grp : groups) {
+        std::vector<OpId> m;
+        for (OpId op : grp) {
+          const std::string& name = g.opName(op);
+          const size_t at = componentAt(name, from);
+          if (at == std::string::npos) {
+            ok = !fuse;  // an op outside the scope moves once; a fused group lies inside it
+            if (ok && !used[op]) m.push_back(op);
+          } else {
+            const OpId there = g.findOp(std::string(name).replace(at, from.size(), to));
+            ok = there != kNone && !used[there];
+            if (ok) m.push_back(there);
+          }
+          if (!ok) break;
+        }
+        if (ok && fuse && std::any_of(m.begin(), m.end(), [&](OpId op) { return plan.device[op] != plan.device[m.front()]; }))
+          ok = false;
+        if (!ok) break;
+        mapped.push_back(std::move(m));
+      }
+      if (!ok) continue;
+      for (auto& m : mapped) {
+        for (OpId op : m) used[op] = 1;
+        if (!m.empty()) all.push_back(std::move(m));
+      }
+      ++repeats;
+    }
+    if (repeats == 0) continue;
+    PlanMove r = move;
+    r.ops.clear();
+    for (const auto& grp : all) r.ops.insert(r.ops.end(), grp.begin(), grp.end());
+    std::sort(r.ops.begin(), r.ops.end());
+    r.ops.erase(std::unique(r.ops.begin(), r.ops.end()), r.ops.end());
+    r.groups = fuse ? std::move(all) : std::vector<std::vector<OpId>>{};
+    const ScopeId parent = g.scopeParent(scope);
+    r.what += ", and likewise in " + std::to_string(repeats) + " more of " +
+              (g.scopeParent(parent) == kNone ? std::string() : g.scopeName(parent) + "/") + "*";
+    out.push_back(std::move(r));
+  }
+  if (auto every = everyPair(g, plan, move)) out.push_back(std::move(*every));
   return out;
 }
 
@@ -122,13 +265,24 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   };
   const auto under = opsUnderScopes(g);
   const Families families(g);
+  PlanKernels formed;
+  formed.form(plan, g.numOps());
   for (const PathStep* k : kernels) {
     const std::vector<OpId> family = families.of({k->id});
     for (int32_t d = 0; d < nd; ++d)
       if (d != k->device) add({PlanMove::Kind::Op, family, d, describe(g, family, k->id)});
+    // the kernel alone (a gradient beside its sibling gradients, away from its forward op)
+    const auto own = formed.ops(k->id);
+    if (own.size() < family.size())
+      for (int32_t d = 0; d < nd; ++d)
+        if (d != k->device) {
+          std::vector<OpId> ops(own.begin(), own.end());
+          std::sort(ops.begin(), ops.end());
+          add({PlanMove::Kind::Op, ops, d, describe(g, ops, k->id) + " alone"});
+        }
     // the scope of the op's forward op (a gradient's own scope sits under "gradients/")
     ScopeId scope = g.opScope(g.forwardOf(k->id) == kNone ? k->id : g.forwardOf(k->id));
-    for (int level = 0; level < 2 && scope != kNone && g.scopeParent(scope) != kNone; ++level, scope = g.scopeParent(scope)) {
+    for (int level = 0; level < kScopeLevels && scope != kNone && g.scopeParent(scope) != kNone; ++level, scope = g.scopeParent(scope)) {
       if (under[scope].size() * 2 > static_cast<size_t>(g.numOps())) break;
       const std::vector<OpId> ops = families.of(under[scope]);
       for (int32_t d = 0; d < nd; ++d) add({PlanMove::Kind::Scope, ops, d, "scope " + g.scopeName(scope)});
@@ -160,8 +314,6 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)});
   }
   const int32_t first = plan.priority.empty() ? 1 : *std::max_element(plan.priority.begin(), plan.priority.end()) + 1;
-  PlanKernels formed;
-  formed.form(plan, g.numOps());
   for (size_t i : queued) {
     const PathStep& s = a.path[i];
     const auto ops = formed.ops(s.id);
@@ -174,13 +326,23 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   Simulator sim(cost);
   Measurement m;
   std::vector<Suggestion> out;
-  for (const PlanMove& c : candidates) {
-    if (stop && stop()) break;
-    sim.run(applyMove(plan, c), m, /*recordTimeline=*/false);
-    if (tried) ++*tried;
-    if (m.feasible && m.stepTime < a.stepTime) out.push_back({c, m.stepTime});
-  }
-  std::stable_sort(out.begin(), out.end(), [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; });
+  auto simulate = [&](size_t from) {
+    for (size_t i = from; i < candidates.size(); ++i) {
+      if (stop && stop()) return;
+      sim.run(applyMove(plan, candidates[i]), m, /*recordTimeline=*/false);
+      if (tried) ++*tried;
+      if (m.feasible && m.stepTime < a.stepTime) out.push_back({candidates[i], m.stepTime});
+    }
+  };
+  const auto best = [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; };
+  simulate(0);
+  // the best moves again, in every repeat of their structure
+  std::stable_sort(out.begin(), out.end(), best);
+  const size_t firstRepeat = candidates.size();
+  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(std::max(pathKernels / 3, 1)); ++i)
+    for (PlanMove& r : inRepeats(g, plan, out[i].move)) add(std::move(r));
+  simulate(firstRepeat);
+  std::stable_sort(out.begin(), out.end(), best);
   // the same ops to several devices with the same result (equal devices): the first one only
   std::vector<Suggestion> distinct;
   for (Suggestion& s : out) {

@@ -13,6 +13,10 @@
 //    (a priority above every other): the longest waits.
 // Each kind takes at most `pathKernels` (24) candidates from the path, so a round costs a few
 // hundred simulations however long the path is.
+// Then the same moves in every repeat of the structure (inRepeats): the best candidates that
+// shortened the step are tried again together with their counterparts in the sibling scopes
+// of one of their scopes (layer_3's MatMul and BiasAdd fused in every layer_N, a branch moved
+// in every inception block), so one suggestion can do what would take a dozen.
 //
 //   StepAnalysis a = analyzeStep(cost, plan, m);
 //   for (const Suggestion& s : suggestMoves(cost, plan, a, 10)) apply(s.move) ...
@@ -36,6 +40,8 @@ struct PlanMove {
   std::string what;       // "conv1 and 3 more", "scope encoder/layer_1", "fuse a with b"
   int32_t priority = 0;   // Priority: the ops' new priority (a plan without priorities gets 0
                           // elsewhere, which runs as first-in first-out does)
+  // Fuse: the groups, each fused into a kernel of its own (empty: `ops` form one group)
+  std::vector<std::vector<OpId>> groups;
 };
 
 struct Suggestion {
@@ -49,6 +55,16 @@ const char* moveKindName(PlanMove::Kind kind);
 // The plan after `move`: the ops on its device, (Fuse) in one new fusion group with the groups
 // they were in, or (Priority) at the new priority.
 Plan applyMove(const Plan& plan, const PlanMove& move);
+
+// `move` together with its counterparts in the repeats of one of its scopes: for each scope S
+// above the move's first op (its forward op's scope and every scope above it), the ops whose
+// names are the move's with S's name replaced by a sibling's (a scope with the same parent).
+// A sibling counts only when every op of the move that lies under S has a counterpart there
+// (and, for Fuse, when the counterparts share a device in `plan`). One move per scope with at
+// least one such sibling, deepest scope first; `what` names the pattern. A fusion of two ops,
+// one feeding the other, also gives the rule it follows: every unfused op of the first's type
+// whose outputs only an op of the second's type reads, on one device, fused pair by pair.
+std::vector<PlanMove> inRepeats(const Graph& g, const Plan& plan, const PlanMove& move);
 
 // `op` with its family: its forward op (forwardOf, or itself), every op whose forward op that is,
 // closed over colocation groups; sorted.

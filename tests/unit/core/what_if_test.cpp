@@ -100,7 +100,9 @@ TEST(WhatIf, EverySuggestionShortensTheStepAndApplies) {
   WhatIf w(cost, plan);
   for (size_t i = 0; i < suggestions.size(); ++i) {
     EXPECT_LT(suggestions[i].stepTime, m.stepTime);
-    if (i > 0) EXPECT_GE(suggestions[i].stepTime, suggestions[i - 1].stepTime);
+    if (i > 0) {
+      EXPECT_GE(suggestions[i].stepTime, suggestions[i - 1].stepTime);
+    }
     EXPECT_EQ(w.measure(suggestions[i].move).stepTime, suggestions[i].stepTime);
   }
   // a stop request ends the search before any simulation
