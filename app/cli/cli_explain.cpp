@@ -29,14 +29,9 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string stepName(const Graph& g, const Cluster& c, const PathStep& s) {
-  if (s.kind == PathStep::Kind::Kernel) return g.opName(s.id);
-  return g.tensorName(s.id) + " " + c.device(s.device).name + "->" + c.device(s.dst).name;
-}
-
-std::string where(const Cluster& c, const PathStep& s) {
-  return s.kind == PathStep::Kind::Kernel ? c.device(s.device).name
-                                          : c.device(s.device).name + "->" + c.device(s.dst).name;
+// the op, or the tensor with its route
+std::string longName(const Graph& g, const Cluster& c, const PathStep& s) {
+  return s.kind == PathStep::Kind::Kernel ? stepName(g, s) : stepName(g, s) + " " + stepPlace(c, s);
 }
 
 // "gpu0 12.0 ms, gpu1 3.1 ms" over the non-zero entries of `ms` named by `name`
@@ -131,8 +126,8 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
     auto& path = j["critical_path"] = nlohmann::ordered_json::array();
     for (const PathStep& s : an.path) {
       nlohmann::ordered_json step{{"kind", s.kind == PathStep::Kind::Kernel ? "kernel" : "transfer"},
-                                  {"name", s.kind == PathStep::Kind::Kernel ? g.opName(s.id) : g.tensorName(s.id)},
-                                  {"where", where(c, s)},
+                                  {"name", stepName(g, s)},
+                                  {"where", stepPlace(c, s)},
                                   {"start_ms", s.start * 1e3},
                                   {"end_ms", s.end * 1e3},
                                   {"via", viaName(s.via)}};
@@ -209,8 +204,8 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
     const PathStep& last = an.path[r.last];
     char line[160];
     std::snprintf(line, sizeof line, "  %10.3f  %10.3f  %-20s %6zu  ", first.start * 1e3, last.end * 1e3,
-                  where(c, first).c_str(), r.last - r.first + 1);
-    out << line << stepName(g, c, first) << (r.last > r.first ? " .. " + stepName(g, c, last) : "")
+                  stepPlace(c, first).c_str(), r.last - r.first + 1);
+    out << line << longName(g, c, first) << (r.last > r.first ? " .. " + longName(g, c, last) : "")
         << (r.waited ? "  [waited]" : "") << "\n";
   }
   out << "slack: " << critical << " of " << g.numOps() << " ops have none (the path and the work it waits on)\n";

@@ -36,15 +36,6 @@ std::string num(const char* f, double v) {
 
 std::string ms(double seconds) { return num("%.3f", seconds * 1e3); }
 
-std::string where(const Cluster& c, const PathStep& s) {
-  return s.kind == PathStep::Kind::Kernel ? c.device(s.device).name
-                                          : c.device(s.device).name + "->" + c.device(s.dst).name;
-}
-
-std::string stepName(const Graph& g, const PathStep& s) {
-  return s.kind == PathStep::Kind::Kernel ? g.opName(s.id) : g.tensorName(s.id);
-}
-
 // Bars of one timeline row at pixel scale: touching or sub-pixel-apart bars of one colour merge.
 struct Bar {
   double x0, x1;
@@ -230,7 +221,7 @@ std::string planReportHtml(const PlanReportInput& in) {
   for (const PathRun& r : pathRuns(a)) {
     const PathStep& f = a.path[r.first];
     const PathStep& l = a.path[r.last];
-    o << "<tr><td class=n>" << ms(f.start) << "</td><td class=n>" << ms(l.end) << "</td><td>" << esc(where(c, f))
+    o << "<tr><td class=n>" << ms(f.start) << "</td><td class=n>" << ms(l.end) << "</td><td>" << esc(stepPlace(c, f))
       << "</td><td class=n>" << r.last - r.first + 1 << "</td><td>" << esc(stepName(g, f))
       << (r.last > r.first ? " .. " + esc(stepName(g, l)) : "") << "</td><td>" << (r.waited ? "yes" : "") << "</td></tr>\n";
   }

@@ -190,6 +190,15 @@ std::string viaName(PathStep::Via via) {
   return "?";
 }
 
+std::string stepPlace(const Cluster& c, const PathStep& s) {
+  return s.kind == PathStep::Kind::Kernel ? c.device(s.device).name
+                                          : c.device(s.device).name + "->" + c.device(s.dst).name;
+}
+
+std::string stepName(const Graph& g, const PathStep& s) {
+  return s.kind == PathStep::Kind::Kernel ? g.opName(s.id) : g.tensorName(s.id);
+}
+
 StepAnalysis analyzeStep(const CostModel& cost, const Plan& plan, const Measurement& m) {
   const Graph& g = cost.graph();
   const Cluster& c = cost.cluster();

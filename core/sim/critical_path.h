@@ -92,4 +92,9 @@ std::vector<PathDelta> pathDeltas(const StepAnalysis& before, const StepAnalysis
 // "compute", "data", "queued on device", "link busy": how a path step's start was set, in words.
 std::string viaName(PathStep::Via via);
 
+// Where a path step ran: its device ("gpu0"), or a transfer's source and destination ("gpu0->gpu1").
+std::string stepPlace(const Cluster& c, const PathStep& s);
+// What it ran: the kernel's op, or the tensor a transfer carried.
+std::string stepName(const Graph& g, const PathStep& s);
+
 }  // namespace gp

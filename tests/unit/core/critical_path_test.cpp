@@ -223,8 +223,11 @@ TEST(CriticalPath, InvariantsOnZooModelsWithRandomPlans) {
       EXPECT_DOUBLE_EQ(a.path.back().end, m.stepTime) << name;
       for (size_t i = 1; i < a.path.size(); ++i) EXPECT_DOUBLE_EQ(a.path[i].start, a.path[i - 1].end) << name << " " << i;
       EXPECT_NEAR(a.computeTime() + a.transferTime(), m.stepTime, 1e-9 * m.stepTime) << name;
-      for (const PathStep& s : a.path)
-        if (s.kind == PathStep::Kind::Kernel) EXPECT_NEAR(a.opSlack[s.id], 0.0, 1e-9 * m.stepTime) << name;
+      for (const PathStep& s : a.path) {
+        if (s.kind == PathStep::Kind::Kernel) {
+          EXPECT_NEAR(a.opSlack[s.id], 0.0, 1e-9 * m.stepTime) << name;
+        }
+      }
       for (double s : a.opSlack) EXPECT_GE(s, 0.0);
       for (double w : a.queuedByDevice) EXPECT_LE(w, m.stepTime) << name;  // a union of waits, not a sum
       for (double w : a.linkBusyByChannel) EXPECT_LE(w, m.stepTime) << name;
