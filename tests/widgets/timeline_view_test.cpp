@@ -111,6 +111,37 @@ class TimelineViewTest : public QObject {
     QCOMPARE(v.barCount(), size_t{0});
   }
 
+  void criticalPathOutlinesATransferOnEveryChannelOfItsRoute() {
+    Small s;
+    TimelineView v;
+    v.resize(1000, 260);
+    v.setData(s.g, s.c, s.m);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    const QImage plain = v.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    PathStep transfer;
+    transfer.kind = PathStep::Kind::Transfer;
+    for (const TimelineEvent& e : s.m.timeline)
+      if (e.kind == TimelineEvent::Kind::Transfer) transfer.id = e.id, transfer.device = 0, transfer.dst = e.dst;
+    QCOMPARE(transfer.dst, 1);
+    v.setCriticalPath({transfer});
+    QCOMPARE(v.criticalPathBars(), size_t{1});
+    const QImage outlined = v.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    // the changed pixel rows form two bands: gpu0->plx0 and plx0->gpu1
+    std::vector<int> ys;
+    for (int y = 0; y < plain.height(); ++y)
+      for (int x = 0; x < plain.width(); ++x)
+        if (plain.pixel(x, y) != outlined.pixel(x, y)) {
+          ys.push_back(y);
+          break;
+        }
+    QVERIFY(!ys.empty());
+    int bands = 1;
+    for (size_t i = 1; i < ys.size(); ++i) bands += ys[i] > ys[i - 1] + 1;
+    QCOMPARE(bands, 2);
+    saveShot(v, "timeline_path_transfer.png");
+  }
+
   void barsSitWhereTheOpsRanInDeviceColours() {
     Small s;
     TimelineView v;

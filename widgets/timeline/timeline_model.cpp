@@ -89,6 +89,9 @@ void TimelineModel::clear() {
   labelText_.clear();
   labelOff_.assign(1, 0);
   itemOfOp_.clear();
+  firstTransfer_ = 0;
+  routeRows_.clear();
+  routeOff_.assign(1, 0);
   stepTime_ = endTime_ = 0;
   numBars_ = 0;
 }
@@ -171,6 +174,7 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
       row.detail = locale.formattedDataSize(m.channelBytes[static_cast<size_t>(ch)], 1, QLocale::DataSizeSIFormat);
     rows_.push_back(std::move(row));
   }
+  firstTransfer_ = items_.size();
   for (size_t i : transfers) {
     const TimelineEvent& e = m.timeline[i];
     const int src = c.channel(e.resource).from;
@@ -180,7 +184,9 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
       TimelineRow& row = rows_[static_cast<size_t>(channelRow[static_cast<size_t>(ch)])];
       if (it.row < 0) it.row = channelRow[static_cast<size_t>(ch)];
       row.bars.push_back({e.start, e.end, item});
+      routeRows_.push_back(channelRow[static_cast<size_t>(ch)]);
     }
+    routeOff_.push_back(routeRows_.size());
     items_.push_back(it);
     appendLabel(graph_ && e.id >= 0 && e.id < graph_->numTensors() ? graph_->tensorName(e.id) : std::string(), 0);
   }

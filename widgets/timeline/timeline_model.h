@@ -76,6 +76,12 @@ class TimelineModel {
     const auto i = static_cast<size_t>(item);
     return QString::fromRawData(labelText_.constData() + labelOff_[i], labelOff_[i + 1] - labelOff_[i]);
   }
+  // The rows an item is drawn on: a kernel's device row; a transfer's every channel of its route.
+  std::span<const int32_t> itemRows(int32_t item) const {
+    const auto i = static_cast<size_t>(item);
+    if (i < firstTransfer_) return {&items_[i].row, 1};
+    return {routeRows_.data() + routeOff_[i - firstTransfer_], routeOff_[i - firstTransfer_ + 1] - routeOff_[i - firstTransfer_]};
+  }
   int32_t itemOfOp(OpId op) const {
     return op >= 0 && static_cast<size_t>(op) < itemOfOp_.size() ? itemOfOp_[static_cast<size_t>(op)] : -1;
   }
@@ -97,6 +103,9 @@ class TimelineModel {
   QString labelText_;                   // every label, back to back
   std::vector<qsizetype> labelOff_{0};  // item i: labelText_[labelOff_[i], labelOff_[i + 1])
   std::vector<int32_t> itemOfOp_;
+  size_t firstTransfer_ = 0;             // items before it are kernels, from it on transfers
+  std::vector<int32_t> routeRows_;       // transfer item firstTransfer_ + k: routeRows_[routeOff_[k], routeOff_[k + 1])
+  std::vector<size_t> routeOff_{0};
   double stepTime_ = 0, endTime_ = 0;
   size_t numBars_ = 0;
 };

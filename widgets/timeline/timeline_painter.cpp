@@ -316,9 +316,11 @@ void TimelinePainter::paintPath(QPainter& p, const TimelineFrame& f, const QRect
   p.setPen(pens_.path);
   for (int32_t item : f.pathItems) {
     const TimelineItem& it = items[static_cast<size_t>(item)];
-    const QRectF r = itemRect(f, plot, it, it.row, 3);
-    if (r.right() < plot.left() || r.left() > plot.right()) continue;
-    p.drawRect(r);
+    for (int32_t row : model_->itemRows(item)) {  // a transfer on every channel of its route
+      const QRectF r = itemRect(f, plot, it, row, 3);
+      if (r.right() < plot.left() || r.left() > plot.right()) break;
+      p.drawRect(r);
+    }
   }
 }
 
