@@ -339,7 +339,7 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   // the best moves again, in every repeat of their structure
   std::stable_sort(out.begin(), out.end(), best);
   const size_t firstRepeat = candidates.size();
-  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(std::max(pathKernels / 3, 1)); ++i)
+  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(std::max(pathKernels / 3, 1)) && !(stop && stop()); ++i)
     for (PlanMove& r : inRepeats(g, plan, out[i].move)) add(std::move(r));
   simulate(firstRepeat);
   std::stable_sort(out.begin(), out.end(), best);

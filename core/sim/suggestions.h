@@ -4,8 +4,10 @@
 // Candidates, from the longest kernels on the critical path:
 //  - an op with its family (its forward op, that op's gradient and update ops, and every op
 //    colocated with one of them: what must or should move together) to each other device;
-//  - the op's name scope (a layer, a block, a time step) and the scope above it, with their
-//    families, to each other device (scopes holding more than half the graph are left out);
+//  - the kernel alone (a weight gradient away from the gradient it runs beside) when its family
+//    is larger;
+//  - the op's name scope (a layer, a block, a time step) and up to three scopes above it, with
+//    their families, to each other device (scopes holding more than half the graph are left out);
 //  - two kernels that follow each other on the path on one device, the second reading the
 //    first's output, fused into one kernel (when the plan's rules allow it): the pairs of the
 //    most time;
@@ -13,8 +15,8 @@
 //    (a priority above every other): the longest waits.
 // Each kind takes at most `pathKernels` (24) candidates from the path, so a round costs a few
 // hundred simulations however long the path is.
-// Then the same moves in every repeat of the structure (inRepeats): the best candidates that
-// shortened the step are tried again together with their counterparts in the sibling scopes
+// Then the same moves in every repeat of the structure (inRepeats): the eight best candidates
+// that shortened the step are tried again together with their counterparts in the sibling scopes
 // of one of their scopes (layer_3's MatMul and BiasAdd fused in every layer_N, a branch moved
 // in every inception block), so one suggestion can do what would take a dozen.
 //
