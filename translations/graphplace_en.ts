@@ -42,7 +42,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+114"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+116"/>
         <source>Optimizer (%1, stopped after %n iteration(s))</source>
         <translation>
             <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>
@@ -258,7 +258,7 @@
 <context>
     <name>gp::OptimizePopup</name>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_popup.cpp" line="+155"/>
+        <location filename="../app/desktop/optimize_popup.cpp" line="+159"/>
         <source>fusion (the plan&apos;s %n group(s))</source>
         <translation>
             <numerusform>fusion (the plan&apos;s %n group)</numerusform>

@@ -734,7 +734,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>배치가 GPU에서 실행 중입니다. 끝난 뒤에 GPU를 프로파일링하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/optimize_document.cpp" line="+32"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+34"/>
         <source>Optimizing…</source>
         <translation>최적화 중…</translation>
     </message>
@@ -2566,17 +2566,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>퓨전</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Pre-trained (default)</source>
-        <translation>사전 학습됨 (기본값)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>New policy (from scratch)</source>
-        <translation>새 정책 (처음부터)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+17"/>
         <source>ColocRL (2017 seq2seq, REINFORCE)</source>
         <translation>ColocRL (2017년 seq2seq, REINFORCE)</translation>
     </message>
@@ -2586,22 +2576,37 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>정책 파일…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>The policy network the optimizer starts from and fine-tunes</source>
-        <translation>최적화기가 시작하고 미세 조정하는 정책 네트워크</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>0 (zero-shot)</source>
         <translation>0 (제로샷)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Training iterations; 0 places with the policy as it is</source>
-        <translation>학습 반복 횟수. 0이면 정책을 그대로 사용해 배치합니다</translation>
+        <location line="-18"/>
+        <source>Search, no learning (default)</source>
+        <translation>탐색, 학습 없음 (기본값)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Pre-trained policy, fine-tuned</source>
+        <translation>사전 학습된 정책, 미세 조정</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New policy, learning (from scratch)</source>
+        <translation>새 정책, 탐색하며 학습 (처음부터)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The policy network whose samples the search starts from, and whether it learns as it searches. On model families it never saw, learning did not beat the search alone in the same time (docs/performance.md, &quot;Learning&quot;).</source>
+        <translation>탐색이 샘플에서 시작하는 정책 네트워크와, 탐색하면서 학습하는지 여부. 본 적 없는 모델 계열에서 학습은 같은 시간 동안 탐색만 한 것보다 낫지 않았습니다 (docs/performance.md, "Learning").</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Search iterations (with a learning policy, each ends in an update); 0 places with the start plan and the policy as it is</source>
+        <translation>탐색 반복 횟수 (학습하는 정책이면 매 반복이 업데이트로 끝남); 0은 시작 계획과 현재 정책으로 바로 배치</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> s</source>
         <translation>초</translation>
     </message>
@@ -3961,7 +3966,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::SuggestionsPanel</name>
     <message>
-        <location filename="../widgets/panels/suggestions_panel.cpp" line="+26"/>
+        <location filename="../widgets/panels/suggestions_panel.cpp" line="+27"/>
         <source>Step</source>
         <translation>스텝</translation>
     </message>
@@ -3976,17 +3981,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>이동</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Apply</source>
         <translation>적용</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -3999,7 +4004,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::TimelineView</name>
     <message>
-        <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+110"/>
         <source>%1%</source>
         <comment>share of the step a device is busy</comment>
         <translation>%1%</translation>

@@ -734,7 +734,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>方案正在 GPU 上运行：请在其完成后再分析 GPU。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/optimize_document.cpp" line="+32"/>
+        <location filename="../app/desktop/optimize_document.cpp" line="+34"/>
         <source>Optimizing…</source>
         <translation>正在优化…</translation>
     </message>
@@ -2566,17 +2566,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>融合</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Pre-trained (default)</source>
-        <translation>预训练（默认）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>New policy (from scratch)</source>
-        <translation>新策略（从零开始）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+17"/>
         <source>ColocRL (2017 seq2seq, REINFORCE)</source>
         <translation>ColocRL（2017 年 seq2seq，REINFORCE）</translation>
     </message>
@@ -2586,22 +2576,37 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>策略文件…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>The policy network the optimizer starts from and fine-tunes</source>
-        <translation>优化器起步并微调的策略网络</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>0 (zero-shot)</source>
         <translation>0（零样本）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Training iterations; 0 places with the policy as it is</source>
-        <translation>训练迭代次数；0 表示直接用现有策略放置</translation>
+        <location line="-18"/>
+        <source>Search, no learning (default)</source>
+        <translation>搜索，不学习（默认）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Pre-trained policy, fine-tuned</source>
+        <translation>预训练策略，微调</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New policy, learning (from scratch)</source>
+        <translation>新策略，边搜索边学习（从零开始）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The policy network whose samples the search starts from, and whether it learns as it searches. On model families it never saw, learning did not beat the search alone in the same time (docs/performance.md, &quot;Learning&quot;).</source>
+        <translation>搜索以其采样为起点的策略网络，以及它是否在搜索中学习。在它从未见过的模型族上，学习在相同时间内没有胜过单纯的搜索（docs/performance.md，“Learning”）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Search iterations (with a learning policy, each ends in an update); 0 places with the start plan and the policy as it is</source>
+        <translation>搜索迭代次数（策略学习时，每次迭代以一次更新结束）；0 表示用起始方案和当前策略直接放置</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -3961,7 +3966,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::SuggestionsPanel</name>
     <message>
-        <location filename="../widgets/panels/suggestions_panel.cpp" line="+26"/>
+        <location filename="../widgets/panels/suggestions_panel.cpp" line="+27"/>
         <source>Step</source>
         <translation>步时</translation>
     </message>
@@ -3976,17 +3981,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>调整</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -3999,7 +4004,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::TimelineView</name>
     <message>
-        <location filename="../widgets/timeline/timeline_model.cpp" line="+107"/>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+110"/>
         <source>%1%</source>
         <comment>share of the step a device is busy</comment>
         <translation>%1%</translation>

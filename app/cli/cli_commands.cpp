@@ -67,7 +67,7 @@ void printUsage(std::ostream& out) {
          "  graphplace-cli baseline MODEL --cluster PRESET|FILE [--method NAME|all] [--calibration TABLE.json]\n"
          "                            [--costs learned:FILE] [--out PLACEMENT.json] [--json]\n"
          "\n"
-         "  graphplace-cli optimize MODEL --cluster PRESET|FILE [--policy FILE|scratch|default]\n"
+         "  graphplace-cli optimize MODEL --cluster PRESET|FILE [--policy search|pretrained|scratch|colocrl|FILE]\n"
          "                            [--iterations N | --budget-seconds S] [--seed S] [--samples K] [--threads N]\n"
          "                            [--tasks placement,schedule,fusion] [--fuse none|default|plan]\n"
          "                            [--start baseline|none|METHOD|PLACEMENT.json] [--calibration TABLE.json]\n"

@@ -54,7 +54,7 @@ bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeout
 
 OptimizeOptions optimizeOptionsFrom(const Args& a) {
   OptimizeOptions o;
-  o.policy = parsePolicy(a.value("--policy").value_or("default"));
+  o.policy = parsePolicy(a.value("--policy").value_or("search"));
   o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
   // --budget-seconds alone: as many iterations as fit
   const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);

@@ -26,7 +26,9 @@ void Document::optimize(const OptimizeOptions& options) {
   run->options.startPlan = plan_;  // a hand-edited plan is optimized further
   // One core stays free for the user interface (LibTorch would take them all).
   if (run->options.threads <= 0) run->options.threads = std::max(1, QThread::idealThreadCount() - 1);
-  run->method = options.policy.kind == PolicyKind::ColocRL ? QStringLiteral("ColocRL") : QStringLiteral("PPO");
+  run->method = options.policy.kind == PolicyKind::ColocRL  ? QStringLiteral("ColocRL")
+                : options.policy.kind == PolicyKind::Search ? QStringLiteral("search")
+                                                            : QStringLiteral("PPO");
   optimizer_.begin(run, plan_);
   run->clock.start();
   const int task = beginTask(tr("Optimizing…"));

@@ -52,11 +52,14 @@ OptimizePopup::OptimizePopup(QWidget* parent) : QWidget(parent) {
 
   policy_ = new QComboBox(this);
   policy_->setObjectName(QStringLiteral("optimizePolicy"));
-  policy_->addItem(tr("Pre-trained (default)"), QStringLiteral("default"));
-  policy_->addItem(tr("New policy (from scratch)"), QStringLiteral("scratch"));
+  policy_->addItem(tr("Search, no learning (default)"), QStringLiteral("search"));
+  policy_->addItem(tr("Pre-trained policy, fine-tuned"), QStringLiteral("pretrained"));
+  policy_->addItem(tr("New policy, learning (from scratch)"), QStringLiteral("scratch"));
   policy_->addItem(tr("ColocRL (2017 seq2seq, REINFORCE)"), QStringLiteral("colocrl"));
   policy_->addItem(tr("Policy file…"), kFileItem);
-  policy_->setToolTip(tr("The policy network the optimizer starts from and fine-tunes"));
+  policy_->setToolTip(tr("The policy network whose samples the search starts from, and whether it learns as it "
+                         "searches. On model families it never saw, learning did not beat the search alone in "
+                         "the same time (docs/performance.md, \"Learning\")."));
   connect(policy_, &QComboBox::activated, this, [this](int i) {
     if (policy_->itemData(i).toString() == kFileItem)
       choosePolicyFile();
@@ -68,7 +71,8 @@ OptimizePopup::OptimizePopup(QWidget* parent) : QWidget(parent) {
   iterations_->setRange(0, 100000);
   iterations_->setValue(kDefaultIterations);
   iterations_->setSpecialValueText(tr("0 (zero-shot)"));
-  iterations_->setToolTip(tr("Training iterations; 0 places with the policy as it is"));
+  iterations_->setToolTip(tr("Search iterations (with a learning policy, each ends in an update); 0 places with "
+                             "the start plan and the policy as it is"));
   budget_ = new QSpinBox(this);
   budget_->setObjectName(QStringLiteral("optimizeBudget"));
   budget_->setRange(0, 24 * 3600);

@@ -40,7 +40,7 @@ OptimizeTasks parseTasks(const std::string& text);
 std::string toString(const OptimizeTasks& tasks);
 
 struct OptimizeOptions {
-  PolicyChoice policy;             // the shipped pre-trained policy unless told otherwise
+  PolicyChoice policy;             // the search without learning unless told otherwise
   int iterations = 100;           // PPO iterations; 0 = zero-shot (one greedy plan, no update)
   double budgetSeconds = 0;       // > 0: stop after this wall time too
   uint64_t seed = 1;

@@ -21,8 +21,10 @@ std::string wordOf(const std::array<std::pair<E, const char*>, N>& words, E valu
   return {};
 }
 
-constexpr std::array<std::pair<PolicyKind, const char*>, 3> kPolicyWords{
-    {{PolicyKind::Default, "default"}, {PolicyKind::Scratch, "scratch"}, {PolicyKind::ColocRL, "colocrl"}}};
+constexpr std::array<std::pair<PolicyKind, const char*>, 4> kPolicyWords{{{PolicyKind::Search, "search"},
+                                                                         {PolicyKind::Pretrained, "pretrained"},
+                                                                         {PolicyKind::Scratch, "scratch"},
+                                                                         {PolicyKind::ColocRL, "colocrl"}}};
 constexpr std::array<std::pair<FuseMode, const char*>, 3> kFuseWords{
     {{FuseMode::None, "none"}, {FuseMode::Default, "default"}, {FuseMode::Plan, "plan"}}};
 constexpr std::array<std::pair<StopReason, const char*>, 5> kStopWords{{{StopReason::Iterations, "iterations"},
@@ -36,7 +38,7 @@ constexpr std::array<std::pair<PretrainMethod, const char*>, 2> kMethodWords{
 }  // namespace
 
 PolicyChoice parsePolicy(const std::string& text) {
-  if (text.empty()) return {};
+  if (text.empty() || text == "default") return {};
   if (std::optional<PolicyKind> kind = find(kPolicyWords, text)) return {*kind, {}};
   return {PolicyKind::File, text};
 }

@@ -8,17 +8,22 @@ namespace gp {
 
 // Which policy the optimizer starts from.
 enum class PolicyKind {
-  Default,  // the pre-trained policy shipped in resources/policies (scratch, with a note, when absent)
-  Scratch,  // a new GDP policy
-  ColocRL,  // the 2017 seq2seq policy, trained with REINFORCE
-  File,     // a policy checkpoint (.pt) written by pretrain or optimize
+  Search,      // the default: a new GDP policy used as it is, never updated — its samples and the
+               // local search from the start plan, no learning (docs/performance.md, "Learning":
+               // on held-out families nothing learned did better in the same time)
+  Pretrained,  // the pre-trained policy shipped in resources/policies, fine-tuned (scratch, with a
+               // note, when absent)
+  Scratch,     // a new GDP policy, learning as it searches
+  ColocRL,     // the 2017 seq2seq policy, trained with REINFORCE
+  File,        // a policy checkpoint (.pt) written by pretrain or optimize, fine-tuned
 };
 struct PolicyChoice {
-  PolicyKind kind = PolicyKind::Default;
+  PolicyKind kind = PolicyKind::Search;
   std::string path;  // the checkpoint, for PolicyKind::File
   bool operator==(const PolicyChoice&) const = default;
 };
-// "default" (or empty), "scratch", "colocrl"; any other text is a checkpoint's path.
+// "search" (also "default" or empty), "pretrained", "scratch", "colocrl"; any other text is a
+// checkpoint's path.
 PolicyChoice parsePolicy(const std::string& text);
 std::string toString(const PolicyChoice& policy);
 

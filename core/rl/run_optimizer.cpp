@@ -58,14 +58,15 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
     o.threads = TrainingRanks::threadsFor(o.distributed, o.threads);
   }
   std::string file, note;
-  const bool isDefault = o.policy.kind == PolicyKind::Default;
+  const bool isPretrained = o.policy.kind == PolicyKind::Pretrained;
+  if (o.policy.kind == PolicyKind::Search) o.update = false;
   if (!o.resume.empty()) {
     // the session's policy and best plan; its optimizer state is restored by the trainer
     LoadedSession session = loadSession(o.resume, cost.graph(), cost.cluster().numDevices());
     o.startPlan = session.session.best;
     file = o.resume;
     note = "resumed after iteration " + std::to_string(session.session.iterations) + " from " + o.resume;
-  } else if (isDefault) {
+  } else if (isPretrained) {
     file = defaultPolicyPath();
     if (file.empty()) note = "no pre-trained policy found (resources/policies/gdp_default.pt): trained from scratch";
   } else if (o.policy.kind == PolicyKind::File) {
@@ -77,12 +78,12 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
     try {
       p = loadCheckpoint(file);
     } catch (const Error& e) {
-      if (!isDefault || !o.resume.empty()) throw;
+      if (!isPretrained || !o.resume.empty()) throw;
       note = "the pre-trained policy does not load (" + std::string(e.what()) + "): trained from scratch";
       return makePolicy(featureDim, o.seed);
     }
     const bool needsHeads = o.tasks.schedule || o.tasks.fusion;
-    if (isDefault && o.resume.empty() && needsHeads && !p->config().multiTask) {
+    if (isPretrained && o.resume.empty() && needsHeads && !p->config().multiTask) {
       note = "the pre-trained policy " + file + " places only: trained from scratch";
       return makePolicy(featureDim, o.seed);
     }
@@ -90,7 +91,7 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
       torch::manual_seed(o.seed);
       return p;
     }
-    if (!isDefault || !o.resume.empty())
+    if (!isPretrained || !o.resume.empty())
       throw Error(file, "the policy takes " + std::to_string(p->featureDim()) + " features per op, this graph has " +
                             std::to_string(featureDim));
     note = "the pre-trained policy " + file + " does not fit this version's features: trained from scratch";

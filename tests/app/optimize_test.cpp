@@ -143,7 +143,7 @@ class OptimizeTest : public QObject {
     QCOMPARE(doc.history()->count(), 3);
     const HistoryEntry opt = doc.history()->entry(2);
     QCOMPARE(opt.kind, HistoryKind::Optimizer);
-    QCOMPARE(opt.label, QStringLiteral("Optimizer (PPO, 5 iterations)"));
+    QCOMPARE(opt.label, QStringLiteral("Optimizer (search, 5 iterations)"));
     QVERIFY(opt.feasible);
     QVERIFY(opt.stepTime > opt.lowerBound && opt.lowerBound > 0);
     QVERIFY(opt.stepTime <= baseline.stepTime + 1e-12);  // it started from m_etf's plan

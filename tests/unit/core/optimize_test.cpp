@@ -31,10 +31,12 @@ using gptest::ScopedEnv;
 }  // namespace
 
 TEST(OptimizeChoices, ParseWhatToStringWrites) {
-  for (PolicyKind k : {PolicyKind::Default, PolicyKind::Scratch, PolicyKind::ColocRL})
+  for (PolicyKind k : {PolicyKind::Search, PolicyKind::Pretrained, PolicyKind::Scratch, PolicyKind::ColocRL})
     EXPECT_EQ(parsePolicy(toString(PolicyChoice{k, {}})), (PolicyChoice{k, {}}));
   EXPECT_EQ(parsePolicy("colocrl").kind, PolicyKind::ColocRL);
-  EXPECT_EQ(parsePolicy("").kind, PolicyKind::Default);
+  EXPECT_EQ(parsePolicy("").kind, PolicyKind::Search);
+  EXPECT_EQ(parsePolicy("default").kind, PolicyKind::Search);
+  EXPECT_EQ(parsePolicy("pretrained").kind, PolicyKind::Pretrained);
   EXPECT_EQ(parsePolicy("policies/p.pt"), (PolicyChoice{PolicyKind::File, "policies/p.pt"}));
   EXPECT_EQ(toString(PolicyChoice{PolicyKind::File, "policies/p.pt"}), "policies/p.pt");
   for (FuseMode f : {FuseMode::None, FuseMode::Default, FuseMode::Plan}) EXPECT_EQ(parseFuse(toString(f)), f);

@@ -264,7 +264,7 @@ TEST(Ppo, ZeroShotReturnsAFeasiblePlan) {
   // the scratch default falls back with a note when no pre-trained policy is shipped
   Chains t;
   OptimizeOptions o = scratch(0, 1);
-  o.policy.kind = PolicyKind::Default;
+  o.policy.kind = PolicyKind::Pretrained;
   OptimizeResult d = rl::runOptimizer(t.cost, o, {}, nullptr);
   if (rl::defaultPolicyPath().empty()) {
     EXPECT_NE(d.note.find("from scratch"), std::string::npos);
@@ -306,7 +306,7 @@ TEST(Ppo, CheckpointAndResume) {
   EXPECT_EQ(s.session.best.device, first.best.device);
 
   OptimizeOptions more = scratch(2, 2);
-  more.policy.kind = PolicyKind::Default;
+  more.policy.kind = PolicyKind::Pretrained;
   more.resume = path;
   more.checkpoint = path;
   std::vector<int> numbers;
@@ -388,5 +388,31 @@ TEST(Ppo, NoUpdateKeepsTheWeights) {
   auto c = trained->parameters();
   for (size_t i = 0; i < c.size(); ++i) moved |= !torch::equal(c[i], b[i]);
   EXPECT_TRUE(moved);
+  std::filesystem::remove(path);
+}
+
+// The default policy choice is the search without learning: a new policy, never updated, even
+// when updates are asked for — the same run as scratch with update = false.
+TEST(Ppo, TheDefaultIsTheSearchWithoutLearning) {
+  EXPECT_EQ(OptimizeOptions{}.policy.kind, PolicyKind::Search);
+  const Graph g = loadModel("zoo:resnet50");
+  const Cluster c = loadCluster("4xP100-PCIe");
+  CostModel cost(g, c);
+  const auto path = (std::filesystem::temp_directory_path() / "gp_ppo_search_test.pt").string();
+  OptimizeOptions search = scratch(3, 5);
+  search.policy.kind = PolicyKind::Search;
+  search.update = true;
+  search.saveCheckpoint = path;
+  const OptimizeResult a = rl::runOptimizer(cost, search, {}, nullptr);
+  OptimizeOptions frozen = scratch(3, 5);
+  frozen.update = false;
+  const OptimizeResult b = rl::runOptimizer(cost, frozen, {}, nullptr);
+  EXPECT_EQ(a.best, b.best);
+  EXPECT_EQ(a.bestStepTimeHistory, b.bestStepTimeHistory);
+  rl::GdpPolicy saved = rl::loadCheckpoint(path);
+  rl::GdpPolicy fresh = rl::makePolicy(saved->featureDim(), 5);
+  auto x = saved->parameters(), y = fresh->parameters();
+  ASSERT_EQ(x.size(), y.size());
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_TRUE(torch::equal(x[i], y[i])) << i;
   std::filesystem::remove(path);
 }
