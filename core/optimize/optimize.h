@@ -41,7 +41,8 @@ std::string toString(const OptimizeTasks& tasks);
 
 struct OptimizeOptions {
   PolicyChoice policy;             // the search without learning unless told otherwise
-  int iterations = 100;           // PPO iterations; 0 = zero-shot (one greedy plan, no update)
+  int iterations = 100;           // search iterations (each ends in a PPO update when the policy
+                                  // learns); 0 = zero-shot (one greedy plan, no update)
   double budgetSeconds = 0;       // > 0: stop after this wall time too
   uint64_t seed = 1;
   int samplesPerIteration = 8;    // plans sampled per iteration
@@ -57,12 +58,13 @@ struct OptimizeOptions {
                                   // for this many iterations (converged)
   // Session checkpoint (policy + optimizer state + best plan + iterations done): written every
   // checkpointEvery iterations and at the end when `checkpoint` is set; `resume` continues such
-  // a session (its policy replaces `policy`, its best plan `startPlan`; `iterations` more).
+  // a session (its policy replaces `policy`, its best plan `startPlan`; `iterations` more, with
+  // PPO updates unless `update` is false).
   std::string checkpoint;
   int checkpointEvery = 10;
   std::string resume;
   // false: the policy is used as it is (sampling and local search run, no PPO update) — the
-  // ablation that tells how much the learning adds to the search
+  // ablation that tells how much the learning adds to the search. PolicyKind::Search sets it.
   bool update = true;
   OptimizeTasks tasks;
   FuseMode fuse = FuseMode::None;  // fusion when it is not a task

@@ -59,7 +59,8 @@ OptimizeResult runOptimizer(const CostModel& cost, const OptimizeOptions& option
   }
   std::string file, note;
   const bool isPretrained = o.policy.kind == PolicyKind::Pretrained;
-  if (o.policy.kind == PolicyKind::Search) o.update = false;
+  // the search never learns; a resumed session goes on learning unless told not to (--no-update)
+  if (o.policy.kind == PolicyKind::Search && o.resume.empty()) o.update = false;
   if (!o.resume.empty()) {
     // the session's policy and best plan; its optimizer state is restored by the trainer
     LoadedSession session = loadSession(o.resume, cost.graph(), cost.cluster().numDevices());
