@@ -26,6 +26,8 @@ SuggestionsPanel::SuggestionsPanel(QWidget* parent) : QWidget(parent) {
   view_->setMouseTracking(true);
   view_->setHeaderLabels({tr("Step"), tr("Change"), tr("Move")});
   view_->setMinimumHeight(40);  // tabbed with History: the dock area must not grow the window
+  // a move repeated in every layer says so at its end ("…, and likewise in 11 more of …/*")
+  view_->setTextElideMode(Qt::ElideMiddle);
   view_->header()->setStretchLastSection(true);
   view_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
