@@ -19,6 +19,7 @@ PACKAGES=(
   # graph layout and import libraries
   libgraphviz-dev graphviz libonnx-dev libprotobuf-dev protobuf-compiler libmetis-dev
   nlohmann-json3-dev libtomlplusplus-dev libyaml-cpp-dev libssl-dev
+  libeigen3-dev   # linear algebra: the move ranker's ridge fit (core/sim/move_ranker)
   # TpuGraphs' .npz collections (zip archives) for the learned cost model
   libzip-dev
   # LibTorch (TorchScript import, RL)

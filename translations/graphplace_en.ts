@@ -42,22 +42,6 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/optimize_document.cpp" line="+116"/>
-        <source>Optimizer (%1, stopped after %n iteration(s))</source>
-        <translation>
-            <numerusform>Optimizer (%1, stopped after %n iteration)</numerusform>
-            <numerusform>Optimizer (%1, stopped after %n iterations)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>Optimizer (%1, %n iteration(s))</source>
-        <translation>
-            <numerusform>Optimizer (%1, %n iteration)</numerusform>
-            <numerusform>Optimizer (%1, %n iterations)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <location filename="../app/desktop/plan_edit_document.cpp" line="+52"/>
         <source>Set priority of %n ops to %1</source>
         <translation>
@@ -113,6 +97,22 @@
             <numerusform>%n fusion groups dissolved as well: what was left of them could not run as one kernel.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/desktop/optimize_document.cpp" line="+115"/>
+        <source>%n iteration(s)</source>
+        <translation>
+            <numerusform>%n iteration</numerusform>
+            <numerusform>%n iterations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, %n polish move(s)</source>
+        <translation>
+            <numerusform>, %n polish move</numerusform>
+            <numerusform>, %n polish moves</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>gp::HistoryPanel</name>
@@ -163,7 +163,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window_explain.cpp" line="+163"/>
+        <location filename="../app/desktop/main_window_explain.cpp" line="+164"/>
         <source>%1: %2 ms (%3), %Ln op(s) outlined</source>
         <translation>
             <numerusform>%1: %2 ms (%3), %Ln op outlined</numerusform>

@@ -739,9 +739,24 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>최적화 중…</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Optimizing: iteration %1, %2 of %3 s</source>
-        <translation>최적화 중: 반복 %1, %3초 중 %2초</translation>
+        <location line="+37"/>
+        <source>%1 of %2 s</source>
+        <translation>%2초 중 %1초</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimizing: polishing the best plan, %1</source>
+        <translation>최적화 중: 최적 계획 다듬는 중, %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizing: polishing the best plan</source>
+        <translation>최적화 중: 최적 계획 다듬는 중</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizing: iteration %1, %2</source>
+        <translation>최적화 중: 반복 %1, %2</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -758,24 +773,34 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <source>The optimizer stopped before its first iteration.</source>
         <translation>최적화기가 첫 반복 전에 중지되었습니다.</translation>
     </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n iteration(s)</source>
+        <translation>
+            <numerusform>반복 %n회</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, %n polish move(s)</source>
+        <translation>
+            <numerusform>, 다듬기 %n회</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>Optimizer (%1, zero-shot)</source>
         <translation>최적화기 (%1, 제로샷)</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+1"/>
-        <source>Optimizer (%1, stopped after %n iteration(s))</source>
-        <translation>
-            <numerusform>최적화기 (%1, 반복 %n회 후 중지)</numerusform>
-        </translation>
+        <source>Optimizer (%1, stopped after %2)</source>
+        <translation>최적화기 (%1, %2 후 중지)</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+1"/>
-        <source>Optimizer (%1, %n iteration(s))</source>
-        <translation>
-            <numerusform>최적화기 (%1, 반복 %n회)</numerusform>
-        </translation>
+        <source>Optimizer (%1, %2)</source>
+        <translation>최적화기 (%1, %2)</translation>
     </message>
     <message>
         <location filename="../app/desktop/plan_edit_document.cpp" line="+46"/>
@@ -1491,7 +1516,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
     </message>
     <message>
         <location line="+8"/>
-        <location filename="../app/desktop/main_window_explain.cpp" line="+216"/>
+        <location filename="../app/desktop/main_window_explain.cpp" line="+217"/>
         <source>No model open</source>
         <translation>열린 모델 없음</translation>
     </message>
@@ -2196,7 +2221,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1: 계획을 실행할 수 없습니다: %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>after “%1”</source>
         <translation>“%1” 이후</translation>
     </message>
@@ -2598,7 +2623,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     <message>
         <location line="+3"/>
         <source>The policy network whose samples the search starts from, and whether it learns as it searches. On model families it never saw, learning did not beat the search alone in the same time (docs/performance.md, &quot;Learning&quot;).</source>
-        <translation>탐색이 샘플에서 시작하는 정책 네트워크와, 탐색하면서 학습하는지 여부. 본 적 없는 모델 계열에서 학습은 같은 시간 동안 탐색만 한 것보다 낫지 않았습니다 (docs/performance.md, "Learning").</translation>
+        <translation>탐색이 샘플에서 시작하는 정책 네트워크와, 탐색하면서 학습하는지 여부. 본 적 없는 모델 계열에서 학습은 같은 시간 동안 탐색만 한 것보다 낫지 않았습니다 (docs/performance.md, &quot;Learning&quot;).</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -3981,7 +4006,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>이동</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Apply</source>
         <translation>적용</translation>
     </message>

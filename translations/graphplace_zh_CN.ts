@@ -739,9 +739,24 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>正在优化…</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Optimizing: iteration %1, %2 of %3 s</source>
-        <translation>正在优化：第 %1 次迭代，已用 %2 秒，共 %3 秒</translation>
+        <location line="+37"/>
+        <source>%1 of %2 s</source>
+        <translation>已用 %1 秒，共 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimizing: polishing the best plan, %1</source>
+        <translation>正在优化：打磨最佳方案，%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizing: polishing the best plan</source>
+        <translation>正在优化：打磨最佳方案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizing: iteration %1, %2</source>
+        <translation>正在优化：第 %1 次迭代，%2</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -758,24 +773,34 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <source>The optimizer stopped before its first iteration.</source>
         <translation>优化器在第一次迭代之前就已停止。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n iteration(s)</source>
+        <translation>
+            <numerusform>%n 次迭代</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, %n polish move(s)</source>
+        <translation>
+            <numerusform>，%n 步打磨</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>Optimizer (%1, zero-shot)</source>
         <translation>优化器（%1，零样本）</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+1"/>
-        <source>Optimizer (%1, stopped after %n iteration(s))</source>
-        <translation>
-            <numerusform>优化器（%1，%n 次迭代后停止）</numerusform>
-        </translation>
+        <source>Optimizer (%1, stopped after %2)</source>
+        <translation>优化器（%1，%2后停止）</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+1"/>
-        <source>Optimizer (%1, %n iteration(s))</source>
-        <translation>
-            <numerusform>优化器（%1，%n 次迭代）</numerusform>
-        </translation>
+        <source>Optimizer (%1, %2)</source>
+        <translation>优化器（%1，%2）</translation>
     </message>
     <message>
         <location filename="../app/desktop/plan_edit_document.cpp" line="+46"/>
@@ -1491,7 +1516,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
     </message>
     <message>
         <location line="+8"/>
-        <location filename="../app/desktop/main_window_explain.cpp" line="+216"/>
+        <location filename="../app/desktop/main_window_explain.cpp" line="+217"/>
         <source>No model open</source>
         <translation>未打开模型</translation>
     </message>
@@ -2196,7 +2221,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1：该方案无法运行：%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>after “%1”</source>
         <translation>“%1”之后</translation>
     </message>
@@ -3981,7 +4006,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>调整</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>

@@ -9,12 +9,14 @@ std::unique_ptr<RunLogWriter> eventLogFrom(const Args& a, bool lead) {
 }
 
 void logIteration(RunLogWriter& log, const IterationReport& it) {
-  log.event("iteration", {{"iteration", it.zeroShot ? 0 : it.iteration},
-                          {"mean_reward", it.meanReward},
-                          {"best_reward", it.bestReward},
-                          {"best_step_ms", it.bestStepTime * 1e3},
-                          {"entropy", it.entropy},
-                          {"elapsed_s", it.elapsed}});
+  nlohmann::ordered_json e{{"iteration", it.zeroShot ? 0 : it.iteration},
+                           {"mean_reward", it.meanReward},
+                           {"best_reward", it.bestReward},
+                           {"best_step_ms", it.bestStepTime * 1e3},
+                           {"entropy", it.entropy},
+                           {"elapsed_s", it.elapsed}};
+  if (it.polish) e["polish"] = true;
+  log.event("iteration", std::move(e));
   if ((it.improved || it.zeroShot) && it.best && it.bestStepTime > 0)
     log.event("best", {{"iteration", it.zeroShot ? 0 : it.iteration},
                        {"step_ms", it.bestStepTime * 1e3},

@@ -13,9 +13,11 @@
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
+#include "fusion/fuser.h"
 #include "io/placement_file.h"
 #include "io/plan_report.h"
 #include "sim/critical_path.h"
+#include "sim/polish.h"
 #include "sim/simulator.h"
 #include "sim/suggestions.h"
 
@@ -75,19 +77,24 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   const double startTime = m.stepTime;
   std::vector<Suggestion> followed;
   const auto followStart = std::chrono::steady_clock::now();
-  for (int i = 0; i < follow; ++i) {
-    const auto best = suggestMoves(cost, mp.plan, analyzeStep(cost, mp.plan, m), 1);
-    if (best.empty()) break;
-    mp.plan = applyMove(mp.plan, best[0].move);
+  if (follow > 0) {
+    PolishOptions po;
+    po.maxMoves = follow;
+    po.stack = false;  // the top suggestion of each round, as the user would follow them
+    po.allowFusion = fusionAllowed(g);
+    PolishResult polished = polishPlan(cost, mp.plan, po);
+    mp.plan = std::move(polished.plan);
+    followed = std::move(polished.applied);
     m = sim.run(mp.plan);
-    followed.push_back(best[0]);
   }
   const double followSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - followStart).count();
   if (auto outPath = a.value("--out")) writePlacement(g, mp.identity, c, mp.plan, m, *outPath);
   const StepAnalysis an = analyzeStep(cost, mp.plan, m);
   const auto t0 = std::chrono::steady_clock::now();
   int tried = 0;
-  const std::vector<Suggestion> suggestions = suggestMoves(cost, mp.plan, an, top, 24, {}, &tried);
+  SuggestOptions so;
+  so.allowFusion = fusionAllowed(g);
+  const std::vector<Suggestion> suggestions = suggestMoves(cost, mp.plan, an, top, so, &tried);
   const double suggestSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // each suggestion simulated again from scratch, with its timeline: the step time it reports
   std::vector<double> resimulated;

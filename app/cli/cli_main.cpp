@@ -9,6 +9,7 @@
 #include "cli/cli_measure.h"
 #include "cli/cli_parallelize.h"
 #include "cli/cli_profile.h"
+#include "cli/cli_train_moves.h"
 #include "base/error.h"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     if (cmd == "baseline") return gp::cli::runBaseline(args, std::cout);
     if (cmd == "optimize") return gp::cli::runOptimize(args, std::cout);
     if (cmd == "pretrain") return gp::cli::runPretrain(args, std::cout);
+    if (cmd == "train-moves") return gp::cli::runTrainMoves(args, std::cout);
     if (cmd == "bench") return gp::cli::runBench(args, std::cout);
     if (cmd == "profile") return gp::cli::runProfileCommand(args, std::cout);
     if (cmd == "measure") return gp::cli::runMeasure(args, std::cout);

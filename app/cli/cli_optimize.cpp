@@ -109,7 +109,13 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
           return;
         }
         elapsed.push_back(it.elapsed);
-        if (json || (it.iteration != 1 && it.iteration % every != 0 && it.iteration != o.iterations)) return;
+        if (json) return;
+        if (it.polish) {  // a round of polishing the best plan
+          std::snprintf(line, sizeof line, "polish%40.3f %8s %10.1f\n", it.bestStepTime * 1e3, "", it.elapsed);
+          out << line << std::flush;
+          return;
+        }
+        if (it.iteration != 1 && it.iteration % every != 0 && it.iteration != o.iterations) return;
         std::snprintf(line, sizeof line, "%6d %12.4f %12.4f %14.3f %8.3f %10.1f\n", it.iteration, it.meanReward,
                       it.bestReward, it.bestStepTime * 1e3, it.entropy, it.elapsed);
         out << line << std::flush;
@@ -141,6 +147,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
                    {"ratio", m.ratio()},
                    {"feasible", m.feasible},
                    {"iterations", r.iterations},
+                   {"polish_moves", r.polishMoves},
                    {"seconds", r.seconds},
                    {"cancelled", r.cancelled},
                    {"stop_reason", toString(r.stopReason)}};
@@ -160,8 +167,8 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
     return 0;
   }
   if (!r.note.empty()) out << "note: " << r.note << "\n";
-  std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %.1f s, %s)\n",
-                m.stepTime * 1e3, m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.seconds,
+  std::snprintf(line, sizeof line, "optimized      %12.3f ms  x%5.2f  %s(%d iterations, %d polish moves, %.1f s, %s)\n",
+                m.stepTime * 1e3, m.ratio(), m.feasible ? "" : "INFEASIBLE ", r.iterations, r.polishMoves, r.seconds,
                 toString(r.stopReason).c_str());
   out << line;
   if (!m.problem.empty()) out << "problem        " << m.problem << "\n";

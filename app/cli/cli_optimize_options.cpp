@@ -23,7 +23,7 @@ const std::set<std::string>& optimizeOptionNames() {
   static const std::set<std::string> names{"--policy",   "--iterations", "--budget-seconds",   "--seed",
                                            "--samples",  "--threads",    "--save-policy",      "--patience",
                                            "--checkpoint", "--checkpoint-every", "--resume",  "--tasks",
-                                           "--fuse"};
+                                           "--fuse",     "--polish-share", "--polish-moves"};
   return names;
 }
 
@@ -70,6 +70,10 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   o.checkpointEvery = a.intValue("--checkpoint-every", o.checkpointEvery);
   o.resume = a.value("--resume").value_or("");
   o.update = !a.has("--no-update");
+  o.polishShare = nonNegative(a, "--polish-share", o.polishShare);
+  if (o.polishShare > 1) throw std::invalid_argument("--polish-share is a share of the budget: 0 to 1");
+  o.polishMoves = a.intValue("--polish-moves", o.polishMoves);
+  if (o.polishMoves < 0) throw std::invalid_argument("--polish-moves needs a number >= 0");
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);
   const std::string fuse = a.value("--fuse").value_or("none");
   const std::optional<FuseMode> mode = parseFuse(fuse);

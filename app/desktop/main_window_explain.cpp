@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "exporter.h"
+#include "fusion/fuser.h"
 #include "graph/graph_view.h"
 #include "io/plan_report.h"
 #include "main_window.h"
@@ -221,7 +222,9 @@ QString MainWindow::exportPlanReport(const QString& path) {
     if (m.timeline.empty()) return tr("%1: the plan does not run: %2").arg(path, QString::fromStdString(m.problem));
     const bool ready = explainer_->hasAnalysis() && explainer_->plan() == plan && !explainer_->searching();
     const StepAnalysis a = ready ? explainer_->analysis() : analyzeStep(*ws->cost, plan, m);
-    const std::vector<Suggestion> suggestions = ready ? explainer_->suggestions() : suggestMoves(*ws->cost, plan, a, 12);
+    SuggestOptions o;
+    o.allowFusion = fusionAllowed(*ws->graph);
+    const std::vector<Suggestion> suggestions = ready ? explainer_->suggestions() : suggestMoves(*ws->cost, plan, a, 12, o);
     const QString planName = doc_->undoStack()->canUndo() ? tr("after “%1”").arg(doc_->undoStack()->undoText())
                                                           : tr("as opened");
     const std::string html = planReportHtml(

@@ -68,11 +68,12 @@ void Document::pollOptimizer(bool finishing) {
     int percent = o.iterations > 0 ? 100 * it / o.iterations : -1;
     if (o.budgetSeconds > 0)
       percent = std::max(percent, static_cast<int>(100 * run->clock.elapsed() / (1e3 * o.budgetSeconds)));
-    Q_EMIT progress(
-        std::min(percent, 100),
-        o.budgetSeconds > 0
-            ? tr("Optimizing: iteration %1, %2 of %3 s").arg(it).arg(run->clock.elapsed() / 1000).arg(o.budgetSeconds)
-            : tr("Optimizing: iteration %1 of %2").arg(it).arg(o.iterations));
+    const QString seconds = tr("%1 of %2 s").arg(run->clock.elapsed() / 1000).arg(o.budgetSeconds);
+    Q_EMIT progress(std::min(percent, 100),
+                    run->polishing()          ? (o.budgetSeconds > 0 ? tr("Optimizing: polishing the best plan, %1").arg(seconds)
+                                                                     : tr("Optimizing: polishing the best plan"))
+                    : o.budgetSeconds > 0     ? tr("Optimizing: iteration %1, %2").arg(it).arg(seconds)
+                                              : tr("Optimizing: iteration %1 of %2").arg(it).arg(o.iterations));
   }
   // The views follow the best plan, throttled: a new plan at most every kLiveIntervalMs.
   if (std::optional<Plan> best = optimizer_.takeBestToShow(showNow, plan_.device.size(), kLiveIntervalMs)) {
@@ -105,16 +106,17 @@ void Document::finishOptimize(const std::shared_ptr<OptimizeRun>& run, JobResult
   OptimizeResult& res = *r.value;
   if (!res.note.empty()) Q_EMIT warning(QString::fromStdString(res.note));
   const bool zeroShot = run->options.iterations <= 0;  // one greedy plan, no iteration
-  if ((res.iterations == 0 && !zeroShot) || res.best.device.size() != start.device.size()) {
+  if ((res.iterations == 0 && res.polishMoves == 0 && !zeroShot) || res.best.device.size() != start.device.size()) {
     backToStart();
     Q_EMIT warning(tr("The optimizer stopped before its first iteration."));
     Q_EMIT optimizeFinished(false);
     return;
   }
-  const QString label =
-      zeroShot        ? tr("Optimizer (%1, zero-shot)").arg(run->method)
-      : res.cancelled ? tr("Optimizer (%1, stopped after %n iteration(s))", nullptr, res.iterations).arg(run->method)
-                      : tr("Optimizer (%1, %n iteration(s))", nullptr, res.iterations).arg(run->method);
+  QString done = tr("%n iteration(s)", nullptr, res.iterations);
+  if (res.polishMoves > 0) done += tr(", %n polish move(s)", nullptr, res.polishMoves);
+  const QString label = zeroShot        ? tr("Optimizer (%1, zero-shot)").arg(run->method)
+                        : res.cancelled ? tr("Optimizer (%1, stopped after %2)").arg(run->method, done)
+                                        : tr("Optimizer (%1, %2)").arg(run->method, done);
   plan_ = start;  // silently: the views get the result with the undo step below
   if (res.best == plan_)
     Q_EMIT planChanged();

@@ -36,6 +36,7 @@ struct OptimizeRun {
     p.report.best = nullptr;
     if (r.improved && r.best) p.improvedBest = *r.best;
     lastIteration_ = r.iteration;
+    polishing_ = r.polish;
     pending_.push_back(std::move(p));
   }
   // UI thread: everything reported since the last call, oldest first.
@@ -49,11 +50,17 @@ struct OptimizeRun {
     std::lock_guard<std::mutex> lock(mutex_);
     return lastIteration_;
   }
+  // The last report was a round of polishing (the search is over).
+  bool polishing() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return polishing_;
+  }
 
  private:
   std::mutex mutex_;  // not QMutex: ThreadSanitizer sees this one
   std::vector<OptimizeProgress> pending_;
   int lastIteration_ = 0;
+  bool polishing_ = false;
 };
 
 }  // namespace gp

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "background_job.h"
+#include "fusion/fuser.h"
 
 namespace gp {
 
@@ -52,7 +53,10 @@ void PlanExplainer::explain(std::shared_ptr<const Workspace> ws, const Plan& pla
             this, &pool_,
             [ws, plan, a = analysis_, cancel] {
               int tried = 0;
-              auto found = suggestMoves(*ws->cost, plan, a, kSuggestions, 24, [cancel] { return cancel->load(); }, &tried);
+              SuggestOptions o;
+              o.stop = [cancel] { return cancel->load(); };
+              o.allowFusion = fusionAllowed(*ws->graph);
+              auto found = suggestMoves(*ws->cost, plan, a, kSuggestions, o, &tried);
               return std::make_pair(std::move(found), tried);
             },
             [this, request](JobResult<std::pair<std::vector<Suggestion>, int>> s) {

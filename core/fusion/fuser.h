@@ -29,6 +29,7 @@
 // 0.. numbered by each group's first op in id order.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,5 +53,9 @@ std::vector<int32_t> fuseByPriority(const Graph& g, const std::vector<int32_t>& 
 // they are all fine (an empty fusionGroup is fine). The structural rules (one group per op, ids
 // in range, one device per group) are sim/plan_check.h's, as the simulator applies them.
 std::string fusionProblem(const Graph& g, const Plan& plan, FusionRules rules = {});
+// The rules as a test of a plan of `g` (SuggestOptions::allowFusion): fusionProblem is "".
+inline std::function<bool(const Plan&)> fusionAllowed(const Graph& g) {
+  return [&g](const Plan& plan) { return fusionProblem(g, plan).empty(); };
+}
 
 }  // namespace gp

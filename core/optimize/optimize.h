@@ -76,6 +76,14 @@ struct OptimizeOptions {
   // distTimeoutSeconds for a peer.
   std::optional<DistEnv> distributed;
   double distTimeoutSeconds = 60;
+  // Polishing (sim/polish.h, GDP policies): the best plan, after the search, improved by the
+  // moves the suggestions make (an op's family or a scope to another device, the same move in
+  // every repeat, two kernels fused, a waiting kernel run first; the tasks' kinds only), the
+  // best move of each round first. The search stops once this share of budgetSeconds is left
+  // (or after its iterations, without a budget); polishing ends with the budget, after
+  // polishMoves moves, or when no move shortens the step. 0: no polishing.
+  double polishShare = 0.2;
+  int polishMoves = 50;
 };
 
 struct IterationReport {
@@ -86,15 +94,17 @@ struct IterationReport {
   double entropy = 0;             // mean per-unit policy entropy (nats)
   double elapsed = 0;             // seconds since start
   bool improved = false;          // a new best plan this iteration
+  bool polish = false;            // a round of polishing (after the search), not a search iteration
   const Plan* best = nullptr;     // the best plan so far (valid during the callback only)
 };
 
 struct OptimizeResult {
   Plan best;
   Measurement measurement;        // of `best`, with the timeline
-  int iterations = 0;
+  int iterations = 0;             // search iterations
+  int polishMoves = 0;            // moves that polishing kept
   double seconds = 0;
-  std::vector<double> bestStepTimeHistory;  // per iteration, seconds (0 before a feasible plan)
+  std::vector<double> bestStepTimeHistory;  // per iteration and polishing round, seconds (0 before a feasible plan)
   std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
   bool cancelled = false;
   StopReason stopReason = StopReason::Iterations;  // why it stopped
@@ -150,6 +160,14 @@ struct PretrainOptions {
   // most distTimeoutSeconds for a peer: a rank that died or hangs fails the others with one line.
   std::optional<DistEnv> distributed;
   double distTimeoutSeconds = 60;
+  // Polishing (sim/polish.h, GDP policies): the best plan, after the search, improved by the
+  // moves the suggestions make (an op's family or a scope to another device, the same move in
+  // every repeat, two kernels fused, a waiting kernel run first; the tasks' kinds only), the
+  // best move of each round first. The search stops once this share of budgetSeconds is left
+  // (or after its iterations, without a budget); polishing ends with the budget, after
+  // polishMoves moves, or when no move shortens the step. 0: no polishing.
+  double polishShare = 0.2;
+  int polishMoves = 50;
 };
 
 struct PretrainReport {

@@ -7,7 +7,9 @@
 #include <optional>
 
 #include "base/error.h"
+#include "fusion/fuser.h"
 #include "rl/ppo_state.h"
+#include "sim/polish.h"
 #include "sim/simulator.h"
 
 namespace gp::rl {
@@ -192,7 +194,10 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   OptimizeResult result;
   auto cancelSet = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-  auto budgetSpent = [&] { return o.budgetSeconds > 0 && elapsed() >= o.budgetSeconds; };
+  // the search's share of the budget: the rest is for polishing its best plan
+  const bool polishes = o.polishShare > 0 && o.polishMoves > 0 && o.iterations > 0;
+  const double searchBudget = polishes ? o.budgetSeconds * (1 - std::min(o.polishShare, 1.0)) : o.budgetSeconds;
+  auto budgetSpent = [&] { return o.budgetSeconds > 0 && elapsed() >= searchBudget; };
   auto stop = [&] {
     if (cancelSet()) result.cancelled = true;
     return result.cancelled || budgetSpent();
@@ -246,7 +251,7 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   for (int it = 1; it <= o.iterations && !stopBetween(); ++it) {
     // entropy bonus decays linearly over the run (iterations or time budget, whichever is nearer)
     double progress = o.iterations > 1 ? static_cast<double>(it - 1) / (o.iterations - 1) : 0.0;
-    if (o.budgetSeconds > 0) progress = std::max(progress, elapsed() / o.budgetSeconds);
+    if (o.budgetSeconds > 0) progress = std::max(progress, elapsed() / std::max(searchBudget, 1e-9));
     IterationReport rep;
     const double before = s.inc.bestStep;
     if (!iterate(done + it, progress, rep, within, passCancel)) break;
@@ -271,6 +276,9 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
       break;
     }
   }
+  if (polishes && writes && !result.cancelled && !cancelSet() && s.inc.haveFeasible &&
+      (!stopped || *stopped == StopReason::Converged))
+    polish(done + result.iterations, elapsed, history, result, onIteration, cancel);
   result.stopReason = stopped                             ? *stopped
                       : result.cancelled                  ? StopReason::Cancelled
                       : result.iterations >= o.iterations ? StopReason::Iterations
@@ -280,6 +288,36 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   result.measurement = s.inc.sim.run(result.best, /*recordTimeline=*/true);
   result.seconds = elapsed();
   return result;
+}
+
+void PpoTrainer::polish(int iterationsDone, const std::function<double()>& elapsed, std::vector<double>& history,
+                        OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel) {
+  State& s = *s_;
+  const OptimizeOptions& o = s.options;
+  PolishOptions po;
+  po.maxMoves = o.polishMoves;
+  po.allowFusion = fusionAllowed(s.cost.graph());
+  po.kinds = (s.tasks().placement ? moveKindBit(PlanMove::Kind::Op) | moveKindBit(PlanMove::Kind::Scope) : 0u) |
+             (s.tasks().schedule ? moveKindBit(PlanMove::Kind::Priority) : 0u) |
+             (s.tasks().fusion ? moveKindBit(PlanMove::Kind::Fuse) : 0u);
+  const auto stop = [&] {
+    if (cancel && cancel->load(std::memory_order_relaxed)) result.cancelled = true;
+    return result.cancelled || (o.budgetSeconds > 0 && elapsed() >= o.budgetSeconds);
+  };
+  int round = 0;
+  const PolishResult r = polishPlan(s.cost, s.inc.best, po, stop, [&](const Plan& plan, double) {
+    IterationReport rep;
+    rep.iteration = iterationsDone + ++round;
+    rep.polish = true;
+    rep.meanReward = rep.bestReward = s.inc.consider(plan, rep.improved);
+    rep.bestStepTime = s.inc.bestStep;
+    rep.best = &s.inc.best;
+    rep.elapsed = elapsed();
+    history.push_back(rep.bestStepTime);
+    result.bestStepTimeHistory.push_back(rep.bestStepTime);
+    if (onIteration) onIteration(rep);
+  });
+  result.polishMoves = static_cast<int>(r.applied.size());
 }
 
 GdpPolicy makePolicy(int64_t featureDim, uint64_t seed, PolicyConfig config) {

@@ -102,8 +102,9 @@ class PpoTrainer {
   PpoTrainer(const PpoTrainer&) = delete;
   PpoTrainer& operator=(const PpoTrainer&) = delete;
 
-  // The whole run: begin(), iterate() until a budget, convergence or cancel, checkpoints as
-  // options ask, finish().
+  // The whole run: begin(), iterate() until the search's share of the budget, its iterations,
+  // convergence or cancel, checkpoints as options ask, then the best plan polished
+  // (OptimizeOptions::polishShare).
   OptimizeResult run(const IterationFn& onIteration, const std::atomic<bool>* cancel = nullptr);
 
   // Step-wise use. `stop` is polled between simulations and passes; `cancel` (may be null)
@@ -164,6 +165,10 @@ class PpoTrainer {
 
  private:
   void setUpTasks();  // after the policy is known: heads, level searches, the first decisions
+  // run()'s last phase: the best plan polished (sim/polish.h) with the tasks' kinds of move until
+  // the whole budget is spent; each round that kept a move is reported as an iteration.
+  void polish(int iterationsDone, const std::function<double()>& elapsed, std::vector<double>& history,
+              OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel);
   struct State;
   std::unique_ptr<State> s_;
 };

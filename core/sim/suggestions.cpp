@@ -2,11 +2,14 @@
 #include "sim/suggestions.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <utility>
 
 #include "sim/kernels.h"
+#include "sim/move_features.h"
+#include "sim/move_ranker.h"
 #include "sim/simulator.h"
 
 namespace gp {
@@ -241,6 +244,16 @@ std::vector<OpId> opFamily(const Graph& g, OpId op) { return Families(g).of({op}
 
 std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
                                      int pathKernels, const std::function<bool()>& stop, int* tried) {
+  SuggestOptions o;
+  o.pathKernels = pathKernels;
+  o.stop = stop;
+  return suggestMoves(cost, plan, a, top, o, tried);
+}
+
+std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
+                                     const SuggestOptions& options, int* tried) {
+  const int pathKernels = options.pathKernels;
+  const std::function<bool()>& stop = options.stop;
   const Graph& g = cost.graph();
   const int32_t nd = cost.cluster().numDevices();
   if (tried) *tried = 0;
@@ -255,22 +268,36 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   if (static_cast<int>(kernels.size()) > pathKernels) kernels.resize(static_cast<size_t>(std::max(pathKernels, 0)));
 
   std::vector<PlanMove> candidates;
+  std::vector<MoveOrigin> origins;  // where each candidate came from on the path
   std::set<std::pair<std::vector<OpId>, int32_t>> seen;
-  auto add = [&](PlanMove m) {
-    if (m.ops.empty() || !seen.emplace(m.ops, m.device).second) return;
+  PlanKernels formed;
+  formed.form(plan, g.numOps());
+  auto add = [&](PlanMove m, const MoveOrigin& origin) {
+    // ops move with their fusion groups: a group split over two devices does not run
+    if ((m.kind == PlanMove::Kind::Op || m.kind == PlanMove::Kind::Scope) && formed.anyFused()) {
+      const size_t n = m.ops.size();
+      for (size_t i = 0; i < n; ++i)
+        if (const int32_t k = formed.kernelOf(m.ops[i]); formed.fused(k))
+          m.ops.insert(m.ops.end(), formed.ops(k).begin(), formed.ops(k).end());
+      std::sort(m.ops.begin(), m.ops.end());
+      m.ops.erase(std::unique(m.ops.begin(), m.ops.end()), m.ops.end());
+    }
+    if (m.ops.empty() || !(options.kinds & moveKindBit(m.kind)) || !seen.emplace(m.ops, m.device).second) return;
     if ((m.kind == PlanMove::Kind::Op || m.kind == PlanMove::Kind::Scope) &&
         std::all_of(m.ops.begin(), m.ops.end(), [&](OpId op) { return plan.device[op] == m.device; }))
       return;
     candidates.push_back(std::move(m));
+    origins.push_back(origin);
   };
   const auto under = opsUnderScopes(g);
   const Families families(g);
-  PlanKernels formed;
-  formed.form(plan, g.numOps());
   for (const PathStep* k : kernels) {
     const std::vector<OpId> family = families.of({k->id});
+    const auto from = [&](MoveGroup group, int level = 0) {
+      return MoveOrigin{group, k->end - k->start, k->waited(), k->device, level};
+    };
     for (int32_t d = 0; d < nd; ++d)
-      if (d != k->device) add({PlanMove::Kind::Op, family, d, describe(g, family, k->id)});
+      if (d != k->device) add({PlanMove::Kind::Op, family, d, describe(g, family, k->id)}, from(MoveGroup::Family));
     // the kernel alone (a gradient beside its sibling gradients, away from its forward op)
     const auto own = formed.ops(k->id);
     if (own.size() < family.size())
@@ -278,14 +305,15 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
         if (d != k->device) {
           std::vector<OpId> ops(own.begin(), own.end());
           std::sort(ops.begin(), ops.end());
-          add({PlanMove::Kind::Op, ops, d, describe(g, ops, k->id) + " alone"});
+          add({PlanMove::Kind::Op, ops, d, describe(g, ops, k->id) + " alone"}, from(MoveGroup::Alone));
         }
     // the scope of the op's forward op (a gradient's own scope sits under "gradients/")
     ScopeId scope = g.opScope(g.forwardOf(k->id) == kNone ? k->id : g.forwardOf(k->id));
     for (int level = 0; level < kScopeLevels && scope != kNone && g.scopeParent(scope) != kNone; ++level, scope = g.scopeParent(scope)) {
       if (under[scope].size() * 2 > static_cast<size_t>(g.numOps())) break;
       const std::vector<OpId> ops = families.of(under[scope]);
-      for (int32_t d = 0; d < nd; ++d) add({PlanMove::Kind::Scope, ops, d, "scope " + g.scopeName(scope)});
+      for (int32_t d = 0; d < nd; ++d)
+        add({PlanMove::Kind::Scope, ops, d, "scope " + g.scopeName(scope)}, from(MoveGroup::Scope, level));
     }
   }
   // fusions of neighbours on the path (one device, joined by data) and queued kernels run first:
@@ -311,7 +339,8 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     const PathStep& y = a.path[i];
     std::vector<OpId> ops{x.id, y.id};
     std::sort(ops.begin(), ops.end());
-    add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)});
+    add({PlanMove::Kind::Fuse, ops, x.device, "fuse " + g.opName(x.id) + " with " + g.opName(y.id)},
+        {MoveGroup::Fuse, duration(i - 1) + duration(i), y.waited(), x.device, 0});
   }
   const int32_t first = plan.priority.empty() ? 1 : *std::max_element(plan.priority.begin(), plan.priority.end()) + 1;
   for (size_t i : queued) {
@@ -320,28 +349,51 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     PlanMove m{PlanMove::Kind::Priority, std::vector<OpId>(ops.begin(), ops.end()), s.device,
                "run " + g.opName(s.id) + " first when ready"};
     m.priority = first;
-    add(std::move(m));
+    add(std::move(m), {MoveGroup::Priority, duration(i), s.waited(), s.device, 0});
+  }
+
+  // the candidates drawn from the path that are simulated: all, or the `keep` ranked first
+  std::vector<size_t> tryFirst(candidates.size());
+  std::iota(tryFirst.begin(), tryFirst.end(), 0);
+  std::vector<MoveFeatureRow> features;
+  if (options.ranker || options.record) {
+    MoveContext context(cost, plan, a, options.measured);
+    for (size_t i = 0; i < candidates.size(); ++i) features.push_back(context.features(candidates[i], origins[i]));
+  }
+  if (options.keep > 0 && tryFirst.size() > static_cast<size_t>(options.keep)) {
+    std::vector<double> score(candidates.size());
+    for (size_t i = 0; i < candidates.size(); ++i)
+      score[i] = options.ranker ? options.ranker->score(origins[i].group, features[i]) : heuristicMoveScore(origins[i]);
+    std::stable_sort(tryFirst.begin(), tryFirst.end(), [&](size_t x, size_t y) { return score[x] > score[y]; });
+    tryFirst.resize(static_cast<size_t>(options.keep));
+    std::sort(tryFirst.begin(), tryFirst.end());  // tried in the order they were drawn
   }
 
   Simulator sim(cost);
   Measurement m;
   std::vector<Suggestion> out;
-  auto simulate = [&](size_t from) {
-    for (size_t i = from; i < candidates.size(); ++i) {
-      if (stop && stop()) return;
-      sim.run(applyMove(plan, candidates[i]), m, /*recordTimeline=*/false);
-      if (tried) ++*tried;
-      if (m.feasible && m.stepTime < a.stepTime) out.push_back({candidates[i], m.stepTime});
-    }
+  auto simulate = [&](size_t i) {
+    const Plan changed = applyMove(plan, candidates[i]);
+    if (candidates[i].kind == PlanMove::Kind::Fuse && options.allowFusion && !options.allowFusion(changed)) return;
+    sim.run(changed, m, /*recordTimeline=*/false);
+    if (tried) ++*tried;
+    const bool shorter = m.feasible && m.stepTime < a.stepTime;
+    if (shorter) out.push_back({candidates[i], m.stepTime});
+    if (options.record && i < features.size())
+      options.record({origins[i].group, features[i], shorter ? 100 * (a.stepTime - m.stepTime) / a.stepTime : 0.0, 0});
   };
+  const auto stopped = [&] { return stop && stop(); };
   const auto best = [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; };
-  simulate(0);
+  for (size_t i : tryFirst) {
+    if (stopped()) break;
+    simulate(i);
+  }
   // the best moves again, in every repeat of their structure
   std::stable_sort(out.begin(), out.end(), best);
   const size_t firstRepeat = candidates.size();
-  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(std::max(pathKernels / 3, 1)) && !(stop && stop()); ++i)
-    for (PlanMove& r : inRepeats(g, plan, out[i].move)) add(std::move(r));
-  simulate(firstRepeat);
+  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(std::max(pathKernels / 3, 1)) && !stopped(); ++i)
+    for (PlanMove& r : inRepeats(g, plan, out[i].move)) add(std::move(r), MoveOrigin{});  // neither ranked nor recorded
+  for (size_t i = firstRepeat; i < candidates.size() && !stopped(); ++i) simulate(i);
   std::stable_sort(out.begin(), out.end(), best);
   // the same ops to several devices with the same result (equal devices): the first one only
   std::vector<Suggestion> distinct;

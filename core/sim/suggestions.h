@@ -1,7 +1,8 @@
 // Suggested moves for hand editing: candidates drawn from a step's critical path (sim/critical_path.h),
 // each checked by simulating the plan it gives, best first.
 //
-// Candidates, from the longest kernels on the critical path:
+// Candidates, from the longest kernels on the critical path (ops that move take the rest of their
+// fusion groups along):
 //  - an op with its family (its forward op, that op's gradient and update ops, and every op
 //    colocated with one of them: what must or should move together) to each other device;
 //  - the kernel alone (a weight gradient away from the gradient it runs beside) when its family
@@ -54,6 +55,10 @@ struct Suggestion {
 // "op", "scope", "fuse", "priority".
 const char* moveKindName(PlanMove::Kind kind);
 
+// A set of move kinds, as bits (suggestMoves' `kinds`).
+constexpr unsigned moveKindBit(PlanMove::Kind kind) { return 1u << static_cast<unsigned>(kind); }
+constexpr unsigned kAllMoveKinds = 0xFu;
+
 // The plan after `move`: the ops on its device, (Fuse) in one new fusion group with the groups
 // they were in, or (Priority) at the new priority.
 Plan applyMove(const Plan& plan, const PlanMove& move);
@@ -72,10 +77,35 @@ std::vector<PlanMove> inRepeats(const Graph& g, const Plan& plan, const PlanMove
 // closed over colocation groups; sorted.
 std::vector<OpId> opFamily(const Graph& g, OpId op);
 
+class MoveRanker;
+struct MoveSample;
+
+struct SuggestOptions {
+  int pathKernels = 24;            // candidates of each kind drawn from the path
+  unsigned kinds = kAllMoveKinds;  // the kinds of move tried (moveKindBit)
+  std::function<bool()> stop;      // polled between simulations: ends the search with what it has
+  // A smaller neighbourhood: of the candidates drawn from the path, only the `keep` ranked first
+  // are simulated (0: all) — by `ranker`'s predicted gain (sim/move_ranker.h), or without one
+  // by the time of the path kernel they came from (its wait, for a priority). The repeats of
+  // the best are tried as always.
+  const MoveRanker* ranker = nullptr;
+  int keep = 0;
+  // The plan's simulated step, for the ranker's features (device busy time, memory); may be null.
+  const Measurement* measured = nullptr;
+  // Each candidate drawn from the path that was simulated, with its features and gain (the
+  // ranker's training data; sim/move_ranker.h).
+  std::function<void(const MoveSample&)> record;
+  // A fusion is tried only when this accepts the plan it gives (the fusion rules of
+  // fusion/fusion.h's fusionProblem, which the simulator does not apply); unset: every fusion.
+  std::function<bool(const Plan&)> allowFusion;
+};
+
 // Up to `top` moves that shorten the step, best first (ties: the order they were tried; the same
 // ops moved to another device with the same result are listed once), from at most `pathKernels`
-// candidates of each kind drawn from the path. `stop`, polled between simulations, ends
-// the search early with what it has. `tried`, when given, counts the plans simulated.
+// candidates of each kind drawn from the path. `tried`, when given, counts the plans simulated.
+std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
+                                     const SuggestOptions& options, int* tried = nullptr);
+// The same with every kind of move, no ranking and no fusion rules.
 std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, const StepAnalysis& a, int top,
                                      int pathKernels = 24, const std::function<bool()>& stop = {},
                                      int* tried = nullptr);

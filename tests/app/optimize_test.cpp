@@ -125,8 +125,15 @@ class OptimizeTest : public QObject {
     QVERIFY(waitIdle(w));
     QCOMPARE(finished, 1);
     QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
-    // the policy's zero-shot plan first (a marker at iteration 0), then the 5 iterations
-    QCOMPARE(reports, 6);
+    // the policy's zero-shot plan first (a marker at iteration 0), then the 5 iterations, then
+    // the rounds of polishing the best plan, numbered on
+    const auto polished = static_cast<int>(std::count_if(seen.begin(), seen.end(), [](const IterationReport& r) { return r.polish; }));
+    QCOMPARE(reports, 6 + polished);
+    for (int i = 6; i < reports; ++i) {
+      QVERIFY(seen[i].polish);
+      QCOMPARE(seen[i].iteration, i);
+      QVERIFY(seen[i].bestStepTime < seen[i - 1].bestStepTime);
+    }
     QVERIFY(seen[0].zeroShot);
     QCOMPARE(seen[0].iteration, 0);
     QVERIFY(seen[0].bestStepTime > 0 && seen[0].bestStepTime <= baseline.stepTime + 1e-12);
@@ -135,15 +142,18 @@ class OptimizeTest : public QObject {
     QVERIFY(seen[5].bestStepTime <= seen[0].bestStepTime + 1e-12);  // refining starts from it
     QVERIFY(w.rewardPlot()->zeroShotMarkerVisible());
     QCOMPARE(w.rewardPlot()->zeroShotStepTime(), seen[0].bestStepTime);
-    QCOMPARE(w.rewardPlot()->pointCount(), 5);
-    QCOMPARE(w.rewardPlot()->plot()->graph(0)->dataCount(), 5);
+    QCOMPARE(w.rewardPlot()->pointCount(), 5 + polished);
+    QCOMPARE(w.rewardPlot()->plot()->graph(0)->dataCount(), 5 + polished);
     QVERIFY(w.rewardPlot()->baselineLineVisible());  // m_etf
     QVERIFY(w.rewardPlot()->lowerBoundLineVisible());
     QCOMPARE(w.rewardPlot()->references().bestBaselineName, QStringLiteral("m_etf"));
     QCOMPARE(doc.history()->count(), 3);
     const HistoryEntry opt = doc.history()->entry(2);
     QCOMPARE(opt.kind, HistoryKind::Optimizer);
-    QCOMPARE(opt.label, QStringLiteral("Optimizer (search, 5 iterations)"));
+    QVERIFY2(polished > 0 ? opt.label.startsWith(QStringLiteral("Optimizer (search, 5 iterations, ")) &&
+                                opt.label.contains(QStringLiteral(" polish move"))
+                          : opt.label == QStringLiteral("Optimizer (search, 5 iterations)"),
+             qPrintable(opt.label));
     QVERIFY(opt.feasible);
     QVERIFY(opt.stepTime > opt.lowerBound && opt.lowerBound > 0);
     QVERIFY(opt.stepTime <= baseline.stepTime + 1e-12);  // it started from m_etf's plan

@@ -10,6 +10,7 @@
 #include "graph/training.h"
 #include "sim/critical_path.h"
 #include "zoo/zoo.h"
+#include "core/scattered_inception.h"
 
 using namespace gp;
 
@@ -85,11 +86,9 @@ TEST(WhatIf, EqualsAFreshSimulationOnRandomMovesOverZooModels) {
 }
 
 TEST(WhatIf, EverySuggestionShortensTheStepAndApplies) {
-  const Cluster cl = loadCluster("4xP100-PCIe");
-  Graph g = deriveTrainingGraph(makeZooModel("inception_v3"));
-  CostModel cost(g, cl);
-  Plan plan = Plan::singleDevice(g.numOps());
-  for (OpId op = 0; op < g.numOps(); ++op) plan.device[op] = static_cast<int32_t>((op / 50) % cl.numDevices());
+  const gptest::ScatteredInception t;
+  const CostModel& cost = t.cost;
+  const Plan& plan = t.plan;
   Simulator sim(cost);
   const Measurement m = sim.run(plan);
   const StepAnalysis a = analyzeStep(cost, plan, m);
