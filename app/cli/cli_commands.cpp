@@ -75,6 +75,8 @@ void printUsage(std::ostream& out) {
          "                            [--trace OUT.json] [--save-policy FILE.pt] [--patience N] [--no-update]\n"
          "                            [--polish-share F] [--polish-moves N]  (the budget's last share, 0.2 by default:\n"
          "                            the best plan polished with the suggestions' moves; 0: none)\n"
+         "                            [--polish-keep K] [--move-ranker RANKER.json|none]  (candidates simulated K at a\n"
+         "                            time, 48 by default, 0: all; ranked by the shipped or given ranker, none: by path time)\n"
          "                            [--checkpoint FILE [--checkpoint-every N]] [--resume FILE] [--json]\n"
          "                            [--events RUN.jsonl]  (the run's event log, for File > Attach to Run)\n"
          "                            [--distributed [--dist-timeout S]]  (one rank of several: the launcher's\n"

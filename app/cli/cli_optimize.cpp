@@ -148,6 +148,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
                    {"feasible", m.feasible},
                    {"iterations", r.iterations},
                    {"polish_moves", r.polishMoves},
+                   {"polish_ranking", r.polishRanking},
                    {"seconds", r.seconds},
                    {"cancelled", r.cancelled},
                    {"stop_reason", toString(r.stopReason)}};

@@ -23,7 +23,8 @@ const std::set<std::string>& optimizeOptionNames() {
   static const std::set<std::string> names{"--policy",   "--iterations", "--budget-seconds",   "--seed",
                                            "--samples",  "--threads",    "--save-policy",      "--patience",
                                            "--checkpoint", "--checkpoint-every", "--resume",  "--tasks",
-                                           "--fuse",     "--polish-share", "--polish-moves"};
+                                           "--fuse",     "--polish-share", "--polish-moves", "--polish-keep",
+                                           "--move-ranker"};
   return names;
 }
 
@@ -74,6 +75,9 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   if (o.polishShare > 1) throw std::invalid_argument("--polish-share is a share of the budget: 0 to 1");
   o.polishMoves = a.intValue("--polish-moves", o.polishMoves);
   if (o.polishMoves < 0) throw std::invalid_argument("--polish-moves needs a number >= 0");
+  o.polishKeep = a.countValue("--polish-keep", o.polishKeep);
+  o.moveRanker = a.value("--move-ranker").value_or("");
+  if (a.has("--move-ranker") && o.moveRanker.empty()) throw std::invalid_argument("--move-ranker wants a ranker file or none");
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);
   const std::string fuse = a.value("--fuse").value_or("none");
   const std::optional<FuseMode> mode = parseFuse(fuse);

@@ -40,6 +40,11 @@ struct Trajectory {
       if (steps[i] <= target * (1 + 1e-9)) return seconds[i];
     return -1;
   }
+  double at(double s) const {  // the step it had after `s` seconds
+    double step = steps.front();
+    for (size_t i = 0; i < steps.size() && seconds[i] <= s; ++i) step = steps[i];
+    return step;
+  }
 };
 
 struct Started {
@@ -197,7 +202,8 @@ int runTrainMoves(const std::vector<std::string>& argv, std::ostream& out) {
     const auto gain = [&](const Trajectory& t) { return 100 * (start - t.final()) / start; };
     rows.push_back({{"task", heldOut[i].label},
                     {"start_ms", start * 1e3},
-                    {"all", {{"step_ms", full.final() * 1e3}, {"seconds", full.seconds.back()}}},
+                    {"all", {{"step_ms", full.final() * 1e3}, {"seconds", full.seconds.back()},
+                             {"step_ms_at_learned_seconds", full.at(ranked.seconds.back()) * 1e3}}},
                     {"path_time", {{"step_ms", timeOrder.final() * 1e3}, {"seconds", timeOrder.seconds.back()},
                                    {"seconds_to_all", timeOrder.reach(full.final())}}},
                     {"learned", {{"step_ms", ranked.final() * 1e3}, {"seconds", ranked.seconds.back()},

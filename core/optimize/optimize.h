@@ -84,6 +84,12 @@ struct OptimizeOptions {
   // polishMoves moves, or when no move shortens the step. 0: no polishing.
   double polishShare = 0.2;
   int polishMoves = 50;
+  // Each polishing round simulates its candidates best ranked first, polishKeep at a time until
+  // one shortens the step (SuggestOptions::keep; 0: all in the order drawn; < 0: 48), ranked by
+  // the move ranker `moveRanker` (a file from train-moves; "": the shipped one when there is one,
+  // else the path kernel's time; "none": the path kernel's time).
+  int polishKeep = -1;
+  std::string moveRanker;
 };
 
 struct IterationReport {
@@ -103,6 +109,7 @@ struct OptimizeResult {
   Measurement measurement;        // of `best`, with the timeline
   int iterations = 0;             // search iterations
   int polishMoves = 0;            // moves that polishing kept
+  std::string polishRanking;      // how polishing ranked its candidates: a ranker file, "path time" or "all"
   double seconds = 0;
   std::vector<double> bestStepTimeHistory;  // per iteration and polishing round, seconds (0 before a feasible plan)
   std::string note;               // e.g. "no pre-trained policy found: trained from scratch"
@@ -168,6 +175,12 @@ struct PretrainOptions {
   // polishMoves moves, or when no move shortens the step. 0: no polishing.
   double polishShare = 0.2;
   int polishMoves = 50;
+  // Each polishing round simulates its candidates best ranked first, polishKeep at a time until
+  // one shortens the step (SuggestOptions::keep; 0: all in the order drawn; < 0: 48), ranked by
+  // the move ranker `moveRanker` (a file from train-moves; "": the shipped one when there is one,
+  // else the path kernel's time; "none": the path kernel's time).
+  int polishKeep = -1;
+  std::string moveRanker;
 };
 
 struct PretrainReport {

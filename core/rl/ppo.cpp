@@ -196,7 +196,12 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   auto cancelSet = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
   // the search's share of the budget: the rest is for polishing its best plan
   const bool polishes = o.polishShare > 0 && o.polishMoves > 0 && o.iterations > 0;
-  const double searchBudget = polishes ? o.budgetSeconds * (1 - std::min(o.polishShare, 1.0)) : o.budgetSeconds;
+  // the move ranker is read before the search, so that a bad file fails at once
+  std::optional<MoveRanker> ranker;
+  const std::string rankerFile = o.moveRanker.empty() ? defaultMoveRankerPath() : o.moveRanker == "none" ? "" : o.moveRanker;
+  if (polishes && !rankerFile.empty()) ranker = MoveRanker::load(rankerFile);
+  // the search stops where polishing starts; when polishing finds nothing, it goes on to the end
+  double searchBudget = polishes ? o.budgetSeconds * (1 - std::min(o.polishShare, 1.0)) : o.budgetSeconds;
   auto budgetSpent = [&] { return o.budgetSeconds > 0 && elapsed() >= searchBudget; };
   auto stop = [&] {
     if (cancelSet()) result.cancelled = true;
@@ -248,37 +253,46 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
   }
   double lastGain = s.inc.bestStep;  // best step time when it last improved by 0.1%
   int sinceGain = 0;
-  for (int it = 1; it <= o.iterations && !stopBetween(); ++it) {
-    // entropy bonus decays linearly over the run (iterations or time budget, whichever is nearer)
-    double progress = o.iterations > 1 ? static_cast<double>(it - 1) / (o.iterations - 1) : 0.0;
-    if (o.budgetSeconds > 0) progress = std::max(progress, elapsed() / std::max(searchBudget, 1e-9));
-    IterationReport rep;
-    const double before = s.inc.bestStep;
-    if (!iterate(done + it, progress, rep, within, passCancel)) break;
-    if (distributed) {
-      agree();
-      rep.improved = s.inc.bestStep < before;
-      rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
-      rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
+  int it = 1;
+  for (bool polished = false;; polished = true) {
+    for (; it <= o.iterations && !stopBetween(); ++it) {
+      // entropy bonus decays linearly over the run (iterations or time budget, whichever is nearer)
+      double progress = o.iterations > 1 ? static_cast<double>(it - 1) / (o.iterations - 1) : 0.0;
+      if (o.budgetSeconds > 0) progress = std::max(progress, elapsed() / std::max(searchBudget, 1e-9));
+      IterationReport rep;
+      const double before = s.inc.bestStep;
+      if (!iterate(done + it, progress, rep, within, passCancel)) break;
+      if (distributed) {
+        agree();
+        rep.improved = s.inc.bestStep < before;
+        rep.bestStepTime = s.inc.haveFeasible ? s.inc.bestStep : 0;
+        rep.best = s.inc.haveAny ? &s.inc.best : nullptr;
+      }
+      rep.elapsed = elapsed();
+      result.iterations = it;
+      history.push_back(rep.bestStepTime);
+      result.bestStepTimeHistory.push_back(rep.bestStepTime);
+      if (onIteration) onIteration(rep);
+      if (writes && !o.checkpoint.empty() && o.checkpointEvery > 0 && it % o.checkpointEvery == 0)
+        saveSession(o.checkpoint, done + it, history);
+      if (s.inc.bestStep < lastGain * (1 - 1e-3)) {
+        lastGain = s.inc.bestStep;
+        sinceGain = 0;
+      } else if (o.patience > 0 && ++sinceGain >= o.patience) {
+        stopped = StopReason::Converged;
+        break;
+      }
     }
-    rep.elapsed = elapsed();
-    result.iterations = it;
-    history.push_back(rep.bestStepTime);
-    result.bestStepTimeHistory.push_back(rep.bestStepTime);
-    if (onIteration) onIteration(rep);
-    if (writes && !o.checkpoint.empty() && o.checkpointEvery > 0 && it % o.checkpointEvery == 0)
-      saveSession(o.checkpoint, done + it, history);
-    if (s.inc.bestStep < lastGain * (1 - 1e-3)) {
-      lastGain = s.inc.bestStep;
-      sinceGain = 0;
-    } else if (o.patience > 0 && ++sinceGain >= o.patience) {
-      stopped = StopReason::Converged;
+    if (polished || !polishes || !writes || result.cancelled || cancelSet() || !s.inc.haveFeasible ||
+        (stopped && *stopped != StopReason::Converged))
       break;
-    }
+    polish(done + result.iterations, elapsed, history, result, onIteration, cancel, ranker ? &*ranker : nullptr,
+           rankerFile);
+    // nothing to polish: the search has the rest of the budget (one rank alone: the ranks'
+    // iterations pair up, so a distributed run ends here)
+    if (result.polishMoves > 0 || stopped || distributed || o.budgetSeconds <= 0 || it > o.iterations) break;
+    searchBudget = o.budgetSeconds;
   }
-  if (polishes && writes && !result.cancelled && !cancelSet() && s.inc.haveFeasible &&
-      (!stopped || *stopped == StopReason::Converged))
-    polish(done + result.iterations, elapsed, history, result, onIteration, cancel);
   result.stopReason = stopped                             ? *stopped
                       : result.cancelled                  ? StopReason::Cancelled
                       : result.iterations >= o.iterations ? StopReason::Iterations
@@ -291,11 +305,15 @@ OptimizeResult PpoTrainer::run(const IterationFn& onIteration, const std::atomic
 }
 
 void PpoTrainer::polish(int iterationsDone, const std::function<double()>& elapsed, std::vector<double>& history,
-                        OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel) {
+                        OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel,
+                        const MoveRanker* ranker, const std::string& rankerFile) {
   State& s = *s_;
   const OptimizeOptions& o = s.options;
   PolishOptions po;
   po.maxMoves = o.polishMoves;
+  po.keep = o.polishKeep < 0 ? kPolishKeep : o.polishKeep;
+  po.ranker = po.keep > 0 ? ranker : nullptr;
+  result.polishRanking = po.keep == 0 ? "all" : po.ranker ? rankerFile : "path time";
   po.allowFusion = fusionAllowed(s.cost.graph());
   po.kinds = (s.tasks().placement ? moveKindBit(PlanMove::Kind::Op) | moveKindBit(PlanMove::Kind::Scope) : 0u) |
              (s.tasks().schedule ? moveKindBit(PlanMove::Kind::Priority) : 0u) |

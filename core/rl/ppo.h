@@ -57,6 +57,10 @@
 #include "rl/policy_file.h"
 #include "rl/training_ranks.h"
 
+namespace gp {
+class MoveRanker;  // sim/move_ranker.h
+}  // namespace gp
+
 namespace gp::rl {
 
 struct PpoConfig {
@@ -167,8 +171,11 @@ class PpoTrainer {
   void setUpTasks();  // after the policy is known: heads, level searches, the first decisions
   // run()'s last phase: the best plan polished (sim/polish.h) with the tasks' kinds of move until
   // the whole budget is spent; each round that kept a move is reported as an iteration.
+  // `ranker` (from `rankerFile`; null: the path kernel's time) orders each round's candidates.
   void polish(int iterationsDone, const std::function<double()>& elapsed, std::vector<double>& history,
-              OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel);
+              OptimizeResult& result, const IterationFn& onIteration, const std::atomic<bool>* cancel,
+              const MoveRanker* ranker, const std::string& rankerFile);
+  static constexpr int kPolishKeep = 48;  // OptimizeOptions::polishKeep's default
   struct State;
   std::unique_ptr<State> s_;
 };

@@ -25,8 +25,8 @@ struct PolishOptions {
   unsigned kinds = kAllMoveKinds;  // the kinds of move tried (moveKindBit)
   int pathKernels = 24;            // suggestMoves' candidates of each kind per round
   int top = 8;                     // moves kept from a round: the best, and those stacked on it
-  // A learned neighbourhood (SuggestOptions::ranker / keep): each round simulates only the `keep`
-  // candidates ranked first (0: all).
+  // An ordered, learned neighbourhood (SuggestOptions::ranker / keep): each round simulates the
+  // candidates ranked first, `keep` at a time until one shortens the step (0: all).
   const MoveRanker* ranker = nullptr;
   int keep = 0;
   // Every candidate drawn from the path that was simulated, `round` numbering the rounds from 0.

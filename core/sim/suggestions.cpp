@@ -360,13 +360,12 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     MoveContext context(cost, plan, a, options.measured);
     for (size_t i = 0; i < candidates.size(); ++i) features.push_back(context.features(candidates[i], origins[i]));
   }
-  if (options.keep > 0 && tryFirst.size() > static_cast<size_t>(options.keep)) {
+  const bool ranked = options.keep > 0 && tryFirst.size() > static_cast<size_t>(options.keep);
+  if (ranked) {
     std::vector<double> score(candidates.size());
     for (size_t i = 0; i < candidates.size(); ++i)
       score[i] = options.ranker ? options.ranker->score(origins[i].group, features[i]) : heuristicMoveScore(origins[i]);
     std::stable_sort(tryFirst.begin(), tryFirst.end(), [&](size_t x, size_t y) { return score[x] > score[y]; });
-    tryFirst.resize(static_cast<size_t>(options.keep));
-    std::sort(tryFirst.begin(), tryFirst.end());  // tried in the order they were drawn
   }
 
   Simulator sim(cost);
@@ -384,9 +383,10 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
   };
   const auto stopped = [&] { return stop && stop(); };
   const auto best = [](const Suggestion& x, const Suggestion& y) { return x.stepTime < y.stepTime; };
-  for (size_t i : tryFirst) {
-    if (stopped()) break;
-    simulate(i);
+  for (size_t n = 0; n < tryFirst.size() && !stopped(); ++n) {
+    // ranked: `keep` at a time, the next `keep` only when none so far shortened the step
+    if (ranked && n > 0 && n % static_cast<size_t>(options.keep) == 0 && !out.empty()) break;
+    simulate(tryFirst[n]);
   }
   // the best moves again, in every repeat of their structure
   std::stable_sort(out.begin(), out.end(), best);

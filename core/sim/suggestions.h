@@ -84,10 +84,11 @@ struct SuggestOptions {
   int pathKernels = 24;            // candidates of each kind drawn from the path
   unsigned kinds = kAllMoveKinds;  // the kinds of move tried (moveKindBit)
   std::function<bool()> stop;      // polled between simulations: ends the search with what it has
-  // A smaller neighbourhood: of the candidates drawn from the path, only the `keep` ranked first
-  // are simulated (0: all) — by `ranker`'s predicted gain (sim/move_ranker.h), or without one
-  // by the time of the path kernel they came from (its wait, for a priority). The repeats of
-  // the best are tried as always.
+  // An ordered neighbourhood: the candidates drawn from the path are ranked — by `ranker`'s
+  // predicted gain (sim/move_ranker.h), or without one by the time of the path kernel they came
+  // from (its wait, for a priority) — and simulated `keep` at a time, the next `keep` only when
+  // none so far shortened the step (0: all, in the order drawn). The repeats of the best are
+  // tried as always.
   const MoveRanker* ranker = nullptr;
   int keep = 0;
   // The plan's simulated step, for the ranker's features (device busy time, memory); may be null.

@@ -1,9 +1,11 @@
 // The optimizer polishes its best plan after the search (OptimizeOptions::polishShare): the
 // search part of a run is the same with or without polishing (no budget, same seed), the
 // polished plan is never worse, each polishing round is reported after the last iteration and
-// enters the history, and with the whole budget as the polishing share the start is polished.
+// enters the history, with the whole budget as the polishing share the start is polished, and
+// the ranking used is reported (a bad ranker file fails before the search starts).
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/model_loader.h"
@@ -76,4 +78,23 @@ TEST(OptimizePolish, TheWholeBudgetAsTheShareSkipsTheSearchAndPolishesTheStart) 
   EXPECT_EQ(r.iterations, 0);
   EXPECT_EQ(r.polishMoves, 2);
   EXPECT_LT(r.measurement.stepTime, Simulator(t.cost).run(start, false).stepTime);
+}
+
+TEST(OptimizePolish, TheRankingIsReportedAndABadRankerFileFailsBeforeTheSearch) {
+  Inception t;
+  OptimizeOptions o = searchOnly(1, 0.2, 2);
+  o.moveRanker = "none";
+  EXPECT_EQ(rl::runOptimizer(t.cost, o, {}, nullptr).polishRanking, "path time");
+  o.polishKeep = 0;
+  EXPECT_EQ(rl::runOptimizer(t.cost, o, {}, nullptr).polishRanking, "all");
+  o.moveRanker = "/nonexistent/ranker.json";
+  o.polishKeep = -1;
+  int reports = 0;
+  try {
+    rl::runOptimizer(t.cost, o, [&](const IterationReport&) { ++reports; }, nullptr);
+    ADD_FAILURE() << "a missing ranker file ran";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/ranker.json"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(reports, 0);  // not even the zero-shot plan: the file is read first
 }
