@@ -352,7 +352,7 @@ std::vector<Suggestion> suggestMoves(const CostModel& cost, const Plan& plan, co
     add(std::move(m), {MoveGroup::Priority, duration(i), s.waited(), s.device, 0});
   }
 
-  // the candidates drawn from the path that are simulated: all, or the `keep` ranked first
+  // the order the candidates drawn from the path are simulated in: as drawn, or ranked
   std::vector<size_t> tryFirst(candidates.size());
   std::iota(tryFirst.begin(), tryFirst.end(), 0);
   std::vector<MoveFeatureRow> features;
