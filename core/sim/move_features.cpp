@@ -19,8 +19,8 @@ const char* moveGroupName(MoveGroup group) {
 
 const std::array<const char*, kMoveFeatures>& moveFeatureNames() {
   static const std::array<const char*, kMoveFeatures> names{
-      "bias",          "lead_share", "waited_share",    "ops_log",         "ops_share",       "from_busy",
-      "to_busy",       "from_path_share", "to_path_share", "to_memory", "transfer_change", "moved_work_share"};
+      "bias",      "lead_share",      "waited_share",  "ops_log",   "ops_share",       "from_busy",
+      "to_busy",   "from_path_share", "to_path_share", "to_memory", "transfer_change", "moved_work_share"};
   return names;
 }
 
