@@ -110,9 +110,8 @@ TEST(MoveRanker, TheSuggestionsSimulateOnlyTheCandidatesARankingKeeps) {
   const gptest::ScatteredInception t;
   const CostModel& cost = t.cost;
   const Plan& plan = t.plan;
-  Simulator sim(cost);
-  const Measurement m = sim.run(plan);
-  const StepAnalysis a = analyzeStep(cost, plan, m);
+  const Measurement& m = t.measured;
+  const StepAnalysis& a = t.analysis;
 
   SuggestOptions all;
   all.measured = &m;

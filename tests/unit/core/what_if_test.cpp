@@ -89,9 +89,8 @@ TEST(WhatIf, EverySuggestionShortensTheStepAndApplies) {
   const gptest::ScatteredInception t;
   const CostModel& cost = t.cost;
   const Plan& plan = t.plan;
-  Simulator sim(cost);
-  const Measurement m = sim.run(plan);
-  const StepAnalysis a = analyzeStep(cost, plan, m);
+  const Measurement& m = t.measured;
+  const StepAnalysis& a = t.analysis;
   int tried = 0;
   const auto suggestions = suggestMoves(cost, plan, a, 8, 24, {}, &tried);
   ASSERT_FALSE(suggestions.empty());
