@@ -13,6 +13,7 @@
 #       [CORPUS=resources/policies/corpus.json] [CLI=build/release/app/graphplace-cli]
 # ONE_PER_FAMILY=1 (default) takes each held-out family's first graph; 0 takes them all.
 # SEEDS="1 2 3" runs every row with each seed (default: 1); the last lines are the means.
+# NO_SCRATCH=1 leaves out the two columns that do not use POLICY (zero-shot untrained, scratch).
 set -euo pipefail
 policy=${1:-resources/policies/gdp_default.pt}
 budget=${2:-60}
@@ -33,10 +34,11 @@ while IFS=$'\t' read -r label cluster model_args; do
   IFS=$'\t' read -r -a margs <<< "$model_args"
   for seed in $seeds; do
     run() { "$cli" optimize "${margs[@]}" --cluster "$cluster" --threads "$threads" --seed "$seed" "$@" --json; }
-    untrained=$(run --policy scratch --iterations 0)
     zero=$(run --policy "$policy" --iterations 0)
+    untrained=null scratch=null
+    [ "${NO_SCRATCH:-0}" = 1 ] || untrained=$(run --policy scratch --iterations 0)
     search=$(run --policy scratch --no-update --budget-seconds "$budget")
-    scratch=$(run --policy scratch --budget-seconds "$budget")
+    [ "${NO_SCRATCH:-0}" = 1 ] || scratch=$(run --policy scratch --budget-seconds "$budget")
     tuned=$(run --policy "$policy" --budget-seconds "$budget")
     python3 - "$label" "$cluster" "$seed" "$untrained" "$zero" "$search" "$scratch" "$tuned" <<'PY' | tee -a "$rows"
 import json, sys
@@ -45,6 +47,7 @@ untrained, zero, search, scratch, tuned = (json.loads(a) for a in sys.argv[4:9])
 base = zero["best_baseline"]["step_time_ms"]
 gain = lambda t: 100 * (base - t) / base
 def cell(t): return f"{t:.1f} ({gain(t):+.1f} %)"
+def run_cell(j): return "—" if j is None else cell(j["step_time_ms"])
 def at(j, seconds):  # the best step time the run had after `seconds`
     best = j.get("zero_shot_step_time_ms") or j["step_time_ms"]
     for h, s in zip(j["history"], j["history_seconds"]):
@@ -54,8 +57,8 @@ target = search["step_time_ms"]
 reach = next((s for h, s in zip(tuned["history"], tuned["history_seconds"]) if 0 < h <= target * (1 + 1e-9)), None)
 if reach is None and (tuned.get("zero_shot_step_time_ms") or 1e300) <= target * (1 + 1e-9): reach = 0.0
 ten = at(tuned, 10.0)
-print(f"| {label} | {cluster} | {seed} | {zero['best_baseline']['method']} {base:.1f} | {cell(untrained['step_time_ms'])} | "
-      f"{cell(zero['step_time_ms'])} | {cell(target)} | {cell(scratch['step_time_ms'])} | {cell(tuned['step_time_ms'])} | "
+print(f"| {label} | {cluster} | {seed} | {zero['best_baseline']['method']} {base:.1f} | {run_cell(untrained)} | "
+      f"{cell(zero['step_time_ms'])} | {cell(target)} | {run_cell(scratch)} | {cell(tuned['step_time_ms'])} | "
       f"{cell(ten)} | {'not reached' if reach is None else f'{reach:.1f}'} |", flush=True)
 PY
   done
