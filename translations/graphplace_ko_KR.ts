@@ -3769,36 +3769,41 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
-        <location line="+164"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+36"/>
+        <location line="+205"/>
         <source>mean reward</source>
         <translation>평균 보상</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+159"/>
+        <location line="-201"/>
+        <location line="+200"/>
         <source>best of the iteration</source>
         <translation>이번 반복의 최고</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+149"/>
+        <location line="-196"/>
+        <location line="+190"/>
         <source>best so far</source>
         <translation>지금까지의 최고</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-185"/>
         <source>zero-shot plan</source>
         <translation>제로샷 계획</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+131"/>
+        <location line="+35"/>
+        <source>polishing</source>
+        <translation>다듬기</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+152"/>
         <source>iteration</source>
         <translation>반복</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-151"/>
         <source>reward</source>
         <translation>보상</translation>
     </message>
@@ -3810,12 +3815,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 휠: 확대/축소 · 드래그: 이동 · 더블클릭: 맞춤</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+103"/>
         <source>zero-shot: %1 ms</source>
         <translation>제로샷: %1 ms</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+32"/>
         <source>lower bound: %1 ms</source>
         <translation>하한: %1 ms</translation>
     </message>

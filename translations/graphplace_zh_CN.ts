@@ -3769,36 +3769,41 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::RewardPlot</name>
     <message>
-        <location filename="../widgets/reward/reward_plot.cpp" line="+35"/>
-        <location line="+164"/>
+        <location filename="../widgets/reward/reward_plot.cpp" line="+36"/>
+        <location line="+205"/>
         <source>mean reward</source>
         <translation>平均奖励</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+159"/>
+        <location line="-201"/>
+        <location line="+200"/>
         <source>best of the iteration</source>
         <translation>本次迭代最佳</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+149"/>
+        <location line="-196"/>
+        <location line="+190"/>
         <source>best so far</source>
         <translation>目前最佳</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-185"/>
         <source>zero-shot plan</source>
         <translation>零样本方案</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+131"/>
+        <location line="+35"/>
+        <source>polishing</source>
+        <translation>打磨</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+152"/>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-151"/>
         <source>reward</source>
         <translation>奖励</translation>
     </message>
@@ -3810,12 +3815,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 滚轮：缩放 · 拖动：平移 · 双击：适应窗口</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+103"/>
         <source>zero-shot: %1 ms</source>
         <translation>零样本：%1 ms</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+32"/>
         <source>lower bound: %1 ms</source>
         <translation>下界：%1 ms</translation>
     </message>

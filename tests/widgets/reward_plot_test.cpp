@@ -1,5 +1,6 @@
 // Qt Test: the reward plot grows a point per optimizer iteration, draws the best baseline and
-// the lower bound where their rewards are, coalesces replots, zooms with the wheel and exports.
+// the lower bound where their rewards are, marks the zero-shot plan and the polishing rounds,
+// coalesces replots, zooms with the wheel and exports.
 #include "reward/reward_plot.h"
 
 #include <qcustomplot.h>
@@ -195,6 +196,37 @@ class RewardPlotTest : public QObject {
     plot.clear();
     QVERIFY(!plot.zeroShotMarkerVisible());
     QCOMPARE(plot.zeroShotStepTime(), 0.0);
+  }
+
+  void polishingRoundsAreOnABand() {
+    RewardPlot plot;
+    plot.resize(640, 360);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setReferenceLines({0.100, 0.160, QStringLiteral("heft")});
+    for (int i = 1; i <= 8; ++i) plot.addIteration(report(i, -1.6, -1.3 + 0.01 * i, 0.150 - 0.002 * i));
+    plot.replotNow();
+    QVERIFY(!plot.polishBandVisible());
+    const QColor band(248, 237, 211);  // the band's translucent gold over the white axis rect
+    const int before = pixelsNear(plot.grab().toImage(), band);
+    for (int i = 9; i <= 11; ++i) {
+      IterationReport r = report(i, -1.18 + 0.01 * i, -1.18 + 0.01 * i, 0.134 - 0.002 * i);
+      r.polish = true;
+      plot.addIteration(r);
+    }
+    plot.replotNow();
+    QVERIFY(plot.polishBandVisible());
+    QCOMPARE(plot.polishFrom(), 9.0);
+    QCOMPARE(plot.polishTo(), 11.0);
+    QCOMPARE(plot.pointCount(), 11);  // the rounds are points of the curves too
+    const QImage img = plot.grab().toImage();
+    // Three of eleven iterations wide, the full height: thousands of pixels.
+    QVERIFY2(pixelsNear(img, band) > before + 2000, qPrintable(QString::number(pixelsNear(img, band) - before)));
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(img.save(QString::fromUtf8(dir) + "/reward_plot_polish.png"));
+    plot.clear();
+    QVERIFY(!plot.polishBandVisible());
+    QCOMPARE(plot.polishFrom(), 0.0);
   }
 };
 

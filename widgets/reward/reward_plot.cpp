@@ -21,6 +21,7 @@ const QColor kBestSoFarColor(46, 139, 87);
 const QColor kBaselineColor(178, 34, 34);
 const QColor kBoundColor(90, 90, 90);
 const QColor kZeroShotColor(128, 0, 128);
+const QColor kPolishColor(218, 165, 32);
 
 QString ms(double seconds) {
   return QLocale().toString(seconds * 1e3, 'f', seconds < 0.1 ? 2 : 1);
@@ -62,6 +63,26 @@ RewardPlot::RewardPlot(QWidget* parent)
   zeroShotText_->setColor(kZeroShotColor);
   zeroShotText_->setPadding(QMargins(6, 0, 2, 4));
   zeroShotText_->setVisible(false);
+  // Polishing: a band behind the curves, from the first round to the last, the full height.
+  polishBand_ = new QCPItemRect(plot_);
+  polishBand_->setLayer(QStringLiteral("grid"));
+  polishBand_->setPen(Qt::NoPen);
+  QColor band = kPolishColor;
+  band.setAlpha(50);
+  polishBand_->setBrush(band);
+  for (QCPItemPosition* p : {polishBand_->topLeft, polishBand_->bottomRight}) {
+    p->setTypeX(QCPItemPosition::ptPlotCoords);
+    p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  }
+  polishBand_->setVisible(false);
+  polishText_ = new QCPItemText(plot_);
+  polishText_->position->setTypeX(QCPItemPosition::ptPlotCoords);
+  polishText_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  polishText_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);  // inside the band's end: in view
+  polishText_->setColor(kPolishColor.darker(160));
+  polishText_->setPadding(QMargins(4, 2, 2, 2));
+  polishText_->setText(tr("polishing"));
+  polishText_->setVisible(false);
 
   plot_->xAxis->setLabel(tr("iteration"));
   plot_->yAxis->setLabel(tr("reward"));
@@ -120,6 +141,11 @@ void RewardPlot::addIteration(const IterationReport& it) {
   meanGraph_->addData(x, it.meanReward);
   bestGraph_->addData(x, it.bestReward);
   if (it.bestStepTime > 0 && refs_.lowerBound > 0) bestSoFarGraph_->addData(x, rewardOf(it.bestStepTime));
+  if (it.polish) {
+    if (polishFrom_ <= 0) polishFrom_ = x;
+    polishTo_ = x;
+    updatePolishBand();
+  }
   scheduleReplot();
 }
 
@@ -141,6 +167,8 @@ void RewardPlot::clear() {
   bestSoFarStep_.clear();
   bestStep_ = 0;
   zeroShotStep_ = 0;
+  polishFrom_ = polishTo_ = 0;
+  updatePolishBand();
   for (QCPGraph* g : {meanGraph_, bestGraph_, bestSoFarGraph_}) g->data()->clear();
   updateZeroShotMarker();
   userView_ = false;
@@ -163,6 +191,20 @@ void RewardPlot::updateZeroShotMarker() {
   zeroShotGraph_->addData(0, y);
   zeroShotText_->position->setCoords(0, y);
   zeroShotText_->setText(tr("zero-shot: %1 ms").arg(ms(zeroShotStep_)));
+}
+
+void RewardPlot::updatePolishBand() {
+  const bool show = polishFrom_ > 0;
+  polishBand_->setVisible(show);
+  polishText_->setVisible(show);
+  if (!show) return;
+  polishBand_->topLeft->setCoords(polishFrom_ - 0.5, 0);
+  polishBand_->bottomRight->setCoords(polishTo_ + 0.5, 1);
+  polishText_->position->setCoords(polishTo_ + 0.5, 1);
+}
+
+bool RewardPlot::polishBandVisible() const {
+  return polishBand_->visible() && polishText_->visible();
 }
 
 bool RewardPlot::zeroShotMarkerVisible() const {

@@ -1,7 +1,8 @@
 // RewardPlot: the RL optimizer's progress, one point per iteration (QCustomPlot): the mean and
 // the best reward of the iteration's sampled plans and the best plan so far, with the best
 // baseline and the lower bound as labelled horizontal lines, and the policy's zero-shot plan
-// (reported before the first iteration) as a labelled diamond at iteration 0. Rewards are the optimizer's
+// (reported before the first iteration) as a labelled diamond at iteration 0. The rounds that
+// polish the best plan after the search are on a shaded, labelled band. Rewards are the optimizer's
 // −√(step time ÷ lower bound): the lower bound is −1, higher is better; the labels give the
 // step times in ms. Zoom with the wheel, pan by dragging, double-click to fit again.
 //
@@ -17,6 +18,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
 class QPainter;
@@ -52,6 +54,10 @@ class RewardPlot : public QWidget {
   double bestStepTime() const { return bestStep_; }  // seconds; 0 before a feasible plan
   double zeroShotStepTime() const { return zeroShotStep_; }  // seconds; 0 before the report
   bool zeroShotMarkerVisible() const;
+  bool polishBandVisible() const;
+  // The first and last polishing rounds on the x axis; 0 before polishing starts.
+  double polishFrom() const { return polishFrom_; }
+  double polishTo() const { return polishTo_; }
   const RewardReferences& references() const { return refs_; }
   // Reward of a step time against the lower bound (−√(step ÷ bound)); 0 without a bound.
   double rewardOf(double stepSeconds) const;
@@ -67,16 +73,19 @@ class RewardPlot : public QWidget {
   void updateReferenceItems();
   void updateBestCurve();
   void updateZeroShotMarker();
+  void updatePolishBand();
 
   QCustomPlot* plot_;
   QCPGraph *meanGraph_, *bestGraph_, *bestSoFarGraph_, *zeroShotGraph_;
   QCPItemStraightLine *baselineLine_, *boundLine_;
-  QCPItemText *baselineText_, *boundText_, *zeroShotText_;
+  QCPItemText *baselineText_, *boundText_, *zeroShotText_, *polishText_;
+  QCPItemRect* polishBand_;
   QTimer replotTimer_;
   RewardReferences refs_;
   QVector<double> iterations_, mean_, best_, bestSoFarStep_;
   double bestStep_ = 0;
   double zeroShotStep_ = 0;
+  double polishFrom_ = 0, polishTo_ = 0;
   bool userView_ = false;  // zoomed or panned: the view no longer follows the data
   bool perRound_ = false;
   int replots_ = 0;
