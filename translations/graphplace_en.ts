@@ -15,7 +15,7 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln op</numerusform>
@@ -24,9 +24,60 @@
     </message>
 </context>
 <context>
+    <name>gp::DeviceTreeModel</name>
+    <message numerus="yes">
+        <location filename="../widgets/panels/device_tree_model.cpp" line="+242"/>
+        <source>%1 (%n GPU(s), %2 over)</source>
+        <translation>
+            <numerusform>%1 (%n GPU, %2 over)</numerusform>
+            <numerusform>%1 (%n GPUs, %2 over)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 (%n GPU(s))</source>
+        <translation>
+            <numerusform>%1 (%n GPU)</numerusform>
+            <numerusform>%1 (%n GPUs)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>%1: %n GPU(s), %2 each at most; not measured</source>
+        <translation>
+            <numerusform>%1: %n GPU, %2 at most; not measured</numerusform>
+            <numerusform>%1: %n GPUs, %2 each at most; not measured</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1: %n GPU(s), peak memory %2 to %3 of %4</source>
+        <translation>
+            <numerusform>%1: %n GPU, peak memory %2 to %3 of %4</numerusform>
+            <numerusform>%1: %n GPUs, peak memory %2 to %3 of %4</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n GPU(s) over capacity</source>
+        <translation>
+            <numerusform>%n GPU over capacity</numerusform>
+            <numerusform>%n GPUs over capacity</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n GPU(s) not used</source>
+        <translation>
+            <numerusform>%n GPU not used</numerusform>
+            <numerusform>%n GPUs not used</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+280"/>
+        <location filename="../app/desktop/document.cpp" line="+282"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>
@@ -139,7 +190,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+328"/>
+        <location filename="../app/desktop/main_window.cpp" line="+337"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>

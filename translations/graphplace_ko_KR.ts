@@ -141,7 +141,7 @@
 <context>
     <name>gp::ClusterPanel</name>
     <message>
-        <location filename="../widgets/panels/cluster_panel.cpp" line="+58"/>
+        <location filename="../widgets/panels/cluster_panel.cpp" line="+40"/>
         <source>Cluster preset</source>
         <translation>클러스터 프리셋</translation>
     </message>
@@ -156,7 +156,7 @@
         <translation>클러스터 설명 파일 불러오기(.json)</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+31"/>
         <source>Step time</source>
         <translation>스텝 시간</translation>
     </message>
@@ -181,73 +181,28 @@
         <translation>상태</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>%1 (file)</source>
         <translation>%1(파일)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</source>
         <translation>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>%1 · %2 µs per op · %3 kept</source>
         <translation>%1 · 연산당 %2 µs · %3 예약</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Device</source>
-        <translation>장치</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Kind</source>
-        <translation>종류</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Peak memory / capacity</source>
-        <translation>피크 메모리 / 용량</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Util.</source>
-        <translation>사용률</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Busy</source>
-        <translation>가동 시간</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</source>
-        <translation>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 (%2): %3 memory, %4 TFLOPS f32</source>
-        <translation>%1(%2): 메모리 %3, %4 TFLOPS f32</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <location line="+1"/>
-        <location line="+11"/>
-        <location line="+14"/>
-        <location line="+1"/>
-        <location line="+2"/>
+        <location line="+20"/>
+        <location line="+13"/>
         <source>–</source>
         <translation>–</translation>
     </message>
     <message>
-        <location line="-22"/>
-        <source>%1 %</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+2"/>
+        <location line="-15"/>
         <location line="+1"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
@@ -273,12 +228,12 @@
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>Not measured</source>
         <translation>측정 안 됨</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>Load cluster</source>
         <translation>클러스터 불러오기</translation>
     </message>
@@ -581,14 +536,14 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>연산 %Ln개</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+124"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 연산 %2개(%3%)
@@ -598,21 +553,162 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+77"/>
-        <source>
-weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+36"/>
+        <source>not used by the plan</source>
+        <translation>계획에서 사용하지 않음</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5</source>
+        <translation>스테이지 %1: 가중치 %2 · 그래디언트 %3 · 옵티마이저 상태 %4 · 활성화 %5</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>rank %1, %2</source>
+        <translation>랭크 %1, %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rank %1, stage %2</source>
+        <translation>랭크 %1, 스테이지 %2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceTreeModel</name>
+    <message>
+        <location filename="../widgets/panels/device_tree_model.cpp" line="+134"/>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory / capacity</source>
+        <translation>최대 메모리 / 용량</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Util.</source>
+        <translation>사용률</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>사용 시간</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fullest</source>
+        <translation>가장 찬 GPU</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <location line="+60"/>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <location line="+1"/>
+        <location line="+58"/>
+        <location line="+3"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="-61"/>
+        <location line="+61"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="-57"/>
+        <source>%1: peak memory %2 of %3: %4 over capacity</source>
+        <translation>%1: 최대 메모리 %2 / %3: 용량보다 %4 초과</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: peak memory %2 of %3 (%4 %)</source>
+        <translation>%1: 최대 메모리 %2 / %3 (%4 %)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2): capacity %3</source>
+        <translation>%1 (%2): 용량 %3</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+41"/>
+        <source>%1 (%n GPU(s), %2 over)</source>
         <translation>
-가중치 %1 · 그래디언트 %2 · 옵티마이저 상태 %3 · 활성값 %4</translation>
+            <numerusform>%1 (GPU %n개, %2개 초과)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 (%n GPU(s))</source>
+        <translation>
+            <numerusform>%1 (GPU %n개)</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>%1, stage %2: %3</source>
-        <translation>%1, 스테이지 %2: %3</translation>
+        <location line="+5"/>
+        <source>%1–%2 %</source>
+        <translation>%1–%2 %</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>%1: %n GPU(s), %2 each at most; not measured</source>
+        <translation>
+            <numerusform>%1: GPU %n개, 각각 최대 %2; 측정 전</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1: %n GPU(s), peak memory %2 to %3 of %4</source>
+        <translation>
+            <numerusform>%1: GPU %n개, 최대 메모리 %2 ~ %3 / %4</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>%1: not used by the plan (%2)</source>
-        <translation>%1: 계획에서 사용하지 않음 (%2)</translation>
+        <location line="+3"/>
+        <source>Fullest: %1 (%2)</source>
+        <translation>가장 찬 GPU: %1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n GPU(s) over capacity</source>
+        <translation>
+            <numerusform>GPU %n개 용량 초과</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Busiest: %1 (%2 ms)</source>
+        <translation>가장 바쁜 GPU: %1 (%2 ms)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n GPU(s) not used</source>
+        <translation>
+            <numerusform>GPU %n개 사용 안 함</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceTreeView</name>
+    <message>
+        <location filename="../widgets/panels/device_tree_view.cpp" line="+54"/>
+        <source>Filter devices by name</source>
+        <translation>이름으로 장치 필터</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the servers and GPUs whose name contains this text (node12, gpu3, node12/gpu3)</source>
+        <translation>이름에 이 텍스트가 들어 있는 서버와 GPU 표시 (node12, gpu3, node12/gpu3)</translation>
     </message>
 </context>
 <context>
@@ -628,7 +724,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Single device (as opened)</source>
         <translation>단일 장치(열었을 때 상태)</translation>
     </message>
@@ -1463,12 +1559,12 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+101"/>
+        <location filename="../app/desktop/main_window.cpp" line="+102"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+9"/>
         <source>Devices</source>
         <translation>장치</translation>
     </message>
@@ -2234,7 +2330,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MemoryBar</name>
     <message>
-        <location filename="../widgets/panels/memory_bar.cpp" line="+34"/>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+98"/>
         <source>Peak memory %1 of %2: %3 over capacity</source>
         <translation>피크 메모리 %1 / %2: 용량 %3 초과</translation>
     </message>
@@ -2249,12 +2345,17 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>용량 %1. 피크 메모리를 보려면 계획을 측정하세요</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-75"/>
         <source>– / %1 GiB</source>
         <translation>– / %1 GiB</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+4"/>
+        <source>%1–%2 / %3 GiB</source>
+        <translation>%1–%2 / %3 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
@@ -2277,12 +2378,23 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+143"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+184"/>
+        <source>%1 servers × %2 GPUs</source>
+        <translation>서버 %1대 × GPU %2개</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+59"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-31"/>
+        <source>enlarge to see every server</source>
+        <translation>모든 서버를 보려면 창을 키우세요</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>d%1 t%2</source>
         <translation>d%1 t%2</translation>
     </message>
@@ -2292,7 +2404,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>d%1 c%2 t%3</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+36"/>
         <source>%1: not used by the plan</source>
         <translation>%1: 계획에서 사용하지 않음</translation>
     </message>
@@ -3112,7 +3224,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelSession</name>
     <message>
-        <location filename="../app/desktop/parallel_session.cpp" line="+35"/>
+        <location filename="../app/desktop/parallel_session.cpp" line="+36"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -3137,12 +3249,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+65"/>
         <source>Start</source>
         <translation>시작</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>the model is still loading</source>
         <translation>모델을 아직 불러오는 중입니다</translation>
     </message>
@@ -3180,7 +3292,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+61"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+60"/>
         <source>Parallel Plan</source>
         <translation>병렬 계획</translation>
     </message>
@@ -3315,13 +3427,23 @@ Global batch %2, layers per stage %3</source>
         <translation>Megatron-LM 인수, NeMo 레시피 재정의, torchtitan 또는 DeepSpeed 구성을 계획으로 읽고 설명한 뒤 찾은 최적 계획과 나란히 비교합니다</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Op Graph</source>
+        <translation>연산 그래프</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s ops and their placement on the devices, in the main window</source>
+        <translation>모델의 연산과 장치 배치를 메인 창에서 보기</translation>
+    </message>
+    <message>
         <location line="+19"/>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>Plan</source>
         <translation>계획</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-32"/>
         <source> s</source>
         <translation> 초</translation>
     </message>
@@ -3331,12 +3453,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN이 탐색할 시간</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>&amp;Plan</source>
         <translation>계획(&amp;P)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Close</source>
         <translation>닫기(&amp;C)</translation>
     </message>
@@ -3366,7 +3488,7 @@ Global batch %2, layers per stage %3</source>
         <translation>클러스터 위의 메시(테두리: 텐서 병렬 그룹)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
         <source>Peak memory per device</source>
         <translation>장치별 최대 메모리</translation>
     </message>

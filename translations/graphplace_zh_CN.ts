@@ -141,7 +141,7 @@
 <context>
     <name>gp::ClusterPanel</name>
     <message>
-        <location filename="../widgets/panels/cluster_panel.cpp" line="+58"/>
+        <location filename="../widgets/panels/cluster_panel.cpp" line="+40"/>
         <source>Cluster preset</source>
         <translation>集群预设</translation>
     </message>
@@ -156,7 +156,7 @@
         <translation>加载集群描述文件（.json）</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+31"/>
         <source>Step time</source>
         <translation>单步时间</translation>
     </message>
@@ -181,73 +181,28 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>%1 (file)</source>
         <translation>%1（文件）</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</source>
         <translation>&lt;b&gt;%1 × %2&lt;/b&gt;&lt;br&gt;%3 · %4 TFLOPS f32 · %5 TFLOPS f16</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>%1 · %2 µs per op · %3 kept</source>
         <translation>%1 · 每个算子 %2 µs · 保留 %3</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Kind</source>
-        <translation>型号</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Peak memory / capacity</source>
-        <translation>峰值内存 / 容量</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Util.</source>
-        <translation>利用率</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Busy</source>
-        <translation>忙碌时间</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</source>
-        <translation>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt;&amp;nbsp;%2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 (%2): %3 memory, %4 TFLOPS f32</source>
-        <translation>%1（%2）：%3 内存，%4 TFLOPS f32</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <location line="+1"/>
-        <location line="+11"/>
-        <location line="+14"/>
-        <location line="+1"/>
-        <location line="+2"/>
+        <location line="+20"/>
+        <location line="+13"/>
         <source>–</source>
         <translation>–</translation>
     </message>
     <message>
-        <location line="-22"/>
-        <source>%1 %</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+2"/>
+        <location line="-15"/>
         <location line="+1"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
@@ -273,12 +228,12 @@
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
         <source>Not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>Load cluster</source>
         <translation>加载集群</translation>
     </message>
@@ -581,14 +536,14 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+54"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln 个算子</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+124"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
@@ -598,21 +553,162 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceMemoryPanel</name>
     <message>
-        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+77"/>
-        <source>
-weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
+        <location filename="../widgets/parallel/device_memory_panel.cpp" line="+36"/>
+        <source>not used by the plan</source>
+        <translation>计划未使用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5</source>
+        <translation>阶段 %1：权重 %2 · 梯度 %3 · 优化器状态 %4 · 激活 %5</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>rank %1, %2</source>
+        <translation>rank %1，%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rank %1, stage %2</source>
+        <translation>rank %1，阶段 %2</translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceTreeModel</name>
+    <message>
+        <location filename="../widgets/panels/device_tree_model.cpp" line="+134"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak memory / capacity</source>
+        <translation>峰值内存 / 容量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Util.</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fullest</source>
+        <translation>最满</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <location line="+60"/>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <location line="+1"/>
+        <location line="+58"/>
+        <location line="+3"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location line="-61"/>
+        <location line="+61"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="-57"/>
+        <source>%1: peak memory %2 of %3: %4 over capacity</source>
+        <translation>%1：峰值内存 %2，容量 %3：超出 %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: peak memory %2 of %3 (%4 %)</source>
+        <translation>%1：峰值内存 %2，容量 %3（%4 %）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2): capacity %3</source>
+        <translation>%1（%2）：容量 %3</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+41"/>
+        <source>%1 (%n GPU(s), %2 over)</source>
         <translation>
-权重 %1 · 梯度 %2 · 优化器状态 %3 · 激活 %4</translation>
+            <numerusform>%1（%n 个 GPU，%2 个超出）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1 (%n GPU(s))</source>
+        <translation>
+            <numerusform>%1（%n 个 GPU）</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>%1, stage %2: %3</source>
-        <translation>%1，阶段 %2：%3</translation>
+        <location line="+5"/>
+        <source>%1–%2 %</source>
+        <translation>%1–%2 %</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>%1: %n GPU(s), %2 each at most; not measured</source>
+        <translation>
+            <numerusform>%1：%n 个 GPU，每个最多 %2；未测量</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%1: %n GPU(s), peak memory %2 to %3 of %4</source>
+        <translation>
+            <numerusform>%1：%n 个 GPU，峰值内存 %2 至 %3，容量 %4</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>%1: not used by the plan (%2)</source>
-        <translation>%1：方案未使用（%2）</translation>
+        <location line="+3"/>
+        <source>Fullest: %1 (%2)</source>
+        <translation>最满：%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n GPU(s) over capacity</source>
+        <translation>
+            <numerusform>%n 个 GPU 超出容量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Busiest: %1 (%2 ms)</source>
+        <translation>最忙：%1（%2 ms）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n GPU(s) not used</source>
+        <translation>
+            <numerusform>%n 个 GPU 未使用</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>gp::DeviceTreeView</name>
+    <message>
+        <location filename="../widgets/panels/device_tree_view.cpp" line="+54"/>
+        <source>Filter devices by name</source>
+        <translation>按名称筛选设备</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the servers and GPUs whose name contains this text (node12, gpu3, node12/gpu3)</source>
+        <translation>显示名称包含此文本的服务器和 GPU（node12、gpu3、node12/gpu3）</translation>
     </message>
 </context>
 <context>
@@ -628,7 +724,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Single device (as opened)</source>
         <translation>单设备（打开时的状态）</translation>
     </message>
@@ -1463,12 +1559,12 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+101"/>
+        <location filename="../app/desktop/main_window.cpp" line="+102"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+9"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -2234,7 +2330,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MemoryBar</name>
     <message>
-        <location filename="../widgets/panels/memory_bar.cpp" line="+34"/>
+        <location filename="../widgets/panels/memory_bar.cpp" line="+98"/>
         <source>Peak memory %1 of %2: %3 over capacity</source>
         <translation>峰值内存 %1 / %2：超出容量 %3</translation>
     </message>
@@ -2249,12 +2345,17 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>容量 %1；测量方案后可查看峰值内存</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-75"/>
         <source>– / %1 GiB</source>
         <translation>– / %1 GiB</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+4"/>
+        <source>%1–%2 / %3 GiB</source>
+        <translation>%1–%2 / %3 GiB</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 / %2 GiB</source>
         <translation>%1 / %2 GiB</translation>
     </message>
@@ -2277,12 +2378,23 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
 <context>
     <name>gp::MeshView</name>
     <message>
-        <location filename="../widgets/parallel/mesh_view.cpp" line="+143"/>
+        <location filename="../widgets/parallel/mesh_view.cpp" line="+184"/>
+        <source>%1 servers × %2 GPUs</source>
+        <translation>%1 台服务器 × %2 个 GPU</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+59"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-31"/>
+        <source>enlarge to see every server</source>
+        <translation>放大以查看所有服务器</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>d%1 t%2</source>
         <translation>d%1 t%2</translation>
     </message>
@@ -2292,7 +2404,7 @@ weights %1 · gradients %2 · optimizer state %3 · activations %4</source>
         <translation>d%1 c%2 t%3</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+36"/>
         <source>%1: not used by the plan</source>
         <translation>%1：方案未使用</translation>
     </message>
@@ -3112,7 +3224,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelSession</name>
     <message>
-        <location filename="../app/desktop/parallel_session.cpp" line="+35"/>
+        <location filename="../app/desktop/parallel_session.cpp" line="+36"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -3137,12 +3249,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+65"/>
         <source>Start</source>
         <translation>起点</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>the model is still loading</source>
         <translation>模型仍在加载</translation>
     </message>
@@ -3180,7 +3292,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+61"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+60"/>
         <source>Parallel Plan</source>
         <translation>并行方案</translation>
     </message>
@@ -3315,13 +3427,23 @@ Global batch %2, layers per stage %3</source>
         <translation>将 Megatron-LM 参数、NeMo 配方覆盖、torchtitan 或 DeepSpeed 配置读作方案，解释它，并与找到的最佳方案对比</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Op Graph</source>
+        <translation>算子图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s ops and their placement on the devices, in the main window</source>
+        <translation>在主窗口中查看模型的算子及其在设备上的放置</translation>
+    </message>
+    <message>
         <location line="+19"/>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>Plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-32"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -3331,12 +3453,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN 搜索的时长</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>&amp;Plan</source>
         <translation>方案(&amp;P)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
@@ -3366,7 +3488,7 @@ Global batch %2, layers per stage %3</source>
         <translation>集群上的网格（带外框：张量并行组）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
         <source>Peak memory per device</source>
         <translation>每个设备的峰值内存</translation>
     </message>

@@ -192,6 +192,8 @@ void Document::finishOpen(const OpenRequest& request) {
     runBaselines({request.initialBaseline});
     return;
   }
+  // An LLM opens in the Parallel Plan view; all of it on one device is no plan to show first.
+  if (ws_->parallelFirst) return;
   measure(tr("Single device (as opened)"), HistoryKind::Initial);
 }
 

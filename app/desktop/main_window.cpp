@@ -4,11 +4,14 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolButton>
@@ -99,7 +102,16 @@ void MainWindow::createViews() {
   gpu_ = new GpuAvailability(this);
   connect(gpu_, &GpuAvailability::probed, this, &MainWindow::updateGpuActions);
   QDockWidget* clusterDock = makeDock(tr("Cluster"), QStringLiteral("clusterDock"), clusterPanel_, Qt::RightDockWidgetArea);
-  QDockWidget* legendDock = makeDock(tr("Devices"), QStringLiteral("devicesDock"), legend_, Qt::RightDockWidgetArea);
+  // The legend has a row per device: it scrolls, so a large cluster never stretches the window.
+  auto* legendScroll = new QScrollArea(this);
+  legendScroll->setObjectName(QStringLiteral("devicesScroll"));
+  legendScroll->setWidget(legend_);
+  legendScroll->setWidgetResizable(true);
+  legendScroll->setFrameShape(QFrame::NoFrame);
+  legendScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  legendScroll->setMinimumHeight(2 * (fontMetrics().height() + 8));
+  QDockWidget* legendDock =
+      makeDock(tr("Devices"), QStringLiteral("devicesDock"), legendScroll, Qt::RightDockWidgetArea);
   QDockWidget* timelineDock = makeDock(tr("Timeline"), QStringLiteral("timelineDock"), timelineCompare_, Qt::BottomDockWidgetArea);
   QDockWidget* historyDock = makeDock(tr("History"), QStringLiteral("historyDock"), historyPanel_, Qt::BottomDockWidgetArea);
   rewardPlot_ = new RewardPlot(this);
@@ -279,10 +291,28 @@ void MainWindow::onClusterChanged() {
   // Keys 1-9 and the Edit ▸ Assign menu follow the cluster's devices.
   assignMenu_->clear();
   updateGpuActions();  // a plan on more devices may need more GPUs
-  for (int d = 0; d < names.size(); ++d) {
+  // A menu entry per device up to a screenful; on a larger cluster the rest by name.
+  constexpr int kMenuDevices = 32;
+  for (int d = 0; d < std::min<int>(names.size(), kMenuDevices); ++d) {
     QAction* a = assignMenu_->addAction(tr("To %1").arg(names[d]));
     a->setObjectName(QStringLiteral("actionAssign%1").arg(d));
     connect(a, &QAction::triggered, doc_, [this, d] { doc_->assignDevices(doc_->selection(), d); });
+  }
+  if (names.size() > kMenuDevices) {
+    assignMenu_->addSeparator();
+    QAction* other = assignMenu_->addAction(tr("To Another Device…"));
+    other->setObjectName(QStringLiteral("actionAssignOther"));
+    connect(other, &QAction::triggered, this, [this] {
+      bool ok = false;
+      const QString name = QInputDialog::getText(this, tr("Assign Selection"), tr("Device name (node12/gpu3):"),
+                                                 QLineEdit::Normal, {}, &ok).trimmed();
+      if (!ok || name.isEmpty() || !doc_->cluster()) return;
+      const int d = doc_->cluster()->findDevice(name.toStdString());
+      if (d < 0)
+        statusBar()->showMessage(tr("%1: no such device on %2").arg(name, QString::fromStdString(doc_->cluster()->name())), 10000);
+      else
+        doc_->assignDevices(doc_->selection(), d);
+    });
   }
   updateTitle();
   updateActions();

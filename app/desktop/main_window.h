@@ -70,8 +70,10 @@ class MainWindow : public QMainWindow {
   OptimizePopup* optimizePopup() const { return optimizePopup_; }
   ImportBanner* importBanner() const { return importBanner_; }  // the Optimize button's options
   // Run ▸ Parallel Plan…: opens (or raises) the window for the open model and cluster; null
-  // with no model open.
-  ParallelWindow* openParallelPlan();
+  // with no model open. `llmFirst`: the model opened as an LLM (Workspace::parallelFirst): the
+  // window takes the main window's place on the screen and the exact search runs after the
+  // first plan.
+  ParallelWindow* openParallelPlan(bool llmFirst = false);
   ParallelWindow* parallelWindow() const;  // null until opened
   // Run ▸ Cost Model…: opens (or raises) the window for the open model; null with no model open.
   CostModelWindow* openCostModel();

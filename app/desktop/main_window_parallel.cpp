@@ -15,14 +15,27 @@ void MainWindow::createParallelAction() {
   parallelAct_->setStatusTip(parallelAct_->toolTip());
   connect(parallelAct_, &QAction::triggered, this, [this] { openParallelPlan(); });
   modelActions_ << parallelAct_;
-  connect(doc_, &Document::opened, this, &MainWindow::followWorkspaceInParallelPlan);
+  // An LLM opens where its user thinks: its parallel plan (llm_first.h).
+  connect(doc_, &Document::opened, this, [this] {
+    if (doc_->hasModel() && doc_->workspace()->parallelFirst)
+      openParallelPlan(/*llmFirst=*/true);
+    else
+      followWorkspaceInParallelPlan();
+  });
   connect(doc_, &Document::clusterChanged, this, &MainWindow::followWorkspaceInParallelPlan);
 }
 
-ParallelWindow* MainWindow::openParallelPlan() {
+ParallelWindow* MainWindow::openParallelPlan(bool llmFirst) {
   if (!doc_->hasModel()) return nullptr;
-  if (!parallelWindow_) parallelWindow_ = new ParallelWindow(this);
-  parallelWindow_->setWorkspace(doc_->workspace());
+  if (!parallelWindow_) {
+    parallelWindow_ = new ParallelWindow(this);
+    connect(parallelWindow_, &ParallelWindow::opGraphRequested, this, [this] {
+      raise();
+      activateWindow();
+    });
+  }
+  if (llmFirst && !parallelWindow_->isVisible()) parallelWindow_->setGeometry(geometry());
+  parallelWindow_->setWorkspace(doc_->workspace(), llmFirst);
   parallelWindow_->show();
   parallelWindow_->raise();
   parallelWindow_->activateWindow();

@@ -2,6 +2,7 @@
 
 #include "background_job.h"
 #include "parallel_state_command.h"
+#include "parallel/parallel_search.h"
 #include "zoo/zoo.h"
 
 namespace gp {
@@ -54,9 +55,10 @@ ParallelSession::~ParallelSession() {
 
 QString ParallelSession::clusterName() const { return task_ ? QString::fromStdString(task_->c.name()) : QString(); }
 
-void ParallelSession::load(std::shared_ptr<const Workspace> ws) {
+void ParallelSession::load(std::shared_ptr<const Workspace> ws, bool searchAfterLoad) {
   if (search_) search_->cancel = true;  // its result is dropped: it belongs to the old task
   search_.reset();
+  background_ = false;
   poll_.stop();
   const int64_t generation = ++generation_;
   task_.reset();
@@ -72,9 +74,24 @@ void ParallelSession::load(std::shared_ptr<const Workspace> ws) {
   startJob(
       this, &pool_,
       [spec = ws->modelSpec.toStdString(), options = ws->options, cluster = ws->cluster] {
-        return loadTask(spec, options, *cluster);
+        LoadedTask loaded;
+        loaded.task = loadTask(spec, options, *cluster);
+        const ParallelTask& t = *loaded.task;
+        loaded.start = {t.globalBatch, pedit::startPlan(t.c.numDevices(), t.stack.numLayers(), t.globalBatch)};
+        // The first plan shown runs: data parallelism on every device when it fits, else
+        // Megatron's rule (the smallest tensor x pipeline size that fits).
+        const ParallelMeasurement first =
+            simulateParallel(t.model, loaded.start.batch, loaded.start.plan, {/*timeline=*/false, /*skipWhenOverMemory=*/true});
+        if (!first.feasible) {
+          const ParallelResult megatron = megatronPlan(t.model, loaded.start.batch);
+          if (megatron.found && megatron.measurement.feasible) {
+            loaded.start.plan = megatron.plan;
+            loaded.megatron = true;
+          }
+        }
+        return loaded;
       },
-      [this, generation](JobResult<std::shared_ptr<ParallelTask>> r) {
+      [this, generation, searchAfterLoad](JobResult<LoadedTask> r) {
         if (generation != generation_) return;
         loading_ = false;
         if (!r.value) {
@@ -83,14 +100,17 @@ void ParallelSession::load(std::shared_ptr<const Workspace> ws) {
           Q_EMIT loadFailed(loadError_);
           return;
         }
-        task_ = *r.value;
-        const pedit::PlanState start{
-            task_->globalBatch, pedit::startPlan(task_->c.numDevices(), task_->stack.numLayers(), task_->globalBatch)};
-        start_ = start;
-        showState(start);
-        history_.add(tr("Start"), state_, measurement_);
+        task_ = r.value->task;
+        start_ = r.value->start;
+        showState(start_);
+        history_.add(r.value->megatron ? methodLabel(Method::Megatron) : tr("Start"), state_, measurement_);
         setBusy();
         Q_EMIT loaded();
+        if (searchAfterLoad) {  // its best replaces the plan when it finishes, unless the user changes it first
+          background_ = true;  // before it starts: the views ask whyNotEdit when it does
+          run(Method::Exact);
+          background_ = isSearching();
+        }
       });
 }
 
@@ -119,7 +139,7 @@ QString ParallelSession::refuse(const QString& message) {
 QString ParallelSession::whyNotEdit() const {
   if (loading_) return tr("the model is still loading");
   if (!task_) return loadError_.isEmpty() ? tr("no model is loaded") : loadError_;
-  if (search_) return tr("a plan search is running: stop it first");
+  if (search_ && !background_) return tr("a plan search is running: stop it first");
   return {};
 }
 
@@ -128,6 +148,7 @@ QString ParallelSession::edit(const pedit::PlanState& after, const QString& text
   if (pedit::sameState(after, state_)) return {};
   const std::string problem = parallelPlanProblem(task_->stack, task_->c, after.batch, after.plan);
   if (!problem.empty()) return refuse(QString::fromStdString(problem));
+  stopBackgroundSearch();
   // Into the history first, so the views find the shown plan there when it changes.
   if (history_.find(after) < 0) history_.add(text, after, simulate(after));
   undo_.push(new ShowStateCommand(this, state_, after, text));
@@ -142,6 +163,7 @@ void ParallelSession::restore(int row) {
   }
   const ParallelHistoryEntry& e = history_.entry(row);
   if (pedit::sameState(e.state, state_)) return;
+  stopBackgroundSearch();
   undo_.push(new ShowStateCommand(this, state_, e.state, tr("Restore %1").arg(e.label)));
 }
 
@@ -150,7 +172,19 @@ void ParallelSession::reset() {
     refuse(why);
     return;
   }
-  if (!pedit::sameState(start_, state_)) undo_.push(new ShowStateCommand(this, state_, start_, tr("Reset")));
+  if (pedit::sameState(start_, state_)) return;
+  stopBackgroundSearch();
+  undo_.push(new ShowStateCommand(this, state_, start_, tr("Reset")));
+}
+
+void ParallelSession::stopBackgroundSearch() {
+  if (!isBackgroundSearch()) return;
+  search_->cancel = true;  // finishSearch drops what it found: it is no longer search_
+  search_.reset();
+  background_ = false;
+  poll_.stop();
+  setBusy();
+  Q_EMIT searchFinished(Method::Exact, false, tr("the exact search stopped: the plan was changed by hand"));
 }
 
 void ParallelSession::setBusy() {

@@ -46,8 +46,11 @@ class ParallelSession : public QObject {
   ~ParallelSession() override;
 
   // Loads the workspace's model for parallel planning on its cluster (background). A running
-  // search stops; state, undo steps and history start again once loaded.
-  void load(std::shared_ptr<const Workspace> ws);
+  // search stops; state, undo steps and history start again once loaded. The first plan shown
+  // runs where one can: data parallelism on every device when it fits, else Megatron's rule
+  // (history: "Start" or "Megatron"). `searchAfterLoad`: the exact search starts once it is
+  // shown, and its best plan replaces it when it finishes (an LLM opened in this view).
+  void load(std::shared_ptr<const Workspace> ws, bool searchAfterLoad = false);
   bool isLoading() const { return loading_; }
   bool hasTask() const { return task_ != nullptr; }
   const ParallelTask* task() const { return task_.get(); }
@@ -60,7 +63,7 @@ class ParallelSession : public QObject {
   QUndoStack* undoStack() { return &undo_; }
   ParallelHistoryModel* history() { return &history_; }
 
-  // Why the shown plan may not change now (a search runs); empty when it may.
+  // Why the shown plan may not change now (a search the user started runs); empty when it may.
   QString whyNotEdit() const;
   // Applies `after` as one undo step labelled `text` and adds it to the history unless a plan
   // there is the same. Returns "" when applied, else the reason (warning() emitted).
@@ -72,6 +75,10 @@ class ParallelSession : public QObject {
   void optimize(const DqnOptions& options);  // the DQN
   void stop();
   bool isSearching() const { return search_ != nullptr; }
+  // The exact search that started by itself after the load (searchAfterLoad): a change by hand,
+  // a restore or another search stops it (its result is dropped), so the plan stays editable
+  // while it runs.
+  bool isBackgroundSearch() const { return search_ != nullptr && background_; }
   bool isBusy() const { return loading_ || search_ != nullptr; }
   // The exact search's time limit (s).
   void setExactBudget(double seconds) { exactBudget_ = seconds; }
@@ -92,12 +99,18 @@ class ParallelSession : public QObject {
 
  private:
   void setBusy();
+  void stopBackgroundSearch();
   QString refuse(const QString& message);
   void startSearch(Method m, DqnOptions dqn);
   void finishSearch(Method m, const std::shared_ptr<ParallelSearchRun>& run, int64_t batch,
                     const std::optional<ParallelResult>& r, const QString& error);
   void pollEpisodes();
   ParallelMeasurement simulate(const pedit::PlanState& s) const;
+  struct LoadedTask {
+    std::shared_ptr<ParallelTask> task;
+    pedit::PlanState start;
+    bool megatron = false;  // the start is Megatron's plan (data parallelism alone does not fit)
+  };
 
   std::shared_ptr<ParallelTask> task_;
   QString spec_, loadError_;
@@ -112,6 +125,7 @@ class ParallelSession : public QObject {
   QThreadPool pool_;
   double exactBudget_ = 60;
   bool wasBusy_ = false;
+  bool background_ = false;  // search_ started by itself after the load
 };
 
 }  // namespace gp

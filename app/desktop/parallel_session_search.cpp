@@ -20,6 +20,7 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
     refuse(why);
     return;
   }
+  stopBackgroundSearch();
   auto run = std::make_shared<ParallelSearchRun>();
   search_ = run;
   const int64_t batch = state_.batch;
@@ -64,6 +65,7 @@ void ParallelSession::finishSearch(Method m, const std::shared_ptr<ParallelSearc
   pollEpisodes();
   poll_.stop();
   search_.reset();
+  background_ = false;
   bool applied = false;
   QString note;
   if (!r) {  // it threw: the plugin is missing, a policy file is broken, …

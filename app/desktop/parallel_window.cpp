@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -140,6 +139,8 @@ void ParallelWindow::createActions() {
   importLaunch_ = makeAction(this, tr("Import Launch Configuration…"), "parallelImportLaunch",
                              tr("Read Megatron-LM arguments, NeMo recipe overrides, a torchtitan or DeepSpeed configuration as the plan, "
                                 "explain it and set the best plan found beside it"));
+  opGraph_ = makeAction(this, tr("Op Graph"), "parallelOpGraph",
+                        tr("The model's ops and their placement on the devices, in the main window"));
   using M = ParallelSession::Method;
   connect(megatron_, &QAction::triggered, this, [this] { session_.run(M::Megatron); });
   connect(dataParallel_, &QAction::triggered, this, [this] { session_.run(M::DataParallel); });
@@ -156,6 +157,7 @@ void ParallelWindow::createActions() {
   connect(exportTrace_, &QAction::triggered, this, [this] { chooseAndExport(true); });
   connect(exportLaunch_, &QAction::triggered, this, &ParallelWindow::chooseAndExportLaunch);
   connect(importLaunch_, &QAction::triggered, this, &ParallelWindow::chooseAndImportLaunch);
+  connect(opGraph_, &QAction::triggered, this, &ParallelWindow::opGraphRequested);
 
   QToolBar* tb = addToolBar(tr("Plan"));
   tb->setObjectName(QStringLiteral("parallelToolBar"));
@@ -177,6 +179,8 @@ void ParallelWindow::createActions() {
   tb->addAction(redo_);
   tb->addSeparator();
   tb->addActions({importLaunch_, exportPlan_, exportTrace_, exportLaunch_});
+  tb->addSeparator();
+  tb->addAction(opGraph_);
 
   QMenu* plan = menuBar()->addMenu(tr("&Plan"));
   plan->addActions({undo_, redo_});
@@ -185,6 +189,7 @@ void ParallelWindow::createActions() {
   plan->addSeparator();
   plan->addActions({importLaunch_, exportPlan_, exportTrace_, exportLaunch_});
   plan->addSeparator();
+  plan->addAction(opGraph_);
   QAction* close = plan->addAction(tr("&Close"));
   close->setShortcut(QKeySequence::Close);
   connect(close, &QAction::triggered, this, &QWidget::close);
@@ -258,11 +263,7 @@ QWidget* ParallelWindow::createPlanPage() {
   mesh_->setObjectName(QStringLiteral("parallelMesh"));
   bottom->addWidget(titled(tr("Mesh on the cluster (outlined: tensor-parallel groups)"), mesh_, bottom));
   memory_ = new DeviceMemoryPanel(bottom);
-  auto* scroll = new QScrollArea(bottom);
-  scroll->setWidget(memory_);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  bottom->addWidget(titled(tr("Peak memory per device"), scroll, bottom));
+  bottom->addWidget(titled(tr("Peak memory per device"), memory_, bottom));
   bottom->setSizes({560, 440});
   right->addWidget(bottom);
   right->setStretchFactor(0, 0);
@@ -290,7 +291,7 @@ QWidget* ParallelWindow::createPlanPage() {
   return split;
 }
 
-void ParallelWindow::setWorkspace(const std::shared_ptr<const Workspace>& ws) {
+void ParallelWindow::setWorkspace(const std::shared_ptr<const Workspace>& ws, bool searchAfterLoad) {
   if (!ws) return;
   if (ws->graph.get() == graph_ && ws->cluster.get() == cluster_) return;
   graph_ = ws->graph.get();
@@ -298,7 +299,7 @@ void ParallelWindow::setWorkspace(const std::shared_ptr<const Workspace>& ws) {
   setWindowTitle(tr("Parallel Plan — %1 on %2").arg(ws->modelSpec, QString::fromStdString(ws->cluster->name())));
   mfu_->clear();
   showMessage(tr("Loading %1 as a stack of layers…").arg(ws->modelSpec), false);
-  session_.load(ws);
+  session_.load(ws, searchAfterLoad);
 }
 
 void ParallelWindow::showMessage(const QString& text, bool error) {
@@ -355,8 +356,9 @@ void ParallelWindow::onChanged() {
 }
 
 void ParallelWindow::onBusyChanged() {
-  const bool ready = session_.hasTask() && !session_.isBusy();
+  // Editable unless a search the user started runs (the one after the load stops for an edit).
   const QString why = session_.whyNotEdit();
+  const bool ready = session_.hasTask() && why.isEmpty();
   for (QAction* a : {megatron_, dataParallel_, recipe_, exact_, optimize_, reset_, exportPlan_, exportTrace_, exportLaunch_,
                      importLaunch_})
     a->setEnabled(ready);
@@ -375,7 +377,7 @@ void ParallelWindow::onSearchFinished(ParallelSession::Method m, bool applied, c
     showBeside(besideImported());
     statusBar()->showMessage(beside_->text().replace(QLatin1Char('\n'), QLatin1Char(' ')), 30000);
     imported_.reset();
-  } else if (applied) {
+  } else if (applied || !note.isEmpty()) {
     statusBar()->showMessage(QStringLiteral("%1: %2").arg(ParallelSession::methodLabel(m), note), 15000);
   }
   onBusyChanged();

@@ -36,8 +36,9 @@ class ParallelWindow : public QMainWindow {
   ~ParallelWindow() override;
 
   // Plans for this workspace's model and cluster; a new model or cluster starts over, the same
-  // ones (another calibration table only) keep what is shown.
-  void setWorkspace(const std::shared_ptr<const Workspace>& ws);
+  // ones (another calibration table only) keep what is shown. `searchAfterLoad`: the exact search
+  // runs once the first plan is shown (ParallelSession::load).
+  void setWorkspace(const std::shared_ptr<const Workspace>& ws, bool searchAfterLoad = false);
   ParallelSession* session() { return &session_; }
 
   // What is shown, for tests and --screenshot-like captures.
@@ -73,6 +74,9 @@ class ParallelWindow : public QMainWindow {
   // An imported configuration's explanation and its comparison with the best plan found, shown
   // under the summary while that plan is shown ("" when none).
   QString besideText() const;
+
+ Q_SIGNALS:
+  void opGraphRequested();  // View ▸ Op Graph: the model's ops in the main window
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -113,7 +117,7 @@ class ParallelWindow : public QMainWindow {
   QSpinBox* budget_ = nullptr;
   QAction *megatron_ = nullptr, *dataParallel_ = nullptr, *recipe_ = nullptr, *exact_ = nullptr, *optimize_ = nullptr, *stop_ = nullptr;
   QAction *reset_ = nullptr, *undo_ = nullptr, *redo_ = nullptr, *exportPlan_ = nullptr, *exportTrace_ = nullptr,
-          *exportLaunch_ = nullptr, *importLaunch_ = nullptr;
+          *exportLaunch_ = nullptr, *importLaunch_ = nullptr, *opGraph_ = nullptr;
   // The plan last imported from a launch configuration, set beside the next search's result.
   std::optional<pedit::PlanState> imported_;
   ParallelMeasurement importedMeasurement_;

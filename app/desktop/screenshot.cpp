@@ -11,6 +11,7 @@
 
 #include "exporter.h"
 #include "main_window.h"
+#include "parallel_window.h"
 
 namespace gp {
 
@@ -44,11 +45,20 @@ void takeScreenshotWhenReady(MainWindow* window, const QString& path, int timeou
     if (!doc->isBusy() && !window->lastError().isEmpty())
       return finish(1, QStringLiteral("error: %1").arg(window->lastError()));
     // Ready: the model is open and measured, nothing runs, for three polls in a row (a
-    // layout starts right after the graph arrives).
-    const bool ready = doc->hasModel() && doc->hasMeasurement() && window->isIdle();
+    // layout starts right after the graph arrives). An LLM opens in the Parallel Plan view: the
+    // picture is that window once its first plan is shown (the exact search may still run).
+    QWidget* target = window;
+    bool ready = doc->hasModel() && doc->hasMeasurement() && window->isIdle();
+    if (doc->hasModel() && doc->workspace()->parallelFirst) {
+      ParallelWindow* pw = window->parallelWindow();
+      if (pw && !pw->session()->loadError().isEmpty())
+        return finish(1, QStringLiteral("error: %1").arg(pw->session()->loadError()));
+      ready = pw && pw->isVisible() && pw->showsPlan() && !pw->session()->isLoading();
+      target = pw;
+    }
     state->readyPolls = ready ? state->readyPolls + 1 : 0;
     if (state->readyPolls >= 3) {
-      const QImage image = window->grab().toImage();
+      const QImage image = target->grab().toImage();
       QByteArray bytes;
       QBuffer buffer(&bytes);
       buffer.open(QIODevice::WriteOnly);

@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "llm_first.h"
+
 namespace gp {
 
 namespace {
@@ -40,6 +42,7 @@ std::shared_ptr<const Workspace> loadWorkspace(const QString& modelSpec, const L
   ws->options = options;
   ws->identity = ModelIdentity{spec, modelSha256(spec, options), ws->graph->numOps()};
   ws->clusterLabel = std::move(clusterLabel);
+  ws->parallelFirst = opensAsParallelPlan(spec, *ws->graph, options.mode, *ws->cluster);
   return ws;
 }
 

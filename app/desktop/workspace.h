@@ -26,6 +26,8 @@ struct Workspace {
   ModelIdentity identity;                 // path, SHA-256, op count (placement files record it)
   QString clusterLabel;                   // preset name or cluster file path
   QString calibrationLabel;               // the calibration table's file path (empty: none)
+  // An LLM: it opens in the Parallel Plan view (llm_first.h), decided when it is loaded.
+  bool parallelFirst = false;
 
   bool modelIsOnnx() const { return modelSpec.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive); }
 };

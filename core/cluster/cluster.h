@@ -127,6 +127,10 @@ class Cluster {
     return serverRoutes_ ? serverRoutes_->bandwidth[serverRoutes_->pair(a, b)] : routeBandwidth_[pairIndex(a, b)];
   }
 
+  // Servers per pod of a scaled cluster with pods (":pod=S", cluster/scaled_cluster.h); 0 when
+  // one switch layer joins every server or the cluster is not scaled.
+  int serversPerPod() const { return serverRoutes_ ? serverRoutes_->serversPerPod : 0; }
+
   // The cluster as JSON in the documented format; parseClusterJson(toJson()) gives it back.
   std::string toJson() const;
 

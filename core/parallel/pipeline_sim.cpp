@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <queue>
+#include <unordered_map>
 #include <span>
 
 namespace gp {
@@ -213,13 +214,43 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       paramGather[static_cast<size_t>(k)] = collectiveCost(c, Collective::AllGather, groups, sc.paramGatherBytes, servers);
   }
 
-  // The event loop.
-  std::vector<double> channelFree(static_cast<size_t>(c.numChannels()), 0.0);
+  // The event loop. A transfer or collective holds its channels from its start until its end.
+  // Channels that every one of them holds all or none of are always free at the same time, so
+  // the loop keeps one free time per such class (a 16,384-GPU collective holds tens of
+  // thousands of channels, in a handful of classes): the classes refine "every channel alike" by
+  // each cost's channels in turn.
+  std::vector<const CollectiveCost*> held;
+  for (const auto& [key, costs] : sendCosts) held.insert(held.end(), {&costs.first, &costs.second});
+  for (const auto& perBytes : syncCosts)
+    for (const auto& [bytes, cost] : perBytes) held.push_back(&cost);
+  for (const CollectiveCost& g : paramGather) held.push_back(&g);
+  std::vector<int> classOf(static_cast<size_t>(c.numChannels()), 0);
+  int classes = 1;
+  for (const CollectiveCost* cc : held) {
+    std::unordered_map<int, int> split;  // old class -> its part held by cc
+    for (int ch : cc->channels) {
+      int& cls = classOf[static_cast<size_t>(ch)];
+      cls = split.try_emplace(cls, classes).first->second;
+      if (cls == classes) ++classes;
+    }
+  }
+  std::unordered_map<const CollectiveCost*, std::vector<int>> classesHeld;
+  std::vector<int> seen(static_cast<size_t>(classes), -1);
+  for (size_t i = 0; i < held.size(); ++i) {
+    std::vector<int>& list = classesHeld[held[i]];
+    for (int ch : held[i]->channels) {
+      const int cls = classOf[static_cast<size_t>(ch)];
+      if (seen[static_cast<size_t>(cls)] != static_cast<int>(i)) list.push_back(cls);
+      seen[static_cast<size_t>(cls)] = static_cast<int>(i);
+    }
+  }
+  std::vector<double> classFree(static_cast<size_t>(classes), 0.0);
   auto reserve = [&](const CollectiveCost& cc, double now) {
+    const std::vector<int>& list = classesHeld.at(&cc);
     double start = now;
-    for (int ch : cc.channels) start = std::max(start, channelFree[static_cast<size_t>(ch)]);
+    for (int cls : list) start = std::max(start, classFree[static_cast<size_t>(cls)]);
     const double end = start + cc.time;
-    for (int ch : cc.channels) channelFree[static_cast<size_t>(ch)] = end;
+    for (int cls : list) classFree[static_cast<size_t>(cls)] = end;
     return std::pair{start, end};
   };
   std::vector<std::vector<Pass>> order;

@@ -8,6 +8,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTreeView>
 #include <QTest>
 #include <QtWidgets/QPushButton>
 
@@ -15,6 +16,7 @@
 #include "device_colors.h"
 #include "panels/cluster_panel.h"
 #include "panels/device_legend.h"
+#include "panels/device_tree_view.h"
 #include "panels/history_model.h"
 #include "panels/history_panel.h"
 #include "panels/memory_bar.h"
@@ -40,6 +42,13 @@ int countColor(const QImage& img, const QColor& c) {
   for (int y = 0; y < img.height(); ++y)
     for (int x = 0; x < img.width(); ++x) n += img.pixelColor(x, y) == c;
   return n;
+}
+
+// What the cluster panel drew for a device's memory: its bar, cut from the tree's viewport.
+QImage memoryBarImage(ClusterPanel& panel, int device) {
+  QTreeView* view = panel.deviceTree()->view();
+  const QRect cell = view->visualRect(panel.deviceTree()->viewIndexOfDevice(device, DeviceTreeModel::Memory));
+  return view->viewport()->grab(cell.adjusted(2, 1, -2, -1)).toImage();
 }
 
 QStringList presetList() {
@@ -83,7 +92,7 @@ class PanelsTest : public QObject {
     bool frameworkShown = false;  // the framework the step is simulated under, and its per-op time
     for (const QLabel* l : panel.findChildren<QLabel*>()) frameworkShown |= l->text().contains("tf1-graph · 20 µs per op");
     QVERIFY(frameworkShown);
-    QCOMPARE(panel.memoryBar(0)->text(), QString("– / %1 GiB").arg(gib(c.device(0).memCapacity)));
+    QCOMPARE(panel.memoryText(0), QString("– / %1 GiB").arg(gib(c.device(0).memCapacity)));
 
     Measurement m;
     m.stepTime = 0.1234;
@@ -100,10 +109,10 @@ class PanelsTest : public QObject {
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
 
-    QCOMPARE(panel.memoryBar(0)->text(), QString("11.2 / 16.0 GiB"));
-    QCOMPARE(panel.memoryBar(1)->text(), QString("18.0 / 16.0 GiB"));
-    QVERIFY(!panel.memoryBar(0)->overCapacity());
-    QVERIFY(panel.memoryBar(1)->overCapacity());
+    QCOMPARE(panel.memoryText(0), QString("11.2 / 16.0 GiB"));
+    QCOMPARE(panel.memoryText(1), QString("18.0 / 16.0 GiB"));
+    QVERIFY(!panel.overCapacity(0));
+    QVERIFY(panel.overCapacity(1));
     QCOMPARE(panel.utilizationText(0), QString("87 %"));
     QCOMPARE(panel.busyText(1), QString("117.2 ms"));
     QCOMPARE(panel.busyText(3), QString("6.2 ms"));  // the busy column shares the step time's precision
@@ -113,9 +122,9 @@ class PanelsTest : public QObject {
 
     saveShot(panel, "cluster_panel.png");
     // Pixels: the over-capacity bar is red, the others are in their device colour and never red.
-    const QImage over = panel.memoryBar(1)->grab().toImage();
-    const QImage ok = panel.memoryBar(0)->grab().toImage();
-    const QImage okQuarter = panel.memoryBar(2)->grab().toImage();
+    const QImage over = memoryBarImage(panel, 1);
+    const QImage ok = memoryBarImage(panel, 0);
+    const QImage okQuarter = memoryBarImage(panel, 2);
     QVERIFY2(countColor(over, MemoryBar::overColor()) > over.width() * over.height() / 4, "over-capacity bar not red");
     QCOMPARE(countColor(ok, MemoryBar::overColor()), 0);
     QVERIFY(countColor(ok, deviceColor(0)) > ok.width() * ok.height() / 4);
@@ -127,7 +136,7 @@ class PanelsTest : public QObject {
 
     panel.clearMeasurement();
     QCOMPARE(panel.utilizationText(0), QString("–"));
-    QVERIFY(!panel.memoryBar(1)->overCapacity());
+    QVERIFY(!panel.overCapacity(1));
   }
 
   void clusterPanelSixteenDevices() {
@@ -150,7 +159,7 @@ class PanelsTest : public QObject {
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     // 80 GiB less PyTorch's share
-    QCOMPARE(panel.memoryBar(15)->text(), QString("65.0 / %1 GiB").arg(gib(c.device(15).memCapacity)));
+    QCOMPARE(panel.memoryText(15), QString("65.0 / %1 GiB").arg(gib(c.device(15).memCapacity)));
     QCOMPARE(panel.busyText(15), QString("11.07 ms"));
     QVERIFY(panel.summaryText().contains("1.52 × the lower bound"));
     QVERIFY(panel.summaryText().contains("Feasible"));
@@ -173,11 +182,14 @@ class PanelsTest : public QObject {
     panel.setCluster(c, "/data/mixed.json");
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    QCOMPARE(panel.memoryBar(3)->text(), QString("– / %1 GiB").arg(gib(c.device(3).memCapacity)));
-    int kindLabels = 0;
-    for (const QLabel* l : panel.findChildren<QLabel*>())
-      kindLabels += l->isVisible() && (l->text() == "V100-PCIe-32GB" || l->text() == "P100-PCIe-16GB");
-    QCOMPARE(kindLabels, 4);
+    QCOMPARE(panel.memoryText(3), QString("– / %1 GiB").arg(gib(c.device(3).memCapacity)));
+    QVERIFY(!panel.deviceTree()->view()->isColumnHidden(DeviceTreeModel::Kind));
+    QCOMPARE(panel.deviceTree()->model()->deviceText(3, DeviceTreeModel::Kind), QString("V100-PCIe-32GB"));
+    QCOMPARE(panel.deviceTree()->model()->deviceText(0, DeviceTreeModel::Kind), QString("P100-PCIe-16GB"));
+    // One preset kind: no kind column.
+    panel.setCluster(loadCluster("4xP100-PCIe"), "4xP100-PCIe");
+    QVERIFY(panel.deviceTree()->view()->isColumnHidden(DeviceTreeModel::Kind));
+    panel.setCluster(c, "/data/mixed.json");
     saveShot(panel, "cluster_panel_mixed.png");
   }
 

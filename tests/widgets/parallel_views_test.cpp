@@ -6,13 +6,16 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <cstdint>
 
 #include "cluster/cluster.h"
+#include "device_colors.h"
 #include "io/model_loader.h"
 #include "panels/memory_bar.h"
 #include "parallel/device_memory_panel.h"
 #include "parallel/layer_stack_view.h"
 #include "parallel/mesh_view.h"
+#include "panels/device_tree_view.h"
 #include "parallel/parallel_controls.h"
 #include "parallel/parallel_edits.h"
 #include "parallel/parallel_format.h"
@@ -243,24 +246,71 @@ class ParallelViewsTest : public QObject {
     const auto task = bertTask();
     DeviceMemoryPanel panel;
     panel.setCluster(task->c);
-    QCOMPARE(panel.barCount(), 16);
+    QCOMPARE(panel.deviceCount(), 16);
     const ParallelPlan p = pipelinePlan(4, 2, 2, 4);
     const ParallelMeasurement m = simulateParallel(task->model, 64, p);
     QVERIFY2(m.feasible, m.problem.c_str());
     panel.setMeasurement(m, p.dp * p.tp);
-    QCOMPARE(panel.bar(0)->peakBytes(), m.peakMemory[0]);
-    QCOMPARE(panel.bar(m.rankDevice[7])->peakBytes(), m.peakMemory[7]);
-    QCOMPARE(panel.bar(m.rankDevice[8])->peakBytes(), m.peakMemory[8]);  // stage 1
+    const DeviceTreeModel& model = *panel.tree()->model();
+    QCOMPARE(model.figures(0).peak, m.peakMemory[0]);
+    QCOMPARE(model.figures(m.rankDevice[7]).peak, m.peakMemory[7]);
+    QCOMPARE(model.figures(m.rankDevice[8]).peak, m.peakMemory[8]);  // stage 1
+    // In the colour of its stage.
+    QCOMPARE(model.indexOfDevice(m.rankDevice[8], DeviceTreeModel::Memory).data(DeviceTreeModel::ColorRole).value<QColor>(),
+             deviceColor(1));
     // Its tooltip breaks the peak down.
-    const QString tip = panel.bar(m.rankDevice[8])->toolTip();
+    const QString tip = panel.toolTip(m.rankDevice[8]);
     QVERIFY2(tip.contains(QStringLiteral("stage 1")) && tip.contains(QStringLiteral("optimizer state")) &&
                  tip.contains(QStringLiteral("activations")),
              qPrintable(tip));
+    // A server's row: the least and most of its GPUs, and the fullest of them.
+    const int server = model.groups().serverOf(m.rankDevice[8]);
+    int64_t least = INT64_MAX, most = -1;
+    for (int d : model.groups().devicesOf(server)) {
+      least = std::min(least, model.figures(d).peak);
+      most = std::max(most, model.figures(d).peak);
+    }
+    QCOMPARE(model.indexOfServer(server, DeviceTreeModel::Memory).data(DeviceTreeModel::PeakRole).toLongLong(), most);
+    QCOMPARE(model.indexOfServer(server, DeviceTreeModel::Memory).data(DeviceTreeModel::MinPeakRole).toLongLong(), least);
+    QVERIFY(!model.indexOfServer(server, DeviceTreeModel::Fullest).data().toString().isEmpty());
     // A plan that does not run (it leaves devices idle) leaves the bars empty, without a crash.
     DeviceMemoryPanel empty;
     empty.setCluster(task->c);
     empty.setMeasurement(simulateParallel(task->model, 64, pipelinePlan(2, 2, 2, 4)), 4);
-    QCOMPARE(empty.bar(0)->peakBytes(), int64_t{-1});
+    QCOMPARE(empty.tree()->model()->figures(0).peak, int64_t{-1});
+    QVERIFY(empty.memoryText(0).startsWith(QStringLiteral("– / ")));
+  }
+
+  // 2,048 servers (16,384 GPUs): the mesh is drawn compact, every GPU a cell, and the tooltip
+  // still names the GPU under the pointer; eight servers are boxes.
+  void meshAtClusterScale() {
+    const Cluster big = loadCluster("2048x8xH100-IB");
+    MeshView v;
+    v.resize(560, 320);
+    v.setCluster(big);
+    ParallelPlan p;
+    p.dp = 128, p.tp = 8, p.pp = 16;
+    p.stages = evenStages(16, 16);
+    v.setPlan(p, planDevices(p, big));
+    QVERIFY(v.isCompact());
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    const QImage shot = v.grab().toImage();
+    for (int d : {0, 8191, 16383}) {
+      const QRectF r = v.deviceRect(d);
+      QVERIFY2(QRectF(v.rect()).contains(r), qPrintable(QStringLiteral("gpu %1 drawn outside").arg(d)));
+      const QString tip = v.toolTipAt(r.center());
+      QVERIFY2(tip.startsWith(QString::fromStdString(big.device(d).name) + QStringLiteral(": rank")), qPrintable(tip));
+      const int stage = v.rankOfDevice()[static_cast<size_t>(d)] / p.ranksPerStage();
+      QCOMPARE(shot.pixelColor(r.center().toPoint() * shot.devicePixelRatio()), deviceColor(stage));
+    }
+    if (const QByteArray dir = qgetenv("GP_SCREENSHOT_DIR"); !dir.isEmpty())
+      QVERIFY(shot.save(QString::fromUtf8(dir) + "/mesh_16384.png"));
+    MeshView small;
+    small.resize(560, 320);
+    small.setCluster(loadCluster("2x8xH100-IB"));
+    QVERIFY(!small.isCompact());
+    QVERIFY(v.sizeHint().height() < 400);  // never a window taller than the screen
   }
 
   void controlsOfferOnlyFittingChoices() {

@@ -29,6 +29,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.h"
@@ -218,8 +219,8 @@ class GraphView : public QWidget {
   double gradientLo_ = 0, gradientHi_ = 1;
   std::vector<QRgb> opColor_;      // per op, for the mode
   std::vector<QRgb> itemColor_;    // per item of layout_
-  std::vector<int32_t> scopeDeviceCount_;  // per scope x device: ops of the subtree on the device
-  int deviceSlots_ = 0;
+  // Per scope: (device, ops of the subtree on it), in device order, only the devices used.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> scopeDevices_;
 
   // selection, highlight, search
   std::vector<OpId> selected_;

@@ -88,23 +88,32 @@ int GraphView::numDevices() const {
 }
 
 void GraphView::recomputeGroupDevices() {
-  scopeDeviceCount_.clear();
-  deviceSlots_ = 0;
+  scopeDevices_.clear();
   if (!graph_ || !tree_ || plan_.device.empty()) return;
-  deviceSlots_ = numDevices();
-  const int ns = tree_->numScopes();
-  scopeDeviceCount_.assign(static_cast<size_t>(ns) * deviceSlots_, 0);
-  for (OpId op = 0; op < graph_->numOps(); ++op) {
-    const int d = plan_.device[op];
-    if (d >= 0) ++scopeDeviceCount_[static_cast<size_t>(tree_->opScope(op)) * deviceSlots_ + d];
-  }
+  // Sparse: a scope lists only the devices its ops run on (a cluster may have 16,384 of them).
+  scopeDevices_.resize(static_cast<size_t>(tree_->numScopes()));
+  for (OpId op = 0; op < graph_->numOps(); ++op)
+    if (const int d = plan_.device[op]; d >= 0) scopeDevices_[static_cast<size_t>(tree_->opScope(op))].push_back({d, 1});
+  auto normalize = [](std::vector<std::pair<int32_t, int32_t>>& counts) {  // one entry per device, in device order
+    std::sort(counts.begin(), counts.end());
+    size_t out = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+      if (out > 0 && counts[out - 1].first == counts[i].first)
+        counts[out - 1].second += counts[i].second;
+      else
+        counts[out++] = counts[i];
+    }
+    counts.resize(out);
+  };
   auto pre = tree_->preorder();
-  for (auto it = pre.rbegin(); it != pre.rend(); ++it) {  // children before parents
-    const ScopeId s = *it, p = tree_->parent(s);
-    if (p == kNone) continue;
-    for (int d = 0; d < deviceSlots_; ++d)
-      scopeDeviceCount_[static_cast<size_t>(p) * deviceSlots_ + d] +=
-          scopeDeviceCount_[static_cast<size_t>(s) * deviceSlots_ + d];
+  for (auto it = pre.rbegin(); it != pre.rend(); ++it) {  // a scope after every scope below it
+    const ScopeId sc = *it, p = tree_->parent(sc);
+    std::vector<std::pair<int32_t, int32_t>>& own = scopeDevices_[static_cast<size_t>(sc)];
+    normalize(own);
+    if (p != kNone) {
+      std::vector<std::pair<int32_t, int32_t>>& up = scopeDevices_[static_cast<size_t>(p)];
+      up.insert(up.end(), own.begin(), own.end());
+    }
   }
 }
 

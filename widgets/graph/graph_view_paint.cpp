@@ -239,13 +239,11 @@ void GraphView::paintItem(QPainter& p, int32_t i, const QRectF& r, double scale)
     p.drawRoundedRect(r, radius, radius);
     // device bar: share of the group's ops on each device
     const QRectF bar(r.left() + 8 * scale, r.bottom() - 15 * scale, r.width() - 16 * scale, 8 * scale);
-    if (deviceSlots_ > 0 && !scopeDeviceCount_.empty()) {
-      const int32_t* counts = scopeDeviceCount_.data() + static_cast<size_t>(it.id) * deviceSlots_;
+    if (!scopeDevices_.empty()) {
       double x = bar.left();
       const double total = std::max(1, it.opCount);
-      for (int d = 0; d < deviceSlots_; ++d) {
-        if (counts[d] == 0) continue;
-        const double w = bar.width() * counts[d] / total;
+      for (const auto& [d, count] : scopeDevices_[static_cast<size_t>(it.id)]) {
+        const double w = bar.width() * count / total;
         p.fillRect(QRectF(x, bar.top(), w, bar.height()), deviceColor(d));
         x += w;
       }

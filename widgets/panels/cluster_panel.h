@@ -1,7 +1,8 @@
 // ClusterPanel: the cluster the plan runs on (preset combo box, "Load…" for a cluster JSON,
 // description and device kinds) and, once a plan is measured, per-device peak memory against
-// capacity (red when over), utilization and busy time, plus step time, lower bound, ratio and
-// whether the plan is feasible.
+// capacity (red when over), utilization and busy time in a DeviceTreeView (servers and pods as
+// collapsible groups with their least and most, filtered by name; it scrolls at any size), plus
+// step time, lower bound, ratio and whether the plan is feasible.
 #pragma once
 #include <QStringList>
 #include <QWidget>
@@ -17,8 +18,8 @@ class QPushButton;
 
 namespace gp {
 
+class DeviceTreeView;
 class ElidedLabel;
-class MemoryBar;
 
 class ClusterPanel : public QWidget {
   Q_OBJECT
@@ -34,8 +35,10 @@ class ClusterPanel : public QWidget {
   // For tests and the main window.
   QComboBox* presetCombo() const { return combo_; }
   QPushButton* loadButton() const { return loadButton_; }
-  int deviceCount() const { return static_cast<int>(rows_.size()); }
-  MemoryBar* memoryBar(int device) const;
+  int deviceCount() const;
+  DeviceTreeView* deviceTree() const { return tree_; }
+  QString memoryText(int device) const;  // "11.2 / 16.0 GiB"
+  bool overCapacity(int device) const;
   QString utilizationText(int device) const;
   QString busyText(int device) const;
   QString summaryText() const;  // step time, bound, ratio and status, one line each
@@ -45,33 +48,21 @@ class ClusterPanel : public QWidget {
   void fileChosen(const QString& path);    // the user picked a cluster .json with "Load…"
 
  private:
-  struct DeviceRow {
-    QLabel* name;
-    QLabel* kind;
-    MemoryBar* memory;
-    QLabel* util;
-    QLabel* busy;
-  };
-
   void onActivated(int index);
   void onLoadClicked();
-  void rebuildDeviceRows();
   void selectLabelInCombo(const QString& label);
 
   QComboBox* combo_;
   QPushButton* loadButton_;
   ElidedLabel* description_;
   QLabel* kinds_;
-  QWidget* deviceBox_;
-  QGridLayout* deviceGrid_;
+  DeviceTreeView* tree_;
   QLabel* stepValue_;
   QLabel* boundValue_;
   QLabel* ratioValue_;
   QLabel* commValue_;
   QLabel* statusValue_;
 
-  std::vector<DeviceSpec> devices_;
-  std::vector<DeviceRow> rows_;
   QStringList presets_;
   QString fileLabel_;  // path when the cluster came from a file, else empty
 };

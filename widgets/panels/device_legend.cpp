@@ -1,5 +1,7 @@
 #include "panels/device_legend.h"
 
+#include <QPaintEvent>
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFontMetrics>
@@ -108,12 +110,15 @@ QSize DeviceLegend::minimumSizeHint() const {
   return {100, sizeHint().height()};
 }
 
-void DeviceLegend::paintEvent(QPaintEvent*) {
+void DeviceLegend::paintEvent(QPaintEvent* event) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   const QPalette& pal = palette();
   const int rh = rowHeight();
-  for (int d = 0; d < deviceCount(); ++d) {
+  // Only the rows in the exposed part (the legend scrolls: thousands of rows at cluster scale).
+  const int firstRow = std::max(0, (event->rect().top() - kMargin) / rh);
+  const int lastRow = std::min(deviceCount() - 1, (event->rect().bottom() - kMargin) / rh);
+  for (int d = firstRow; d <= lastRow; ++d) {
     const QRect r = rowRect(d);
     const QColor c = deviceColor(d);
     // Share of the ops as a faint bar behind the row.

@@ -1,6 +1,7 @@
 // MemoryBar: a small painted bar showing one device's peak memory against its capacity,
 // filled in the device's colour, with the figures ("11.2 / 16.0 GiB") written inside.
 // Over capacity the bar turns red and hatched (device 3's own colour is a red too).
+// paintMemoryBar draws the same bar anywhere (the device trees' delegate paints it in their rows).
 #pragma once
 #include <QColor>
 #include <QFont>
@@ -8,7 +9,19 @@
 #include <QWidget>
 #include <cstdint>
 
+class QPainter;
+class QPalette;
+
 namespace gp {
+
+// "11.2 / 16.0 GiB"; "– / 16.0 GiB" when peak < 0; "12.1–61.9 / 80.0 GiB" with a group's least
+// peak `minPeak` (>= 0) below its most.
+QString memoryBarText(int64_t peak, int64_t capacity, int64_t minPeak = -1);
+// Paints the bar into `r`: the track, the fill to peak / capacity in `color` (red and hatched
+// over capacity, the outline red), `text` dark over the track and contrasting over the fill; a
+// group's least peak `minPeak` (>= 0) as a tick across the fill.
+void paintMemoryBar(QPainter& p, const QRect& r, const QPalette& palette, const QFont& font, int64_t peak,
+                    int64_t capacity, const QColor& color, const QString& text, int64_t minPeak = -1);
 
 class MemoryBar : public QWidget {
   Q_OBJECT
@@ -31,13 +44,9 @@ class MemoryBar : public QWidget {
   void paintEvent(QPaintEvent* event) override;
 
  private:
-  void updateText();
-
   int64_t peak_ = -1;
   int64_t capacity_ = 0;
   QColor color_;
-  QColor textOnFill_;
-  QFont boldFont_;  // for the figures when over capacity
   QString text_;
 };
 

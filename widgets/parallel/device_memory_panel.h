@@ -1,19 +1,18 @@
-// DeviceMemoryPanel: every device's peak memory under a parallel plan against its capacity, one
-// MemoryBar per GPU (in the colour of the stage it runs; red and hatched over capacity), the
-// GPUs of each server in a column under the server's name.
+// DeviceMemoryPanel: every device's peak memory under a parallel plan against its capacity, in a
+// DeviceTreeView: a bar per GPU in the colour of the pipeline stage it runs (red and hatched over
+// capacity, grey when the plan leaves it unused), its weights, gradients, optimizer state and
+// activations in the tooltip; servers and pods as collapsible groups showing their least and
+// most full GPU; a filter by name. It scrolls at any cluster size.
 #pragma once
+#include <QString>
 #include <QWidget>
-#include <vector>
 
 #include "cluster/cluster.h"
 #include "parallel/pipeline_sim.h"
 
-class QGridLayout;
-class QLabel;
-
 namespace gp {
 
-class MemoryBar;
+class DeviceTreeView;
 
 class DeviceMemoryPanel : public QWidget {
   Q_OBJECT
@@ -25,15 +24,14 @@ class DeviceMemoryPanel : public QWidget {
   void setMeasurement(const ParallelMeasurement& m, int ranksPerStage);
   void clear();
 
-  int barCount() const { return static_cast<int>(bars_.size()); }
-  MemoryBar* bar(int device) const { return bars_[static_cast<size_t>(device)]; }
+  DeviceTreeView* tree() const { return tree_; }
+  int deviceCount() const;
+  QString memoryText(int device) const;  // "61.9 / 79.1 GiB", "– / 79.1 GiB" when unused
+  bool overCapacity(int device) const;
+  QString toolTip(int device) const;
 
  private:
-  QGridLayout* grid_;
-  std::vector<MemoryBar*> bars_;  // per device
-  std::vector<QLabel*> labels_;
-  std::vector<int64_t> capacity_;
-  std::vector<QString> names_;
+  DeviceTreeView* tree_;
 };
 
 }  // namespace gp

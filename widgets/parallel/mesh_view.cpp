@@ -1,6 +1,7 @@
 #include "parallel/mesh_view.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -14,31 +15,16 @@ namespace {
 constexpr double kMargin = 8;
 constexpr double kRowGap = 8;
 constexpr double kCellGap = 6;
+constexpr double kLegendHeight = 20;  // the compact drawing's caption and stages
 const QColor kUnused(205, 207, 210);
 }  // namespace
 
 MeshView::MeshView(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
 
 void MeshView::setCluster(const Cluster& c) {
-  servers_.clear();
-  deviceNames_.clear();
-  const std::vector<int> server = serverOf(c);
-  serverOfDevice_ = server;
-  slotOfDevice_.assign(static_cast<size_t>(c.numDevices()), 0);
-  for (int d = 0; d < c.numDevices(); ++d) {
-    const std::string& name = c.device(d).name;
-    deviceNames_.push_back(QString::fromStdString(name));
-    const size_t s = static_cast<size_t>(server[static_cast<size_t>(d)]);
-    if (servers_.size() <= s) servers_.resize(s + 1);
-    if (servers_[s].devices.empty()) {
-      const size_t slash = name.find_last_of('/');
-      servers_[s].name =
-          slash == std::string::npos ? QString::fromStdString(c.name()) : QString::fromStdString(name.substr(0, slash));
-    }
-    slotOfDevice_[static_cast<size_t>(d)] = static_cast<int>(servers_[s].devices.size());
-    servers_[s].devices.push_back(d);
-  }
+  groups_ = DeviceGroups(c);
   rankOf_.assign(static_cast<size_t>(c.numDevices()), -1);
+  compactStale_ = true;
   updateGeometry();
   update();
 }
@@ -51,15 +37,21 @@ void MeshView::setPlan(const ParallelPlan& plan, const std::vector<int>& rankDev
     const int d = rankDevice[r];
     if (d >= 0 && d < static_cast<int>(rankOf_.size())) rankOf_[static_cast<size_t>(d)] = static_cast<int>(r);
   }
+  compactStale_ = true;
   update();
 }
 
 void MeshView::clear() {
-  servers_.clear();
-  deviceNames_.clear();
+  groups_ = {};
   rankOf_.clear();
   plan_ = {};
+  compactStale_ = true;
   update();
+}
+
+void MeshView::resizeEvent(QResizeEvent* e) {
+  compactStale_ = true;
+  QWidget::resizeEvent(e);
 }
 
 std::vector<std::vector<int>> MeshView::tpGroupDevices() const {
@@ -73,31 +65,77 @@ std::vector<std::vector<int>> MeshView::tpGroupDevices() const {
   return groups;
 }
 
+int MeshView::stageOf(int device) const {
+  const int rank = rankOf_[static_cast<size_t>(device)];
+  return rank >= 0 ? rank / std::max(1, plan_.ranksPerStage()) : -1;
+}
+
+double MeshView::labelWidth() const { return fontMetrics().horizontalAdvance(QStringLiteral("node00")) + 12; }
+
 double MeshView::cellWidth() const {
-  size_t most = 1;
-  for (const Server& s : servers_) most = std::max(most, s.devices.size());
-  const double labelW = fontMetrics().horizontalAdvance(QStringLiteral("node00")) + 12;
-  return std::clamp((width() - 2 * kMargin - labelW - 8 - kCellGap * (most - 1)) / static_cast<double>(most), 18.0,
+  const int most = std::max(1, groups_.mostDevicesPerServer());
+  return std::clamp((width() - 2 * kMargin - labelWidth() - 8 - kCellGap * (most - 1)) / static_cast<double>(most), 18.0,
                     96.0);
 }
 
 double MeshView::cellHeight() const {
-  const int n = std::max<int>(1, static_cast<int>(servers_.size()));
+  const int n = std::max(1, groups_.numServers());
   const double fit = (height() - 2 * kMargin - kRowGap * (n - 1)) / n - 12;
   return std::clamp(fit, 18.0, 2.0 * fontMetrics().height() + 14);
 }
 
 double MeshView::rowTop(int server) const { return kMargin + server * (cellHeight() + 12 + kRowGap); }
 
+bool MeshView::isCompact() const {
+  const int n = groups_.numServers();
+  if (n == 0) return false;
+  const double boxesHeight = 2 * kMargin + n * (18.0 + 12 + kRowGap) - kRowGap;
+  const double boxesWidth = 2 * kMargin + labelWidth() + 8 + groups_.mostDevicesPerServer() * (18.0 + kCellGap);
+  return boxesHeight > height() || boxesWidth > width();
+}
+
+// The largest cell (in whole pixels) at which every server's strip fits, in columns.
+MeshView::Compact MeshView::compactLayout() const {
+  Compact c;
+  const int servers = std::max(1, groups_.numServers());
+  const int per = std::max(1, groups_.mostDevicesPerServer());
+  const double w = width() - 2 * kMargin, h = height() - 2 * kMargin - kLegendHeight;
+  for (int cell = 24; cell >= 1; --cell) {
+    const int gap = cell >= 4 ? 3 : 1;
+    const int tileW = per * cell + gap + (cell >= 4 ? 2 : 0), tileH = cell + gap;
+    const int columns = std::max(1, static_cast<int>(w / tileW));
+    const int rows = (servers + columns - 1) / columns;
+    if (rows * tileH <= h || cell == 1) {
+      c.cell = cell;
+      c.gap = gap;
+      c.columns = columns;
+      c.fits = rows * tileH <= h;
+      c.left = kMargin;
+      c.top = kMargin + kLegendHeight;
+      return c;
+    }
+  }
+  return c;
+}
+
 QRectF MeshView::deviceRect(int device) const {
-  if (device < 0 || device >= static_cast<int>(serverOfDevice_.size())) return {};
-  const double labelW = fontMetrics().horizontalAdvance(QStringLiteral("node00")) + 12;
-  const double x = kMargin + labelW + 4 + slotOfDevice_[static_cast<size_t>(device)] * (cellWidth() + kCellGap);
-  return {x, rowTop(serverOfDevice_[static_cast<size_t>(device)]) + 6, cellWidth(), cellHeight()};
+  if (device < 0 || device >= groups_.numDevices()) return {};
+  const int server = groups_.serverOf(device), slot = groups_.slotOf(device);
+  if (isCompact()) {
+    const Compact c = compactLayout();
+    const int per = std::max(1, groups_.mostDevicesPerServer());
+    const int tileW = per * c.cell + c.gap + (c.cell >= 4 ? 2 : 0), tileH = c.cell + c.gap;
+    const int border = c.cell >= 4 ? 1 : 0;
+    return {c.left + border + (server % c.columns) * tileW + slot * c.cell, c.top + border + (server / c.columns) * tileH,
+            static_cast<double>(c.cell), static_cast<double>(c.cell)};
+  }
+  const double x = kMargin + labelWidth() + 4 + slot * (cellWidth() + kCellGap);
+  return {x, rowTop(server) + 6, cellWidth(), cellHeight()};
 }
 
 QSize MeshView::sizeHint() const {
-  const int n = std::max<int>(1, static_cast<int>(servers_.size()));
+  // Boxes for up to four servers; more are drawn smaller or compact, never a taller window.
+  const int n = std::clamp(groups_.numServers(), 1, 4);
   const int line = fontMetrics().height();
   return {520, static_cast<int>(2 * kMargin + n * (2 * line + 26 + kRowGap))};
 }
@@ -105,39 +143,105 @@ QSize MeshView::sizeHint() const {
 QSize MeshView::minimumSizeHint() const { return {240, 80}; }
 
 int MeshView::deviceAt(QPointF pos) const {
-  for (size_t d = 0; d < serverOfDevice_.size(); ++d)
-    if (deviceRect(static_cast<int>(d)).contains(pos)) return static_cast<int>(d);
+  if (groups_.numDevices() == 0) return -1;
+  if (isCompact()) {
+    const Compact c = compactLayout();
+    const int per = std::max(1, groups_.mostDevicesPerServer());
+    const int tileW = per * c.cell + c.gap + (c.cell >= 4 ? 2 : 0), tileH = c.cell + c.gap;
+    const double x = pos.x() - c.left, y = pos.y() - c.top;
+    if (x < 0 || y < 0) return -1;
+    const int column = static_cast<int>(x) / tileW, row = static_cast<int>(y) / tileH;
+    const int slot = (static_cast<int>(x) % tileW - (c.cell >= 4 ? 1 : 0)) / c.cell;
+    const int server = row * c.columns + column;
+    if (column >= c.columns || server >= groups_.numServers() || (static_cast<int>(y) % tileH) >= c.cell) return -1;
+    const std::span<const int> devices = groups_.devicesOf(server);
+    return slot < static_cast<int>(devices.size()) ? devices[static_cast<size_t>(slot)] : -1;
+  }
+  const int server = static_cast<int>((pos.y() - kMargin) / (cellHeight() + 12 + kRowGap));
+  if (server < 0 || server >= groups_.numServers()) return -1;
+  for (int d : groups_.devicesOf(server))
+    if (deviceRect(d).contains(pos)) return d;
   return -1;
 }
 
 void MeshView::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  p.setRenderHint(QPainter::Antialiasing);
   p.fillRect(rect(), palette().color(QPalette::Base));
-  if (servers_.empty()) return;
+  if (groups_.numServers() == 0) return;
+  if (isCompact())
+    paintCompact(p);
+  else
+    paintBoxes(p);
+}
+
+void MeshView::paintCompact(QPainter& p) {
+  const Compact c = compactLayout();
   const QFontMetrics fm(font());
-  const int stride = std::max(1, plan_.ranksPerStage());
-  const double labelW = fm.horizontalAdvance(QStringLiteral("node00")) + 12;
-  for (int s = 0; s < static_cast<int>(servers_.size()); ++s) {
-    const Server& server = servers_[static_cast<size_t>(s)];
-    const QRectF first = deviceRect(server.devices.front()), last = deviceRect(server.devices.back());
+  // The stages' legend and what is drawn.
+  double x = kMargin;
+  const int stages = std::max(1, plan_.pp);
+  p.setPen(palette().color(QPalette::Text));
+  const QString caption = tr("%1 servers × %2 GPUs").arg(QLocale().toString(groups_.numServers())).arg(groups_.mostDevicesPerServer());
+  p.drawText(QRectF(x, kMargin, width() - 2 * kMargin, kLegendHeight - 4), Qt::AlignVCenter | Qt::AlignLeft, caption);
+  x += fm.horizontalAdvance(caption) + 12;
+  for (int s = 0; s < stages && x < width() - kMargin - 40; ++s) {
+    const QString label = tr("S%1").arg(s);
+    p.fillRect(QRectF(x, kMargin + 4, 10, 10), deviceColor(s));
+    p.drawText(QRectF(x + 13, kMargin, fm.horizontalAdvance(label) + 4, kLegendHeight - 4), Qt::AlignVCenter | Qt::AlignLeft, label);
+    x += 13 + fm.horizontalAdvance(label) + 8;
+  }
+  // Every GPU a cell, drawn once into an image per plan and size (16,384 cells at scale).
+  if (compactStale_ || compactImage_.size() != size() * devicePixelRatioF()) {
+    const qreal dpr = devicePixelRatioF();
+    compactImage_ = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+    compactImage_.setDevicePixelRatio(dpr);
+    compactImage_.fill(Qt::transparent);
+    QPainter ip(&compactImage_);
+    const QColor box = palette().color(QPalette::Mid);
+    const int per = std::max(1, groups_.mostDevicesPerServer());
+    for (int server = 0; server < groups_.numServers(); ++server) {
+      const std::span<const int> devices = groups_.devicesOf(server);
+      const QRectF first = deviceRect(devices.front());
+      if (c.cell >= 4) ip.fillRect(QRectF(first.left() - 1, first.top() - 1, per * c.cell + 2, c.cell + 2), box);
+      for (int d : devices) {
+        const int stage = stageOf(d);
+        ip.fillRect(deviceRect(d), stage >= 0 ? deviceColor(stage) : kUnused);
+      }
+    }
+    compactStale_ = false;
+  }
+  p.drawImage(QPointF(0, 0), compactImage_);
+  if (!c.fits) {
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect().adjusted(8, 0, -8, -4), Qt::AlignBottom | Qt::AlignRight, tr("enlarge to see every server"));
+  }
+}
+
+void MeshView::paintBoxes(QPainter& p) {
+  p.setRenderHint(QPainter::Antialiasing);
+  const QFontMetrics fm(font());
+  const double labelW = labelWidth();
+  for (int s = 0; s < groups_.numServers(); ++s) {
+    const std::span<const int> devices = groups_.devicesOf(s);
+    const QRectF first = deviceRect(devices.front()), last = deviceRect(devices.back());
     const QRectF box(kMargin, first.top() - 6, last.right() + 6 - kMargin, cellHeight() + 12);
     p.setPen(QPen(palette().color(QPalette::Mid), 1));
     p.setBrush(palette().color(QPalette::AlternateBase));
     p.drawRoundedRect(box, 5, 5);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRectF(kMargin + 4, box.top(), labelW, box.height()), Qt::AlignVCenter | Qt::AlignLeft,
-               fm.elidedText(server.name, Qt::ElideMiddle, static_cast<int>(labelW - 4)));
-    for (int d : server.devices) {
+               fm.elidedText(QString::fromStdString(groups_.serverName(s)), Qt::ElideMiddle, static_cast<int>(labelW - 4)));
+    for (int d : devices) {
       const QRectF r = deviceRect(d);
       const int rank = rankOf_[static_cast<size_t>(d)];
-      const int stage = rank >= 0 ? rank / stride : -1;
+      const int stage = stageOf(d);
       const QColor fill = stage >= 0 ? deviceColor(stage) : kUnused;
       p.setPen(QPen(fill.darker(125), 1));
       p.setBrush(fill);
       p.drawRoundedRect(r, 3, 3);
       if (rank < 0) continue;
       p.setPen(textColorOn(fill));
+      const int stride = std::max(1, plan_.ranksPerStage());
       const int tp = std::max(1, plan_.tp), cp = std::max(1, plan_.cp);
       const int replica = (rank % stride) / (tp * cp), context = (rank % stride) / tp % cp, shard = rank % tp;
       const QString top = tr("S%1").arg(stage);
@@ -157,14 +261,11 @@ void MeshView::paintEvent(QPaintEvent*) {
     p.setPen(QPen(palette().color(QPalette::WindowText), 2));
     for (const std::vector<int>& group : tpGroupDevices()) {
       std::vector<int> cells = group;
-      std::sort(cells.begin(), cells.end(), [this](int a, int b) {
-        return std::pair(serverOfDevice_[static_cast<size_t>(a)], slotOfDevice_[static_cast<size_t>(a)]) <
-               std::pair(serverOfDevice_[static_cast<size_t>(b)], slotOfDevice_[static_cast<size_t>(b)]);
-      });
+      auto sv = [this](int d) { return groups_.serverOf(d); };
+      auto sl = [this](int d) { return groups_.slotOf(d); };
+      std::sort(cells.begin(), cells.end(), [&](int a, int b) { return std::pair(sv(a), sl(a)) < std::pair(sv(b), sl(b)); });
       for (size_t i = 0; i < cells.size();) {
         size_t j = i + 1;
-        auto sv = [this](int d) { return serverOfDevice_[static_cast<size_t>(d)]; };
-        auto sl = [this](int d) { return slotOfDevice_[static_cast<size_t>(d)]; };
         while (j < cells.size() && sv(cells[j]) == sv(cells[i]) && sl(cells[j]) == sl(cells[j - 1]) + 1) ++j;
         const QRectF run = deviceRect(cells[i]).united(deviceRect(cells[j - 1])).adjusted(-3, -3, 3, 3);
         p.drawRoundedRect(run, 5, 5);
@@ -174,26 +275,31 @@ void MeshView::paintEvent(QPaintEvent*) {
   }
 }
 
-bool MeshView::event(QEvent* e) {
-  if (e->type() != QEvent::ToolTip) return QWidget::event(e);
-  auto* help = static_cast<QHelpEvent*>(e);
-  const int d = deviceAt(help->pos());
-  if (d < 0) {
-    QToolTip::hideText();
-    return true;
-  }
+QString MeshView::toolTipAt(QPointF pos) const {
+  const int d = deviceAt(pos);
+  if (d < 0) return {};
+  const QString name = QString::fromStdString(groups_.deviceName(d));
   const int rank = rankOf_[static_cast<size_t>(d)];
   const int stride = std::max(1, plan_.ranksPerStage());
   const int tp = std::max(1, plan_.tp), cp = std::max(1, plan_.cp);
-  const QString text = rank < 0 ? tr("%1: not used by the plan").arg(deviceNames_[static_cast<size_t>(d)])
-                                : tr("%1: rank %2, stage %3, data-parallel replica %4, context rank %5, tensor-parallel shard %6")
-                                      .arg(deviceNames_[static_cast<size_t>(d)])
-                                      .arg(rank)
-                                      .arg(rank / stride)
-                                      .arg((rank % stride) / (tp * cp))
-                                      .arg((rank % stride) / tp % cp)
-                                      .arg(rank % tp);
-  QToolTip::showText(help->globalPos(), text, this);
+  return rank < 0 ? tr("%1: not used by the plan").arg(name)
+                  : tr("%1: rank %2, stage %3, data-parallel replica %4, context rank %5, tensor-parallel shard %6")
+                        .arg(name)
+                        .arg(rank)
+                        .arg(rank / stride)
+                        .arg((rank % stride) / (tp * cp))
+                        .arg((rank % stride) / tp % cp)
+                        .arg(rank % tp);
+}
+
+bool MeshView::event(QEvent* e) {
+  if (e->type() != QEvent::ToolTip) return QWidget::event(e);
+  auto* help = static_cast<QHelpEvent*>(e);
+  const QString text = toolTipAt(help->pos());
+  if (text.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(help->globalPos(), text, this);
   return true;
 }
 
