@@ -190,7 +190,15 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+337"/>
+        <location filename="../app/desktop/main_window.cpp" line="+342"/>
+        <source>Timeline (%n idle device(s) not shown)</source>
+        <translation>
+            <numerusform>Timeline (%n idle device not shown)</numerusform>
+            <numerusform>Timeline (%n idle devices not shown)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>%n op placed differently in “%1” and “%2” is outlined in the graph</numerusform>

@@ -1114,7 +1114,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>레이아웃 다듬는 중(Graphviz)…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+173"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+182"/>
         <source>Start time</source>
         <translation>시작 시간</translation>
     </message>
@@ -1254,7 +1254,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+315"/>
         <source>1 op</source>
         <translation>연산 1개</translation>
     </message>
@@ -1265,12 +1265,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>연산 %1개</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-248"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-246"/>
         <source>No graph loaded.</source>
         <translation>불러온 그래프가 없습니다.</translation>
     </message>
     <message>
-        <location line="+247"/>
+        <location line="+245"/>
         <source>%1 calls · %2 ops</source>
         <translation>호출 %1회 · 연산 %2개</translation>
     </message>
@@ -1559,22 +1559,23 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+102"/>
+        <location filename="../app/desktop/main_window.cpp" line="+104"/>
         <source>Cluster</source>
         <translation>클러스터</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Devices</source>
         <translation>장치</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+228"/>
         <source>Timeline</source>
         <translation>타임라인</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-227"/>
         <source>History</source>
         <translation>기록</translation>
     </message>
@@ -1589,12 +1590,39 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>검사기</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+176"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>To Another Device…</source>
+        <translation>다른 장치로…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Assign Selection</source>
+        <translation>선택 항목 할당</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Device name (node12/gpu3):</source>
+        <translation>장치 이름 (node12/gpu3):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: no such device on %2</source>
+        <translation>%1: %2에 없는 장치</translation>
+    </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+30"/>
+        <source>Timeline (%n idle device(s) not shown)</source>
+        <translation>
+            <numerusform>타임라인 (유휴 장치 %n개 숨김)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”과(와) “%2”에서 다르게 배치된 연산 %n개가 그래프에 윤곽선으로 표시됩니다</numerusform>
@@ -3249,12 +3277,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Start</source>
         <translation>시작</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>the model is still loading</source>
         <translation>모델을 아직 불러오는 중입니다</translation>
     </message>
@@ -3269,17 +3297,22 @@ Global batch %2, layers per stage %3</source>
         <translation>계획 탐색이 실행 중입니다: 먼저 중지하세요</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Restore %1</source>
         <translation>%1 복원</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Reset</source>
         <translation>초기화</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+71"/>
+        <location line="+10"/>
+        <source>the exact search stopped: the plan was changed by hand</source>
+        <translation>정확 탐색 중지: 계획을 직접 변경함</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+73"/>
         <source>%1 failed: %2</source>
         <translation>%1 실패: %2</translation>
     </message>
@@ -3533,7 +3566,7 @@ Global batch %2, layers per stage %3</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>No plan found that fits beside your plan (%1)</source>
         <translation>사용자 계획(%1) 외에 메모리에 맞는 계획을 찾지 못했습니다</translation>
     </message>
@@ -4156,7 +4189,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::TimelineView</name>
     <message>
-        <location filename="../widgets/timeline/timeline_model.cpp" line="+110"/>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+111"/>
         <source>%1%</source>
         <comment>share of the step a device is busy</comment>
         <translation>%1%</translation>

@@ -1114,7 +1114,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在优化布局（Graphviz）…</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_colors.cpp" line="+173"/>
+        <location filename="../widgets/graph/graph_view_colors.cpp" line="+182"/>
         <source>Start time</source>
         <translation>开始时间</translation>
     </message>
@@ -1254,7 +1254,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+19"/>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="+317"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="+315"/>
         <source>1 op</source>
         <translation>1 个算子</translation>
     </message>
@@ -1265,12 +1265,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 个算子</translation>
     </message>
     <message>
-        <location filename="../widgets/graph/graph_view_paint.cpp" line="-248"/>
+        <location filename="../widgets/graph/graph_view_paint.cpp" line="-246"/>
         <source>No graph loaded.</source>
         <translation>未加载计算图。</translation>
     </message>
     <message>
-        <location line="+247"/>
+        <location line="+245"/>
         <source>%1 calls · %2 ops</source>
         <translation>%1 次调用 · %2 个算子</translation>
     </message>
@@ -1559,22 +1559,23 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::MainWindow</name>
     <message>
-        <location filename="../app/desktop/main_window.cpp" line="+102"/>
+        <location filename="../app/desktop/main_window.cpp" line="+104"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+228"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-227"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -1589,12 +1590,39 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+176"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>To Another Device…</source>
+        <translation>到其他设备…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Assign Selection</source>
+        <translation>分配所选</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Device name (node12/gpu3):</source>
+        <translation>设备名称（node12/gpu3）：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: no such device on %2</source>
+        <translation>%1：%2 上没有此设备</translation>
+    </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+30"/>
+        <source>Timeline (%n idle device(s) not shown)</source>
+        <translation>
+            <numerusform>时间线（未显示 %n 个空闲设备）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
         <source>%n op(s) placed differently in “%1” and “%2” are outlined in the graph</source>
         <translation>
             <numerusform>“%1”与“%2”中放置不同的 %n 个算子已在图中以轮廓标出</numerusform>
@@ -3249,12 +3277,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Start</source>
         <translation>起点</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>the model is still loading</source>
         <translation>模型仍在加载</translation>
     </message>
@@ -3269,17 +3297,22 @@ Global batch %2, layers per stage %3</source>
         <translation>方案搜索正在运行：请先停止它</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Restore %1</source>
         <translation>恢复 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+71"/>
+        <location line="+10"/>
+        <source>the exact search stopped: the plan was changed by hand</source>
+        <translation>精确搜索已停止：计划已手动更改</translation>
+    </message>
+    <message>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+73"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
@@ -3533,7 +3566,7 @@ Global batch %2, layers per stage %3</source>
         <translation>各阶段的层：%1</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>No plan found that fits beside your plan (%1)</source>
         <translation>在您的方案（%1）之外没有找到能放下的方案</translation>
     </message>
@@ -4156,7 +4189,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::TimelineView</name>
     <message>
-        <location filename="../widgets/timeline/timeline_model.cpp" line="+110"/>
+        <location filename="../widgets/timeline/timeline_model.cpp" line="+111"/>
         <source>%1%</source>
         <comment>share of the step a device is busy</comment>
         <translation>%1%</translation>

@@ -337,6 +337,10 @@ void MainWindow::onMeasured() {
   const Measurement& m = doc_->measurement();
   graphView_->setMeasurement(m);
   timeline_->setData(doc_->sharedGraph(), *doc_->cluster(), m);
+  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("timelineDock")))  // a large cluster: idle GPUs get no row
+    dock->setWindowTitle(timeline_->hiddenDevices() > 0
+                             ? tr("Timeline (%n idle device(s) not shown)", nullptr, timeline_->hiddenDevices())
+                             : tr("Timeline"));
   timelineCompare_->syncAxes();  // one time axis with the measured step, when one is shown
   timelineCompare_->setSelectedOps(doc_->selection());
   clusterPanel_->setMeasurement(m);

@@ -137,6 +137,9 @@ class LlmFirstTest : public QObject {
     if (const QByteArray shots = qgetenv("GP_SCREENSHOT_DIR"); !shots.isEmpty()) {
       QTest::qWait(200);
       QVERIFY(pw->grab().save(QString::fromUtf8(shots) + QStringLiteral("/llm-first-%1.png").arg(gpus)));
+      // The main window behind it: the op graph, its docks at this cluster's size.
+      w.clusterPanel()->deviceTree()->expandServer(0);
+      QVERIFY(w.grab().save(QString::fromUtf8(shots) + QStringLiteral("/llm-first-%1-op-graph.png").arg(gpus)));
     }
   }
 

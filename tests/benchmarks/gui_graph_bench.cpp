@@ -119,13 +119,40 @@ void BM_OpenSeq2seqToFirstFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_OpenSeq2seqToFirstFrame)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 
-// A chain of 20,000 ops in 200 scopes ("block_B/layer_L"), each op reading the previous one and
-// the one 7 back.
+// A chain of N ops in N / 100 scopes ("block_B/layer_L"), each op reading the previous one and
+// the one 7 back: 20,000 ops, and a million (the graph is built outside the timing).
 void BM_OpenSyntheticChainToFirstFrame(benchmark::State& state) {
-  auto g = std::make_shared<const gp::Graph>(gptest::syntheticChainGraph(20000));
+  auto g = std::make_shared<const gp::Graph>(gptest::syntheticChainGraph(static_cast<int>(state.range(0))));
   openToFirstFrame(state, g);
 }
-BENCHMARK(BM_OpenSyntheticChainToFirstFrame)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+BENCHMARK(BM_OpenSyntheticChainToFirstFrame)
+    ->Arg(20000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(3);
+
+// One frame after a 40-px pan of the million-op chain's first view (its layout final).
+void BM_PanFrameMillionOps(benchmark::State& state) {
+  static const auto g = std::make_shared<const gp::Graph>(gptest::syntheticChainGraph(1000000));
+  gp::GraphView v;
+  v.resize(kWidth, kHeight);
+  v.setGraph(g);
+  waitLayout(v);
+  QImage frame(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+  const QPointF start = v.viewportOrigin();
+  const double step = 40 / v.zoom();
+  int n = 0;
+  for (auto _ : state) {
+    const int k = n++ % 20;
+    v.setViewport(start + QPointF((k < 10 ? k : 20 - k) * step, 0), v.zoom());
+    v.render(&frame);
+    benchmark::DoNotOptimize(frame.constBits());
+  }
+  state.counters["boxes"] = v.visibleNodeCount();
+  state.counters["zoom"] = v.zoom();
+}
+BENCHMARK(BM_PanFrameMillionOps)->Unit(benchmark::kMillisecond);
 
 // The display grouping alone (ScopeTree) of the seq2seq fixture and of GNMT's training graph.
 void BM_ScopeGrouping(benchmark::State& state) {

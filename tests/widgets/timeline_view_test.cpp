@@ -111,6 +111,26 @@ class TimelineViewTest : public QObject {
     QCOMPARE(v.barCount(), size_t{0});
   }
 
+  // The same plan on 1,024 GPUs (two servers of them used): rows for the two GPUs and the
+  // channels between them, the 1,022 idle GPUs counted, not listed; hit-testing follows.
+  void idleDevicesOfALargeClusterGetNoRow() {
+    Small s;
+    s.c = loadCluster("128x8xH100-IB");
+    CostModel cost(*s.g, s.c);
+    Simulator sim(cost);
+    s.m = sim.run(Plan{{0, 0, 0, 9, 9}, {}, {-1, 0, 0, -1, -1}});
+    QVERIFY(s.m.feasible);
+    TimelineView v;
+    v.resize(900, 260);
+    v.setData(s.g, s.c, s.m);
+    QCOMPARE(v.hiddenDevices(), 1022);
+    QCOMPARE(v.rowName(0), QString("node0/gpu0"));
+    QCOMPARE(v.rowName(1), QString("node1/gpu1"));
+    QVERIFY(v.rowCount() > 2);  // the route's channels follow
+    for (int r = 2; r < v.rowCount(); ++r) QVERIFY2(v.rowName(r).contains("->"), qPrintable(v.rowName(r)));
+    QCOMPARE(v.barCount(), size_t{4} + static_cast<size_t>(v.rowCount() - 2));  // 4 kernels, the transfer per channel
+  }
+
   void criticalPathOutlinesATransferOnEveryChannelOfItsRoute() {
     Small s;
     TimelineView v;

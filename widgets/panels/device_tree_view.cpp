@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 #include <QTreeView>
@@ -104,32 +105,50 @@ void DeviceTreeView::setColumnsShown(bool kind, bool utilizationAndBusy, bool fu
 
 void DeviceTreeView::fitColumns() {
   const bool groups = model_->groups().levels() > 0;
-  view_->setColumnHidden(DeviceTreeModel::Kind, !showKind_);
-  view_->setColumnHidden(DeviceTreeModel::Utilization, !showUtil_);
-  view_->setColumnHidden(DeviceTreeModel::Busy, !showUtil_);
-  view_->setColumnHidden(DeviceTreeModel::Fullest, !showFullest_ || !groups);
-  QHeaderView* h = view_->header();
   const QFontMetrics fm(font());
   // Widths from the longest texts a column holds, not from every row (a scan of 16,384 rows).
   int name = fm.horizontalAdvance(model_->headerData(DeviceTreeModel::Name, Qt::Horizontal).toString());
   const int top = model_->rowCount();
   for (int r : {0, top - 1})
     if (r >= 0) name = std::max(name, fm.horizontalAdvance(model_->index(r, 0).data().toString()));
-  if (model_->deviceCount() > 0) name = std::max(name, fm.horizontalAdvance(model_->deviceText(model_->deviceCount() - 1, DeviceTreeModel::Name)));
-  const int indent = view_->indentation() * (model_->groups().levels() + 1);
+  if (model_->deviceCount() > 0)
+    name = std::max(name, fm.horizontalAdvance(model_->deviceText(model_->deviceCount() - 1, DeviceTreeModel::Name)));
+  name += view_->indentation() * (model_->groups().levels() + 1) + 16;
+  const int kind = fm.horizontalAdvance(QStringLiteral("V100-SXM2-16GB")) + 12;
+  const int util = fm.horizontalAdvance(QStringLiteral("100–100 %")) + 12;
+  const int busy = fm.horizontalAdvance(QStringLiteral("10,000.00 ms")) + 12;
+  // The fullest GPU is named within its group: "gpu3" in a server, "node12/gpu3" in a pod.
+  const int fullest =
+      std::max(fm.horizontalAdvance(model_->headerData(DeviceTreeModel::Fullest, Qt::Horizontal).toString()),
+               fm.horizontalAdvance(model_->groups().levels() == 2 ? QStringLiteral("node0000/gpu00") : QStringLiteral("gpu00"))) +
+      12;
+  // What fits beside a memory bar of at least ~10 characters: a narrow dock drops the fullest
+  // GPU's column (its name stays in the group's tooltip) and narrows the names.
+  // The room inside the tree's frame and scroll bar (the viewport may not have its new size yet).
+  const int width = std::max(this->width() - 2 * view_->frameWidth() - view_->verticalScrollBar()->sizeHint().width(), 200);
+  const int bar = fm.horizontalAdvance(QStringLiteral("00.0–00.0 / 00.0 GiB")) * 2 / 3;
+  int fixed = (showKind_ ? kind : 0) + (showUtil_ ? util + busy : 0);
+  const bool fullestFits = showFullest_ && groups && std::min(name, width * 2 / 5) + fixed + fullest + bar <= width;
+  if (fullestFits) fixed += fullest;
+  name = std::clamp(width - fixed - bar, std::min(name, 90), name);
+  view_->setColumnHidden(DeviceTreeModel::Kind, !showKind_);
+  view_->setColumnHidden(DeviceTreeModel::Utilization, !showUtil_);
+  view_->setColumnHidden(DeviceTreeModel::Busy, !showUtil_);
+  view_->setColumnHidden(DeviceTreeModel::Fullest, !fullestFits);
+  QHeaderView* h = view_->header();
   h->setSectionResizeMode(QHeaderView::Interactive);
   h->setSectionResizeMode(DeviceTreeModel::Memory, QHeaderView::Stretch);
   h->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("00")));
-  view_->setColumnWidth(DeviceTreeModel::Name, std::min(name + indent + 16, 260));
-  view_->setColumnWidth(DeviceTreeModel::Kind, fm.horizontalAdvance(QStringLiteral("V100-SXM2-16GB")) + 12);
-  view_->setColumnWidth(DeviceTreeModel::Utilization, fm.horizontalAdvance(QStringLiteral("100–100 %")) + 12);
-  view_->setColumnWidth(DeviceTreeModel::Busy, fm.horizontalAdvance(QStringLiteral("10,000.00 ms")) + 12);
-  // The fullest GPU is named within its group: "gpu3" in a server, "node12/gpu3" in a pod.
-  view_->setColumnWidth(DeviceTreeModel::Fullest,
-                        std::max(fm.horizontalAdvance(model_->headerData(DeviceTreeModel::Fullest, Qt::Horizontal).toString()),
-                                 fm.horizontalAdvance(model_->groups().levels() == 2 ? QStringLiteral("node0000/gpu00")
-                                                                                     : QStringLiteral("gpu00"))) +
-                            12);
+  view_->setColumnWidth(DeviceTreeModel::Name, name);
+  view_->setColumnWidth(DeviceTreeModel::Kind, kind);
+  view_->setColumnWidth(DeviceTreeModel::Utilization, util);
+  view_->setColumnWidth(DeviceTreeModel::Busy, busy);
+  view_->setColumnWidth(DeviceTreeModel::Fullest, fullest);
+}
+
+void DeviceTreeView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitColumns();
 }
 
 void DeviceTreeView::applyShape() {

@@ -28,7 +28,7 @@ class DeviceTreeView : public QWidget {
 
   // A new cluster: rows rebuilt, the filter kept, the shape chosen by size.
   void setCluster(const Cluster& c);
-  // Which columns show besides name and memory.
+  // Which columns show besides name and memory (the fullest GPU's only where it fits).
   void setColumnsShown(bool kind, bool utilizationAndBusy, bool fullest);
   void setFilter(const QString& text);
   // The view's index of a device or a server (invalid when filtered out).
@@ -39,6 +39,9 @@ class DeviceTreeView : public QWidget {
   int visibleRowCount() const;  // rows a user could scroll to (expanded and not filtered out)
 
   QSize sizeHint() const override;
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 
  Q_SIGNALS:
   void deviceActivated(int device);  // double-click or Return on a GPU's row

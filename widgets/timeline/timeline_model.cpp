@@ -90,6 +90,7 @@ void TimelineModel::clear() {
   labelOff_.assign(1, 0);
   itemOfOp_.clear();
   firstTransfer_ = 0;
+  hiddenDevices_ = 0;
   routeRows_.clear();
   routeOff_.assign(1, 0);
   stepTime_ = endTime_ = 0;
@@ -191,6 +192,7 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
     appendLabel(graph_ && e.id >= 0 && e.id < graph_->numTensors() ? graph_->tensorName(e.id) : std::string(), 0);
   }
 
+  if (numDev > kAllDeviceRows) hideIdleDevices();
   for (TimelineRow& row : rows_) {
     if (row.kind == TimelineRow::Kind::Channel)
       std::stable_sort(row.bars.begin(), row.bars.end(),
@@ -209,6 +211,24 @@ void TimelineModel::build(std::shared_ptr<const Graph> g, const Cluster& c, cons
     }
     numBars_ += row.bars.size();
   }
+}
+
+// Drops the rows of devices that ran nothing and renumbers the rest (items' rows, routes).
+void TimelineModel::hideIdleDevices() {
+  std::vector<int32_t> newRow(rows_.size(), -1);
+  std::vector<TimelineRow> kept;
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    if (rows_[r].kind == TimelineRow::Kind::Device && rows_[r].bars.empty()) {
+      ++hiddenDevices_;
+      continue;
+    }
+    newRow[r] = static_cast<int32_t>(kept.size());
+    kept.push_back(std::move(rows_[r]));
+  }
+  rows_ = std::move(kept);
+  for (TimelineItem& it : items_)
+    if (it.row >= 0) it.row = newRow[static_cast<size_t>(it.row)];
+  for (int32_t& r : routeRows_) r = newRow[static_cast<size_t>(r)];
 }
 
 }  // namespace gp

@@ -2,7 +2,9 @@
 // Measurement's timeline so that painting and hit-testing never touch the raw event list.
 //
 // Rows: one per device, then one per directed channel that carried a transfer (a transfer
-// holds every channel of its route, so it appears on each of them). Within a row, bars are
+// holds every channel of its route, so it appears on each of them). On a cluster of more than
+// kAllDeviceRows devices only the devices that ran something have a row (an op placement uses a
+// few of 16,384 GPUs); hiddenDevices() counts the others. Within a row, bars are
 // sorted by start and (the simulator runs one kernel per device and one transfer per channel
 // at a time) do not overlap; maxEnd[i] = max end of bars 0..i lets a binary search find the
 // first bar reaching into a time window even if they did. Ops of one fusion group on one
@@ -60,6 +62,8 @@ struct TimelineRow {
 
 class TimelineModel {
  public:
+  static constexpr int kAllDeviceRows = 64;
+
   void build(std::shared_ptr<const Graph> g, const Cluster& c, const Measurement& m);
   void clear();
 
@@ -92,11 +96,15 @@ class TimelineModel {
   double stepTime() const { return stepTime_; }
   double endTime() const { return endTime_; }  // max(stepTime, last event end)
   size_t numBars() const { return numBars_; }
+  int hiddenDevices() const { return hiddenDevices_; }  // idle devices without a row
 
  private:
   std::shared_ptr<const Graph> graph_;
   std::vector<QString> deviceNames_;
+  void hideIdleDevices();
+
   std::vector<TimelineRow> rows_;
+  int hiddenDevices_ = 0;
   std::vector<TimelineItem> items_;
   std::vector<OpId> itemOps_;
   void appendLabel(const std::string& name, int32_t more);

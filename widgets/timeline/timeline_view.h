@@ -64,6 +64,7 @@ class TimelineView : public QWidget {
   QRectF opBarRect(OpId op) const;
   // Number of bars (fused kernels count once, a transfer once per channel of its route).
   size_t barCount() const { return model_.numBars(); }
+  int hiddenDevices() const { return model_.hiddenDevices(); }  // idle devices given no row
   // Height the whole timeline needs (axis + all rows), for export.
   int contentHeight() const;
   // Draws the whole timeline (all rows, zoomed to fit) into `target` (PNG/SVG export).
