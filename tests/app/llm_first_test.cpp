@@ -2,16 +2,20 @@
 // app on 8, 64, 1,024 and 16,384 H100s lands in the Parallel Plan window with a plan that fits
 // (Megatron's rule at once; the exact search in the background), not on one device; a server of
 // the memory panel expands to its GPUs; tp changes in the plan while that search runs (the edit
-// stops it); the plan exports as Megatron-LM
-// arguments; no window grows past the screen. A model that is no LLM opens in the op graph as
-// before. Screenshots of each size go to GP_SCREENSHOT_DIR (llm-first-<GPUs>.png).
+// stops it); the plan exports as Megatron-LM arguments; no window grows past the screen. A
+// config.json dropped on the window opens the same way; a model that is no LLM opens in the op
+// graph as before. Screenshots of each size go to GP_SCREENSHOT_DIR (llm-first-<GPUs>.png and
+// the main window behind it, llm-first-<GPUs>-op-graph.png).
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QGuiApplication>
+#include <QMimeData>
 #include <QScreen>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include "app_test_helpers.h"
 #include "document.h"
@@ -141,6 +145,25 @@ class LlmFirstTest : public QObject {
       w.clusterPanel()->deviceTree()->expandServer(0);
       QVERIFY(w.grab().save(QString::fromUtf8(shots) + QStringLiteral("/llm-first-%1-op-graph.png").arg(gpus)));
     }
+  }
+
+  // A config.json dropped on the window opens the same way (on the cluster chosen last).
+  void droppedConfigOpensItsPlan() {
+    Document doc;
+    MainWindow w(&doc, nullptr, false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(kQwen)});
+    QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    ParallelWindow* pw = waitForPlan(w);
+    QVERIFY2(pw, "the dropped config opened no parallel plan");
+    QCOMPARE(pw->session()->modelSpec(), kQwen);
+    QVERIFY(!doc.hasMeasurement());
   }
 
   // A model that is no LLM still opens in the op graph, measured as opened.

@@ -31,11 +31,18 @@ DeviceLegend::DeviceLegend(QWidget* parent) : QWidget(parent) {
 
 void DeviceLegend::setDevices(const QStringList& names) {
   names_ = names;
+  measureNames();
   counts_.assign(static_cast<size_t>(names.size()), 0);
   hoverRow_ = dropRow_ = -1;
   updateCountTexts();
   updateGeometry();
   update();
+}
+
+void DeviceLegend::measureNames() {
+  const QFontMetrics fm(font());
+  maxNameWidth_ = 0;
+  for (const QString& n : names_) maxNameWidth_ = std::max(maxNameWidth_, fm.horizontalAdvance(n));
 }
 
 void DeviceLegend::setOpCounts(const std::vector<int>& opsPerDevice) {
@@ -49,14 +56,13 @@ void DeviceLegend::setOpCounts(const std::vector<int>& opsPerDevice) {
 void DeviceLegend::updateCountTexts() {
   total_ = 0;
   for (int c : counts_) total_ += c;
-  countTexts_.clear();
+  // The widest count text from the distinct counts (a large cluster's devices mostly hold 0).
   const QFontMetrics fm(font());
+  std::vector<int> distinct(counts_.begin(), counts_.end());
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   maxCountWidth_ = 0;
-  for (int c : counts_) {
-    countTexts_ << tr("%Ln ops", nullptr, c);
-    maxCountWidth_ = std::max(maxCountWidth_, fm.horizontalAdvance(countTexts_.back()));
-  }
-  updateElidedNames();
+  for (int c : distinct) maxCountWidth_ = std::max(maxCountWidth_, fm.horizontalAdvance(tr("%Ln ops", nullptr, c)));
 }
 
 QRect DeviceLegend::countRect(const QRect& row) const {
@@ -68,19 +74,11 @@ QRect DeviceLegend::nameRect(const QRect& row) const {
   return {left, row.top(), countRect(row).left() - left - kPad, row.height()};
 }
 
-void DeviceLegend::updateElidedNames() {
-  const QFontMetrics fm(font());
-  const int w = nameRect(rowRect(0)).width();
-  elidedNames_.clear();
-  for (const QString& n : names_) elidedNames_ << fm.elidedText(n, Qt::ElideMiddle, w);
-}
-
-void DeviceLegend::resizeEvent(QResizeEvent*) {
-  updateElidedNames();
-}
+void DeviceLegend::resizeEvent(QResizeEvent*) { update(); }
 
 QString DeviceLegend::countText(int device) const {
-  return device >= 0 && device < countTexts_.size() ? countTexts_[device] : QString();
+  return device >= 0 && static_cast<size_t>(device) < counts_.size() ? tr("%Ln ops", nullptr, counts_[static_cast<size_t>(device)])
+                                                                    : QString();
 }
 
 int DeviceLegend::rowHeight() const {
@@ -99,9 +97,7 @@ int DeviceLegend::rowAt(const QPoint& pos) const {
 }
 
 QSize DeviceLegend::sizeHint() const {
-  const QFontMetrics fm(font());
-  int nameW = 0;
-  for (const QString& n : names_) nameW = std::max(nameW, fm.horizontalAdvance(n));
+  const int nameW = maxNameWidth_;
   const int w = 2 * kMargin + kPad + kSwatch + kPad + nameW + 3 * kPad + maxCountWidth_ + kPad;
   return {std::max(w, 160), 2 * kMargin + std::max(1, deviceCount()) * rowHeight()};
 }
@@ -157,10 +153,12 @@ void DeviceLegend::paintEvent(QPaintEvent* event) {
         p.drawText(name, Qt::AlignVCenter | Qt::AlignLeft, fontMetrics().elidedText(names_[d], Qt::ElideRight, name.width()));
       continue;
     }
-    if (d < elidedNames_.size()) p.drawText(nameRect(r), Qt::AlignVCenter | Qt::AlignLeft, elidedNames_[d]);
-    if (d < countTexts_.size()) {
+    if (d < names_.size())  // elided for the rows painted only
+      p.drawText(nameRect(r), Qt::AlignVCenter | Qt::AlignLeft,
+                 fontMetrics().elidedText(names_[d], Qt::ElideMiddle, nameRect(r).width()));
+    if (static_cast<size_t>(d) < counts_.size()) {
       p.setPen(pal.color(counts_[static_cast<size_t>(d)] > 0 ? QPalette::Text : QPalette::PlaceholderText));
-      p.drawText(countRect(r), Qt::AlignVCenter | Qt::AlignRight, countTexts_[d]);
+      p.drawText(countRect(r), Qt::AlignVCenter | Qt::AlignRight, countText(d));
     }
   }
 }
@@ -250,6 +248,7 @@ void DeviceLegend::dropEvent(QDropEvent* event) {
 
 void DeviceLegend::changeEvent(QEvent* event) {
   if (event->type() == QEvent::FontChange) {
+    measureNames();
     updateCountTexts();
     updateGeometry();
   }

@@ -55,17 +55,16 @@ class DeviceLegend : public QWidget {
  private:
   int rowHeight() const;
   void updateCountTexts();
-  void updateElidedNames();
+  void measureNames();
   QRect nameRect(const QRect& row) const;
   QRect countRect(const QRect& row) const;
   void setDropRow(int row);
 
   QStringList names_;
   std::vector<int> counts_;
-  QStringList countTexts_;   // formatted once, painted many times
-  QStringList elidedNames_;  // names elided to the current width
   int total_ = 0;
   int maxCountWidth_ = 0;
+  int maxNameWidth_ = 0;  // measured once per setDevices (sizeHint asks often)
   int hoverRow_ = -1;
   int dropRow_ = -1;
   QString dropPreview_;  // for dropRow_
