@@ -15,7 +15,8 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln op</numerusform>
@@ -77,7 +78,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+282"/>
+        <location filename="../app/desktop/document.cpp" line="+283"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>

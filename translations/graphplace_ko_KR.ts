@@ -536,14 +536,15 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>연산 %Ln개</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+98"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 연산 %2개(%3%)
@@ -701,7 +702,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceTreeView</name>
     <message>
-        <location filename="../widgets/panels/device_tree_view.cpp" line="+54"/>
+        <location filename="../widgets/panels/device_tree_view.cpp" line="+55"/>
         <source>Filter devices by name</source>
         <translation>이름으로 장치 필터</translation>
     </message>
@@ -719,7 +720,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1: 배치 파일을 적용할 수 없습니다</translation>
     </message>
@@ -2181,7 +2182,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>GPU를 프로파일링하는 중입니다. 프로파일링이 끝난 뒤에 GPU에서 측정하세요.</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_parallel.cpp" line="+11"/>
+        <location filename="../app/desktop/main_window_parallel.cpp" line="+12"/>
         <source>&amp;Parallel Plan…</source>
         <translation>병렬 계획(&amp;P)…</translation>
     </message>
@@ -3277,7 +3278,7 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>Start</source>
         <translation>시작</translation>
     </message>
@@ -3531,12 +3532,14 @@ Global batch %2, layers per stage %3</source>
         <translation>스테이지 %1이(가) 레이어 %2에서 시작</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
+        <location line="+11"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>병렬 계획 — %2의 %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
+        <location line="+11"/>
         <source>Loading %1 as a stack of layers…</source>
         <translation>%1을(를) 레이어 스택으로 불러오는 중…</translation>
     </message>

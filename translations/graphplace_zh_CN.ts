@@ -536,14 +536,15 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+56"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln 个算子</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+98"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
@@ -701,7 +702,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceTreeView</name>
     <message>
-        <location filename="../widgets/panels/device_tree_view.cpp" line="+54"/>
+        <location filename="../widgets/panels/device_tree_view.cpp" line="+55"/>
         <source>Filter devices by name</source>
         <translation>按名称筛选设备</translation>
     </message>
@@ -719,7 +720,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>%1: the placement file could not be applied</source>
         <translation>%1：无法应用该放置文件</translation>
     </message>
@@ -2181,7 +2182,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>正在分析 GPU：请在分析完成后再在 GPU 上测量。</translation>
     </message>
     <message>
-        <location filename="../app/desktop/main_window_parallel.cpp" line="+11"/>
+        <location filename="../app/desktop/main_window_parallel.cpp" line="+12"/>
         <source>&amp;Parallel Plan…</source>
         <translation>并行方案(&amp;P)…</translation>
     </message>
@@ -3277,7 +3278,7 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>Start</source>
         <translation>起点</translation>
     </message>
@@ -3531,12 +3532,14 @@ Global batch %2, layers per stage %3</source>
         <translation>阶段 %1 从第 %2 层开始</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
+        <location line="+11"/>
         <source>Parallel Plan — %1 on %2</source>
         <translation>并行方案 — %1，%2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
+        <location line="+11"/>
         <source>Loading %1 as a stack of layers…</source>
         <translation>正在将 %1 加载为层堆栈…</translation>
     </message>

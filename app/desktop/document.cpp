@@ -139,6 +139,7 @@ void Document::open(const OpenRequest& request) {
   options.import.dims = request.dims;
   options.precision = request.precision;
   const int task = beginTask(tr("Opening %1…").arg(request.model));
+  Q_EMIT openStarted(request.model, options, cluster);
   const int64_t open = opens_.start();
   const int64_t clusterChoice = chosenCluster_.token();
   startJob(

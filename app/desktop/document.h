@@ -183,6 +183,9 @@ class Document : public QObject {
   void remeasure();  // in the background, no history entry
 
  Q_SIGNALS:
+  // open() started loading `model` on `cluster` (on the UI thread, before the load): a view that
+  // needs the model in another form may start loading it at once, alongside (an LLM's layers).
+  void openStarted(const QString& model, const gp::LoadOptions& options, std::shared_ptr<const gp::Cluster> cluster);
   void opened();                  // a new workspace (graph and cluster): views reset
   void clusterChanged();          // same graph, another cluster
   void planChanged();

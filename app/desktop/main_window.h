@@ -113,6 +113,7 @@ class MainWindow : public QMainWindow {
   void createGpuActions();    // main_window_gpu.cpp
   void createParallelAction();  // main_window_parallel.cpp
   void followWorkspaceInParallelPlan();
+  void createParallelWindow();
   void createCostModelAction();  // main_window_costmodel.cpp
   // main_window_explain.cpp
   void createExplainDock();

@@ -2,6 +2,7 @@
 // model and cluster while it is open.
 #include <QAction>
 
+#include "llm_first.h"
 #include "main_window.h"
 #include "parallel_window.h"
 
@@ -22,24 +23,34 @@ void MainWindow::createParallelAction() {
     else
       followWorkspaceInParallelPlan();
   });
+  // An LLM's layers load alongside the document's op graph (the window shows once it is open).
+  connect(doc_, &Document::openStarted, this,
+          [this](const QString& model, const LoadOptions& options, std::shared_ptr<const Cluster> cluster) {
+            if (!isLlmSpec(model.toStdString())) return;
+            if (!parallelWindow_) createParallelWindow();
+            if (!parallelWindow_->isVisible()) parallelWindow_->setGeometry(geometry());
+            parallelWindow_->preload(model, options, cluster, /*searchAfterLoad=*/true);
+          });
   connect(doc_, &Document::clusterChanged, this, &MainWindow::followWorkspaceInParallelPlan);
 }
 
 ParallelWindow* MainWindow::openParallelPlan(bool llmFirst) {
   if (!doc_->hasModel()) return nullptr;
-  if (!parallelWindow_) {
-    parallelWindow_ = new ParallelWindow(this);
-    connect(parallelWindow_, &ParallelWindow::opGraphRequested, this, [this] {
-      raise();
-      activateWindow();
-    });
-  }
+  if (!parallelWindow_) createParallelWindow();
   if (llmFirst && !parallelWindow_->isVisible()) parallelWindow_->setGeometry(geometry());
   parallelWindow_->setWorkspace(doc_->workspace(), llmFirst);
   parallelWindow_->show();
   parallelWindow_->raise();
   parallelWindow_->activateWindow();
   return parallelWindow_;
+}
+
+void MainWindow::createParallelWindow() {
+  parallelWindow_ = new ParallelWindow(this);
+  connect(parallelWindow_, &ParallelWindow::opGraphRequested, this, [this] {
+    raise();
+    activateWindow();
+  });
 }
 
 ParallelWindow* MainWindow::parallelWindow() const { return parallelWindow_; }

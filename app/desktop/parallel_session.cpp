@@ -56,6 +56,11 @@ ParallelSession::~ParallelSession() {
 QString ParallelSession::clusterName() const { return task_ ? QString::fromStdString(task_->c.name()) : QString(); }
 
 void ParallelSession::load(std::shared_ptr<const Workspace> ws, bool searchAfterLoad) {
+  load(ws->modelSpec, ws->options, ws->cluster, searchAfterLoad);
+}
+
+void ParallelSession::load(const QString& modelSpec, const LoadOptions& options, std::shared_ptr<const Cluster> cluster,
+                           bool searchAfterLoad) {
   if (search_) search_->cancel = true;  // its result is dropped: it belongs to the old task
   search_.reset();
   background_ = false;
@@ -63,7 +68,7 @@ void ParallelSession::load(std::shared_ptr<const Workspace> ws, bool searchAfter
   const int64_t generation = ++generation_;
   task_.reset();
   loadError_.clear();
-  spec_ = ws->modelSpec;
+  spec_ = modelSpec;
   state_ = start_ = {};
   measurement_ = {};
   undo_.clear();
@@ -73,7 +78,7 @@ void ParallelSession::load(std::shared_ptr<const Workspace> ws, bool searchAfter
   setBusy();
   startJob(
       this, &pool_,
-      [spec = ws->modelSpec.toStdString(), options = ws->options, cluster = ws->cluster] {
+      [spec = modelSpec.toStdString(), options, cluster] {
         LoadedTask loaded;
         loaded.task = loadTask(spec, options, *cluster);
         const ParallelTask& t = *loaded.task;

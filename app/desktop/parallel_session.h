@@ -51,6 +51,9 @@ class ParallelSession : public QObject {
   // (history: "Start" or "Megatron"). `searchAfterLoad`: the exact search starts once it is
   // shown, and its best plan replaces it when it finishes (an LLM opened in this view).
   void load(std::shared_ptr<const Workspace> ws, bool searchAfterLoad = false);
+  // The same from the model's spec and load options (the workspace need not exist yet).
+  void load(const QString& modelSpec, const LoadOptions& options, std::shared_ptr<const Cluster> cluster,
+            bool searchAfterLoad = false);
   bool isLoading() const { return loading_; }
   bool hasTask() const { return task_ != nullptr; }
   const ParallelTask* task() const { return task_.get(); }

@@ -294,12 +294,29 @@ QWidget* ParallelWindow::createPlanPage() {
 void ParallelWindow::setWorkspace(const std::shared_ptr<const Workspace>& ws, bool searchAfterLoad) {
   if (!ws) return;
   if (ws->graph.get() == graph_ && ws->cluster.get() == cluster_) return;
+  if (!graph_ && ws->cluster.get() == cluster_ && !preloaded_.empty() && preloaded_ == ws->identity.sha256) {
+    graph_ = ws->graph.get();  // preload() is loading it already
+    preloaded_.clear();
+    return;
+  }
+  preloaded_.clear();
   graph_ = ws->graph.get();
   cluster_ = ws->cluster.get();
   setWindowTitle(tr("Parallel Plan — %1 on %2").arg(ws->modelSpec, QString::fromStdString(ws->cluster->name())));
   mfu_->clear();
   showMessage(tr("Loading %1 as a stack of layers…").arg(ws->modelSpec), false);
   session_.load(ws, searchAfterLoad);
+}
+
+void ParallelWindow::preload(const QString& modelSpec, const LoadOptions& options,
+                             const std::shared_ptr<const Cluster>& cluster, bool searchAfterLoad) {
+  graph_ = nullptr;
+  cluster_ = cluster.get();
+  preloaded_ = modelSha256(modelSpec.toStdString(), options);
+  setWindowTitle(tr("Parallel Plan — %1 on %2").arg(modelSpec, QString::fromStdString(cluster->name())));
+  mfu_->clear();
+  showMessage(tr("Loading %1 as a stack of layers…").arg(modelSpec), false);
+  session_.load(modelSpec, options, cluster, searchAfterLoad);
 }
 
 void ParallelWindow::showMessage(const QString& text, bool error) {

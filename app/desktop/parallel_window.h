@@ -5,8 +5,10 @@
 // mesh on the servers and every device's memory. Megatron, Data parallel, Exact and Optimize
 // (the DQN, in the background, with Stop) produce plans; Reset goes back to the first plan;
 // Ctrl+Z / Ctrl+Shift+Z undo and redo every change; Export writes the plan file, the trace and
-// the plan as a framework's launch configuration; Import reads one as the plan and compares it.
-// It reads the document's workspace and never changes the document. Closing it stops a search.
+// the plan as a framework's launch configuration; Import reads one as the plan and compares it;
+// Op Graph goes back to the main window. It reads the document's workspace and never changes the
+// document. Closing it stops a search. An LLM opens here (MainWindow::openParallelPlan): the
+// first plan is one that runs, and the exact search started after it leaves the plan editable.
 #pragma once
 #include <QMainWindow>
 #include <memory>
@@ -39,6 +41,11 @@ class ParallelWindow : public QMainWindow {
   // ones (another calibration table only) keep what is shown. `searchAfterLoad`: the exact search
   // runs once the first plan is shown (ParallelSession::load).
   void setWorkspace(const std::shared_ptr<const Workspace>& ws, bool searchAfterLoad = false);
+  // Starts loading `modelSpec` on `cluster` before its workspace exists (Document::openStarted,
+  // an LLM): the setWorkspace that follows with the same model (modelSha256) and cluster keeps
+  // what this loads, so the layer stack loads alongside the document's op graph.
+  void preload(const QString& modelSpec, const LoadOptions& options, const std::shared_ptr<const Cluster>& cluster,
+               bool searchAfterLoad);
   ParallelSession* session() { return &session_; }
 
   // What is shown, for tests and --screenshot-like captures.
@@ -100,6 +107,7 @@ class ParallelWindow : public QMainWindow {
   DqnOptions dqn_;
   const void* graph_ = nullptr;  // what the session was loaded for
   const void* cluster_ = nullptr;
+  std::string preloaded_;  // modelSha256 of what preload() loads until its workspace arrives
   QStackedWidget* pages_ = nullptr;
   QLabel* message_ = nullptr;
   QLabel* title_ = nullptr;
