@@ -207,6 +207,10 @@ class PanelsTest : public QObject {
     // A cluster from a file shows the file's name; presets stay choosable.
     panel.setCluster(loadCluster("2xK80"), "/tmp/somewhere/my_cluster.json");
     QCOMPARE(panel.presetCombo()->currentText(), QString("my_cluster.json (file)"));
+    // A generated cluster shows its spec.
+    panel.setCluster(loadCluster("2xK80"), "128x8xH100-IB");
+    QCOMPARE(panel.presetCombo()->currentText(), QString("128x8xH100-IB"));
+    panel.setCluster(loadCluster("2xK80"), "/tmp/somewhere/my_cluster.json");
     QCOMPARE(panel.presetCombo()->count(), 4);
     panel.setCluster(loadCluster("2xK80"), "2xK80");
     QCOMPARE(panel.presetCombo()->count(), 3);

@@ -102,7 +102,10 @@ void ClusterPanel::selectLabelInCombo(const QString& label) {
     return;
   }
   fileLabel_ = label;
-  combo_->insertItem(0, tr("%1 (file)").arg(QFileInfo(label).fileName()), QString());
+  // A file by its name; a generated cluster ("128x8xH100-IB", "random:7") by its spec.
+  const QFileInfo file(label);
+  const bool isFile = file.isFile() || label.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+  combo_->insertItem(0, isFile ? tr("%1 (file)").arg(file.fileName()) : label, QString());
   combo_->setItemData(0, label, Qt::ToolTipRole);
   combo_->setCurrentIndex(0);
 }
