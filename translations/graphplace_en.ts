@@ -15,7 +15,7 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+63"/>
         <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
@@ -191,7 +191,7 @@
 <context>
     <name>gp::MainWindow</name>
     <message numerus="yes">
-        <location filename="../app/desktop/main_window.cpp" line="+342"/>
+        <location filename="../app/desktop/main_window.cpp" line="+357"/>
         <source>Timeline (%n idle device(s) not shown)</source>
         <translation>
             <numerusform>Timeline (%n idle device not shown)</numerusform>

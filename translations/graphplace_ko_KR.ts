@@ -181,7 +181,7 @@
         <translation>상태</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+31"/>
         <source>%1 (file)</source>
         <translation>%1(파일)</translation>
     </message>
@@ -536,7 +536,7 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+63"/>
         <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
@@ -544,7 +544,7 @@
         </translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+113"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1: 연산 %2개(%3%)
@@ -1565,18 +1565,23 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>클러스터</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
+        <source>Filter devices by name</source>
+        <translation>이름으로 장치 필터</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Devices</source>
         <translation>장치</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+228"/>
+        <location line="+230"/>
         <source>Timeline</source>
         <translation>타임라인</translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-229"/>
         <source>History</source>
         <translation>기록</translation>
     </message>
@@ -1591,7 +1596,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>검사기</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+178"/>
         <source>To %1</source>
         <translation>%1(으)로</translation>
     </message>

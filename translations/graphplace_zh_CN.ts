@@ -181,7 +181,7 @@
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+31"/>
         <source>%1 (file)</source>
         <translation>%1（文件）</translation>
     </message>
@@ -536,7 +536,7 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+65"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+63"/>
         <location line="+15"/>
         <source>%Ln ops</source>
         <translation>
@@ -544,7 +544,7 @@
         </translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+113"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
@@ -1565,18 +1565,23 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
+        <source>Filter devices by name</source>
+        <translation>按名称筛选设备</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+228"/>
+        <location line="+230"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location line="-227"/>
+        <location line="-229"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -1591,7 +1596,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>检查器</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+178"/>
         <source>To %1</source>
         <translation>到 %1</translation>
     </message>

@@ -110,8 +110,21 @@ void MainWindow::createViews() {
   legendScroll->setFrameShape(QFrame::NoFrame);
   legendScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   legendScroll->setMinimumHeight(2 * (fontMetrics().height() + 8));
+  // Above it, on a cluster of more than a few servers' worth, a filter by name.
+  auto* legendBox = new QWidget(this);
+  auto* legendLayout = new QVBoxLayout(legendBox);
+  legendLayout->setContentsMargins(0, 0, 0, 0);
+  legendLayout->setSpacing(2);
+  legendFilter_ = new QLineEdit(legendBox);
+  legendFilter_->setObjectName(QStringLiteral("devicesFilter"));
+  legendFilter_->setPlaceholderText(tr("Filter devices by name"));
+  legendFilter_->setClearButtonEnabled(true);
+  legendFilter_->hide();
+  connect(legendFilter_, &QLineEdit::textChanged, legend_, &DeviceLegend::setFilter);
+  legendLayout->addWidget(legendFilter_);
+  legendLayout->addWidget(legendScroll, 1);
   QDockWidget* legendDock =
-      makeDock(tr("Devices"), QStringLiteral("devicesDock"), legendScroll, Qt::RightDockWidgetArea);
+      makeDock(tr("Devices"), QStringLiteral("devicesDock"), legendBox, Qt::RightDockWidgetArea);
   QDockWidget* timelineDock = makeDock(tr("Timeline"), QStringLiteral("timelineDock"), timelineCompare_, Qt::BottomDockWidgetArea);
   QDockWidget* historyDock = makeDock(tr("History"), QStringLiteral("historyDock"), historyPanel_, Qt::BottomDockWidgetArea);
   rewardPlot_ = new RewardPlot(this);
@@ -281,6 +294,8 @@ void MainWindow::onOpened() {
 void MainWindow::onClusterChanged() {
   const QStringList names = doc_->deviceNames();
   graphView_->setDevices(names);
+  legendFilter_->clear();
+  legendFilter_->setVisible(names.size() > 16);
   legend_->setDevices(names);
   inspector_->setDevices(names);
   clusterPanel_->setCluster(*doc_->cluster(), doc_->workspace()->clusterLabel);

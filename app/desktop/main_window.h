@@ -20,6 +20,7 @@ class QAction;
 class QActionGroup;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QToolButton;
@@ -188,6 +189,7 @@ class MainWindow : public QMainWindow {
   QComboBox* colorMode_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QMenu* assignMenu_ = nullptr;
+  QLineEdit* legendFilter_ = nullptr;  // the Devices dock's filter (large clusters)
   QMenu* viewMenu_ = nullptr;
   QAction *openAct_ = nullptr, *measureAct_ = nullptr, *undoAct_ = nullptr, *redoAct_ = nullptr;
   QAction *allBaselinesAct_ = nullptr, *cancelAct_ = nullptr, *fitAct_ = nullptr;

@@ -219,6 +219,36 @@ class PanelsTest : public QObject {
     QCOMPARE(chosen.count(), 1);  // programmatic changes do not emit
   }
 
+  // 1,024 devices filtered to one server's: eight rows, and a drop on the third of them moves
+  // the ops to node77/gpu2 (device 618).
+  void legendFilterKeepsDevicesAndDrops() {
+    QStringList names;
+    for (int d = 0; d < 1024; ++d) names << QString("node%1/gpu%2").arg(d / 8).arg(d % 8);
+    DeviceLegend legend;
+    legend.setDevices(names);
+    legend.setOpCounts(std::vector<int>(1024, 0));
+    QCOMPARE(legend.shownCount(), 1024);
+    legend.setFilter("NODE77/");
+    QCOMPARE(legend.shownCount(), 8);
+    legend.resize(legend.sizeHint());
+    QVERIFY(legend.sizeHint().height() < 300);
+    legend.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&legend));
+    QVERIFY(legend.rowRect(0).isEmpty());  // filtered out
+    const QPoint onThird = legend.rowRect(618).center();
+    QCOMPARE(legend.rowAt(onThird), 618);
+    QSignalSpy assigned(&legend, &DeviceLegend::assignRequested);
+    std::unique_ptr<QMimeData> mime(opsToMime({4, 5}));
+    QDragEnterEvent enter(onThird, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &enter);
+    QDropEvent drop(QPointF(onThird), Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &drop);
+    QCOMPARE(assigned.count(), 1);
+    QCOMPARE(assigned.at(0).at(1).toInt(), 618);
+    legend.setFilter({});
+    QCOMPARE(legend.shownCount(), 1024);
+  }
+
   void legendDropAssigns() {
     DeviceLegend legend;
     legend.setDevices({"gpu0", "gpu1", "gpu2", "gpu3"});

@@ -33,10 +33,8 @@ void DeviceLegend::setDevices(const QStringList& names) {
   names_ = names;
   measureNames();
   counts_.assign(static_cast<size_t>(names.size()), 0);
-  hoverRow_ = dropRow_ = -1;
   updateCountTexts();
-  updateGeometry();
-  update();
+  setFilter(filter_);  // rows: the devices whose name matches
 }
 
 void DeviceLegend::measureNames() {
@@ -86,20 +84,34 @@ int DeviceLegend::rowHeight() const {
 }
 
 QRect DeviceLegend::rowRect(int device) const {
-  if (device < 0 || device >= deviceCount()) return {};
-  return {kMargin, kMargin + device * rowHeight(), width() - 2 * kMargin, rowHeight()};
+  if (device < 0 || device >= deviceCount() || rowOf_[static_cast<size_t>(device)] < 0) return {};
+  return {kMargin, kMargin + rowOf_[static_cast<size_t>(device)] * rowHeight(), width() - 2 * kMargin, rowHeight()};
 }
 
 int DeviceLegend::rowAt(const QPoint& pos) const {
   if (pos.x() < 0 || pos.x() >= width() || pos.y() < kMargin) return -1;
   const int row = (pos.y() - kMargin) / rowHeight();
-  return row < deviceCount() ? row : -1;
+  return row < shownCount() ? shown_[static_cast<size_t>(row)] : -1;
+}
+
+void DeviceLegend::setFilter(const QString& text) {
+  filter_ = text;
+  shown_.clear();
+  rowOf_.assign(names_.size(), -1);
+  for (int d = 0; d < deviceCount(); ++d)
+    if (filter_.isEmpty() || names_[d].contains(filter_, Qt::CaseInsensitive)) {
+      rowOf_[static_cast<size_t>(d)] = static_cast<int>(shown_.size());
+      shown_.push_back(d);
+    }
+  hoverRow_ = dropRow_ = -1;
+  updateGeometry();
+  update();
 }
 
 QSize DeviceLegend::sizeHint() const {
   const int nameW = maxNameWidth_;
   const int w = 2 * kMargin + kPad + kSwatch + kPad + nameW + 3 * kPad + maxCountWidth_ + kPad;
-  return {std::max(w, 160), 2 * kMargin + std::max(1, deviceCount()) * rowHeight()};
+  return {std::max(w, 160), 2 * kMargin + std::max(1, shownCount()) * rowHeight()};
 }
 
 QSize DeviceLegend::minimumSizeHint() const {
@@ -113,8 +125,9 @@ void DeviceLegend::paintEvent(QPaintEvent* event) {
   const int rh = rowHeight();
   // Only the rows in the exposed part (the legend scrolls: thousands of rows at cluster scale).
   const int firstRow = std::max(0, (event->rect().top() - kMargin) / rh);
-  const int lastRow = std::min(deviceCount() - 1, (event->rect().bottom() - kMargin) / rh);
-  for (int d = firstRow; d <= lastRow; ++d) {
+  const int lastRow = std::min(shownCount() - 1, (event->rect().bottom() - kMargin) / rh);
+  for (int row = firstRow; row <= lastRow; ++row) {
+    const int d = shown_[static_cast<size_t>(row)];
     const QRect r = rowRect(d);
     const QColor c = deviceColor(d);
     // Share of the ops as a faint bar behind the row.

@@ -22,6 +22,10 @@ class DeviceLegend : public QWidget {
   void setOpCounts(const std::vector<int>& opsPerDevice);  // shown next to each name
 
   int deviceCount() const { return static_cast<int>(names_.size()); }
+  // Rows only for the devices whose name contains `text` (case-insensitive; empty: all). A
+  // device without a row has an empty rowRect.
+  void setFilter(const QString& text);
+  int shownCount() const { return static_cast<int>(shown_.size()); }
   int rowAt(const QPoint& pos) const;  // -1 outside the rows
   QRect rowRect(int device) const;
   int dropTargetRow() const { return dropRow_; }  // row highlighted under a drag, -1 if none
@@ -61,6 +65,9 @@ class DeviceLegend : public QWidget {
   void setDropRow(int row);
 
   QStringList names_;
+  QString filter_;
+  std::vector<int> shown_;  // the devices with a row, in row order
+  std::vector<int> rowOf_;  // per device: its row, -1 when filtered out
   std::vector<int> counts_;
   int total_ = 0;
   int maxCountWidth_ = 0;
