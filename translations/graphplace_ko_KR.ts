@@ -3564,7 +3564,7 @@ Global batch %2, layers per stage %3</source>
         <translation>fp32</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Does not fit: %1</source>
         <translation>맞지 않음: %1</translation>
     </message>
@@ -3631,6 +3631,16 @@ Where the time moved: %6.</source>
     </message>
     <message>
         <location line="+29"/>
+        <source>Stage %1: rank %2 on %3</source>
+        <translation>스테이지 %1: 랭크 %2, %3에서 실행</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stage %1: %2 ranks (dp %3 × cp %4 × tp %5), ranks %6–%7 on %8 … %9; the row is every one of them: they run the same passes</source>
+        <translation>스테이지 %1: 랭크 %2개 (dp %3 × cp %4 × tp %5), 랭크 %6–%7, %8 … %9에서 실행; 이 행은 그 모두를 나타냄: 같은 패스를 실행함</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3756,7 +3766,7 @@ Where the time moved: %6.</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+76"/>
         <source>Forward pass of micro-batch %1</source>
         <translation>마이크로배치 %1의 순전파</translation>
     </message>

@@ -3564,7 +3564,7 @@ Global batch %2, layers per stage %3</source>
         <translation>fp32</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Does not fit: %1</source>
         <translation>放不下：%1</translation>
     </message>
@@ -3631,6 +3631,16 @@ Where the time moved: %6.</source>
     </message>
     <message>
         <location line="+29"/>
+        <source>Stage %1: rank %2 on %3</source>
+        <translation>阶段 %1：rank %2，位于 %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stage %1: %2 ranks (dp %3 × cp %4 × tp %5), ranks %6–%7 on %8 … %9; the row is every one of them: they run the same passes</source>
+        <translation>阶段 %1：%2 个 rank（dp %3 × cp %4 × tp %5），rank %6–%7，位于 %8 … %9；这一行代表其中每一个：它们运行相同的计算</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3756,7 +3766,7 @@ Where the time moved: %6.</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+76"/>
         <source>Forward pass of micro-batch %1</source>
         <translation>微批 %1 的前向</translation>
     </message>

@@ -354,6 +354,7 @@ void ParallelWindow::onChanged() {
   mesh_->setPlan(s.plan, m.rankDevice);
   memory_->setMeasurement(m, s.plan.ranksPerStage());
   pipeline_->setMeasurement(m, s.plan.pp);
+  pipeline_->setStageNotes(stageNotes(s.plan, m));
   summary_->setText(m.feasible ? pformat::summaryText(m)
                                : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
@@ -485,6 +486,32 @@ void ParallelWindow::updateMfuReference() {
   else
     mfu_->setReference(h.entry(best).mfu,
                        QStringLiteral("%1: %2 %").arg(h.entry(best).label, pformat::percentText(h.entry(best).mfu)));
+}
+
+// Per pipeline stage: which ranks and GPUs its row stands for.
+std::vector<QString> ParallelWindow::stageNotes(const ParallelPlan& plan, const ParallelMeasurement& m) const {
+  std::vector<QString> notes;
+  if (!session_.hasTask()) return notes;
+  const Cluster& c = session_.task()->c;
+  const int per = std::max(1, plan.ranksPerStage());
+  const QLocale loc;
+  auto gpu = [&](int rank) {
+    const int d = rank < static_cast<int>(m.rankDevice.size()) ? m.rankDevice[static_cast<size_t>(rank)] : -1;
+    return d >= 0 && d < c.numDevices() ? QString::fromStdString(c.device(d).name) : QStringLiteral("?");
+  };
+  for (int s = 0; s < plan.pp; ++s) {
+    const int first = s * per, last = first + per - 1;
+    notes.push_back(per == 1 ? tr("Stage %1: rank %2 on %3").arg(s).arg(first).arg(gpu(first))
+                             : tr("Stage %1: %2 ranks (dp %3 × cp %4 × tp %5), ranks %6–%7 on %8 … %9; "
+                                  "the row is every one of them: they run the same passes")
+                                   .arg(s)
+                                   .arg(loc.toString(per))
+                                   .arg(plan.dp)
+                                   .arg(plan.cp)
+                                   .arg(plan.tp)
+                                   .arg(loc.toString(first), loc.toString(last), gpu(first), gpu(last)));
+  }
+  return notes;
 }
 
 QString ParallelWindow::summaryText() const { return summary_->text(); }

@@ -102,6 +102,7 @@ class ParallelWindow : public QMainWindow {
   void showMessage(const QString& text, bool error);
   void chooseAndExport(bool trace);
   void updateMfuReference();
+  std::vector<QString> stageNotes(const ParallelPlan& plan, const ParallelMeasurement& m) const;
 
   ParallelSession session_;
   DqnOptions dqn_;

@@ -25,6 +25,7 @@
 #include "parallel/device_memory_panel.h"
 #include "parallel/mesh_view.h"
 #include "parallel/parallel_controls.h"
+#include "parallel/pipeline_view.h"
 #include "parallel_window.h"
 
 using namespace gp;
@@ -117,6 +118,12 @@ class LlmFirstTest : public QObject {
       QVERIFY(memory->isServerExpanded(server));
     }
     QCOMPARE(pw->meshView()->isCompact(), gpus >= 1024);
+    // A stage's row in the pipeline stands for all its ranks: its label names them.
+    QString note;
+    for (int y = 0; y < pw->pipelineView()->height() && note.isEmpty(); y += 2)
+      note = pw->pipelineView()->stageNoteAt(QPointF(12, y));
+    QVERIFY2(note.startsWith(QStringLiteral("Stage 0: ")) && note.contains(QString::fromStdString(s.task()->c.device(0).name)),
+             qPrintable(note));
 
     // Another tensor-parallel size: re-simulated, every view follows.
     const int tp = s.state().plan.tp == 2 ? 4 : 2;

@@ -253,12 +253,23 @@ void PipelineView::mouseReleaseEvent(QMouseEvent*) { dragX_ = -1; }
 
 void PipelineView::mouseDoubleClickEvent(QMouseEvent*) { zoomToFit(); }
 
+QString PipelineView::stageNoteAt(QPointF pos) const {
+  const Geometry g = geometry(QRectF(rect()));
+  if (pos.x() >= g.plot.left() || pos.y() < g.plot.top() || g.stageH <= 0) return {};
+  const auto stage = static_cast<size_t>((pos.y() - g.plot.top()) / g.stageH);
+  return stage < stageNotes_.size() && static_cast<int>(stage) < rows_.stages ? stageNotes_[stage] : QString();
+}
+
 bool PipelineView::event(QEvent* e) {
   if (e->type() != QEvent::ToolTip) return QWidget::event(e);
   auto* help = static_cast<QHelpEvent*>(e);
   const int i = eventAt(help->pos());
   if (i < 0) {
-    QToolTip::hideText();
+    const QString note = stageNoteAt(help->pos());
+    if (note.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), note, this);
     return true;
   }
   const PipelineEvent& ev = events_[static_cast<size_t>(i)];

@@ -6,6 +6,7 @@
 // pans, a double click fits the step again; hovering names the event.
 #pragma once
 #include <QWidget>
+#include <QString>
 #include <vector>
 
 #include "parallel/pipeline_rows.h"
@@ -21,6 +22,10 @@ class PipelineView : public QWidget {
   void setMeasurement(const ParallelMeasurement& m, int stages);
   void clear();
   void zoomToFit();
+  // What each stage's row stands for, shown over its label: the ranks and GPUs that run it (a
+  // row is every rank of its stage: they run the same passes). Empty: nothing shown.
+  void setStageNotes(std::vector<QString> notes) { stageNotes_ = std::move(notes); }
+  QString stageNoteAt(QPointF pos) const;  // "" outside the stage labels
 
   const PipelineRows& rows() const { return rows_; }
   int barCount(PipelineEvent::Kind kind) const;
@@ -51,6 +56,7 @@ class PipelineView : public QWidget {
   int eventAt(QPointF pos) const;
 
   std::vector<PipelineEvent> events_;
+  std::vector<QString> stageNotes_;
   PipelineRows rows_;
   double t0_ = 0, t1_ = 1;  // the visible time range, s
   double dragX_ = -1, dragT0_ = 0;
