@@ -9,6 +9,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <climits>
 
 #include "panels/memory_bar.h"
 
@@ -75,8 +76,6 @@ DeviceTreeView::DeviceTreeView(QWidget* parent)
   view_->header()->setStretchLastSection(false);
   view_->header()->setSectionsMovable(false);
   layout->addWidget(view_, 1);
-  // A dock may squeeze it to a few rows: the rest scrolls.
-  view_->setMinimumHeight(2 * (fontMetrics().height() + 8));
 
   connect(filter_, &QLineEdit::textChanged, this, &DeviceTreeView::setFilter);
   for (auto signal : {&QTreeView::doubleClicked, &QTreeView::activated})
@@ -92,6 +91,11 @@ void DeviceTreeView::setCluster(const Cluster& c) {
   // A list of a few GPUs needs no filter (and keeps none).
   filter_->setVisible(model_->deviceCount() > kExpandedDevices);
   if (filter_->isHidden() && !filter_->text().isEmpty()) filter_->clear();
+  // A squeezed dock still shows the header and up to four GPUs (a small cluster whole).
+  const int rows = std::clamp(model_->groups().levels() == 0 ? model_->deviceCount() : 2, 2, 4);
+  view_->setMinimumHeight(view_->header()->sizeHint().height() + rows * (fontMetrics().height() + 8) +
+                          2 * view_->frameWidth());
+  view_->setRootIsDecorated(model_->groups().levels() > 0);  // a flat list of GPUs needs no arrows
   applyShape();
   fitColumns();
 }
@@ -113,7 +117,8 @@ void DeviceTreeView::fitColumns() {
     if (r >= 0) name = std::max(name, fm.horizontalAdvance(model_->index(r, 0).data().toString()));
   if (model_->deviceCount() > 0)
     name = std::max(name, fm.horizontalAdvance(model_->deviceText(model_->deviceCount() - 1, DeviceTreeModel::Name)));
-  name += view_->indentation() * (model_->groups().levels() + 1) + 16;
+  name += view_->indentation() * model_->groups().levels() + 16 + (groups ? view_->indentation() : 0) +
+          fm.height();  // the device's swatch
   const int kind = fm.horizontalAdvance(QStringLiteral("V100-SXM2-16GB")) + 12;
   const int util = fm.horizontalAdvance(QStringLiteral("100–100 %")) + 12;
   const int busy = fm.horizontalAdvance(QStringLiteral("10,000.00 ms")) + 12;
@@ -130,7 +135,8 @@ void DeviceTreeView::fitColumns() {
   int fixed = (showKind_ ? kind : 0) + (showUtil_ ? util + busy : 0);
   const bool fullestFits = showFullest_ && groups && std::min(name, width * 2 / 5) + fixed + fullest + bar <= width;
   if (fullestFits) fixed += fullest;
-  name = std::clamp(width - fixed - bar, std::min(name, 90), name);
+  // Names shrink to leave the bar room, never below their full length in a flat list of GPUs.
+  name = std::clamp(width - fixed - bar, groups ? std::min(name, 90) : name, name);
   view_->setColumnHidden(DeviceTreeModel::Kind, !showKind_);
   view_->setColumnHidden(DeviceTreeModel::Utilization, !showUtil_);
   view_->setColumnHidden(DeviceTreeModel::Busy, !showUtil_);
@@ -203,10 +209,12 @@ bool DeviceTreeView::isServerExpanded(int server) const {
   return i.isValid() && view_->isExpanded(i);
 }
 
-int DeviceTreeView::visibleRowCount() const {
+int DeviceTreeView::visibleRowCount() const { return countVisibleRows(INT_MAX); }
+
+int DeviceTreeView::countVisibleRows(int limit) const {
   int rows = 0;
   std::vector<QModelIndex> open{QModelIndex()};
-  while (!open.empty()) {
+  while (!open.empty() && rows < limit) {
     const QModelIndex parent = open.back();
     open.pop_back();
     const int n = proxy_->rowCount(parent);
@@ -221,7 +229,7 @@ int DeviceTreeView::visibleRowCount() const {
 
 QSize DeviceTreeView::sizeHint() const {
   const int row = fontMetrics().height() + 8;
-  const int rows = std::clamp(visibleRowCount(), 4, 12);
+  const int rows = std::clamp(countVisibleRows(12), 4, 12);  // sizeHint is asked often: no walk of 16,384 rows
   return {380, filter_->sizeHint().height() + view_->header()->sizeHint().height() + rows * row + 8};
 }
 

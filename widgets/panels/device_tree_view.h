@@ -48,6 +48,7 @@ class DeviceTreeView : public QWidget {
 
  private:
   void applyShape();
+  int countVisibleRows(int limit) const;  // stops counting at `limit`
   void fitColumns();
 
   DeviceTreeModel* model_;

@@ -109,6 +109,9 @@ MeshView::Compact MeshView::compactLayout() const {
       c.cell = cell;
       c.gap = gap;
       c.columns = columns;
+      c.tileW = tileW;
+      c.tileH = tileH;
+      c.border = cell >= 4 ? 1 : 0;
       c.fits = rows * tileH <= h;
       c.left = kMargin;
       c.top = kMargin + kLegendHeight;
@@ -120,17 +123,16 @@ MeshView::Compact MeshView::compactLayout() const {
 
 QRectF MeshView::deviceRect(int device) const {
   if (device < 0 || device >= groups_.numDevices()) return {};
+  if (isCompact()) return compactRect(compactLayout(), device);
   const int server = groups_.serverOf(device), slot = groups_.slotOf(device);
-  if (isCompact()) {
-    const Compact c = compactLayout();
-    const int per = std::max(1, groups_.mostDevicesPerServer());
-    const int tileW = per * c.cell + c.gap + (c.cell >= 4 ? 2 : 0), tileH = c.cell + c.gap;
-    const int border = c.cell >= 4 ? 1 : 0;
-    return {c.left + border + (server % c.columns) * tileW + slot * c.cell, c.top + border + (server / c.columns) * tileH,
-            static_cast<double>(c.cell), static_cast<double>(c.cell)};
-  }
   const double x = kMargin + labelWidth() + 4 + slot * (cellWidth() + kCellGap);
   return {x, rowTop(server) + 6, cellWidth(), cellHeight()};
+}
+
+QRectF MeshView::compactRect(const Compact& c, int device) const {
+  const int server = groups_.serverOf(device), slot = groups_.slotOf(device);
+  return {c.left + c.border + (server % c.columns) * c.tileW + slot * c.cell,
+          c.top + c.border + (server / c.columns) * c.tileH, static_cast<double>(c.cell), static_cast<double>(c.cell)};
 }
 
 QSize MeshView::sizeHint() const {
@@ -146,14 +148,12 @@ int MeshView::deviceAt(QPointF pos) const {
   if (groups_.numDevices() == 0) return -1;
   if (isCompact()) {
     const Compact c = compactLayout();
-    const int per = std::max(1, groups_.mostDevicesPerServer());
-    const int tileW = per * c.cell + c.gap + (c.cell >= 4 ? 2 : 0), tileH = c.cell + c.gap;
     const double x = pos.x() - c.left, y = pos.y() - c.top;
     if (x < 0 || y < 0) return -1;
-    const int column = static_cast<int>(x) / tileW, row = static_cast<int>(y) / tileH;
-    const int slot = (static_cast<int>(x) % tileW - (c.cell >= 4 ? 1 : 0)) / c.cell;
+    const int column = static_cast<int>(x) / c.tileW, row = static_cast<int>(y) / c.tileH;
+    const int slot = (static_cast<int>(x) % c.tileW - c.border) / c.cell;
     const int server = row * c.columns + column;
-    if (column >= c.columns || server >= groups_.numServers() || (static_cast<int>(y) % tileH) >= c.cell) return -1;
+    if (column >= c.columns || server >= groups_.numServers() || (static_cast<int>(y) % c.tileH) >= c.cell) return -1;
     const std::span<const int> devices = groups_.devicesOf(server);
     return slot < static_cast<int>(devices.size()) ? devices[static_cast<size_t>(slot)] : -1;
   }
@@ -201,11 +201,11 @@ void MeshView::paintCompact(QPainter& p) {
     const int per = std::max(1, groups_.mostDevicesPerServer());
     for (int server = 0; server < groups_.numServers(); ++server) {
       const std::span<const int> devices = groups_.devicesOf(server);
-      const QRectF first = deviceRect(devices.front());
-      if (c.cell >= 4) ip.fillRect(QRectF(first.left() - 1, first.top() - 1, per * c.cell + 2, c.cell + 2), box);
+      const QRectF first = compactRect(c, devices.front());
+      if (c.border > 0) ip.fillRect(QRectF(first.left() - 1, first.top() - 1, per * c.cell + 2, c.cell + 2), box);
       for (int d : devices) {
         const int stage = stageOf(d);
-        ip.fillRect(deviceRect(d), stage >= 0 ? deviceColor(stage) : kUnused);
+        ip.fillRect(compactRect(c, d), stage >= 0 ? deviceColor(stage) : kUnused);
       }
     }
     compactStale_ = false;

@@ -45,6 +45,7 @@ class MeshView : public QWidget {
  private:
   struct Compact {
     int cell = 1, gap = 1, columns = 1;
+    int tileW = 1, tileH = 1, border = 0;  // a server's strip with its gap, its box's border
     double left = 0, top = 0;
     bool fits = false;
   };
@@ -53,6 +54,7 @@ class MeshView : public QWidget {
   double rowTop(int server) const;
   double labelWidth() const;
   Compact compactLayout() const;
+  QRectF compactRect(const Compact& c, int device) const;
   int deviceAt(QPointF pos) const;
   int stageOf(int device) const;
   void paintBoxes(QPainter& p);
