@@ -385,7 +385,6 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
     }
   for (int64_t pp : divisors(n / maxTp))
     if (pp > 1 && pp <= st.numLayers()) sizes.push_back({maxTp, static_cast<int>(pp)});
-  ParallelMeasurement last;
   ParallelPlan lastPlan;
   for (auto [tp, pp] : sizes) {
     const int64_t dp = n / tp / pp;
@@ -407,12 +406,13 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
           fixed.applyTo(plan);
           plan.sequenceParallel = plan.overlapTpComm = sequenceParallelFits(st, tp);
           plan.stages = megatronStages(st.numLayers(), plan.pp * v, recompute);
-          ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
+          // A plan over memory is not simulated further (the last one is, below, if none fits).
+          ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
           ++res.evaluated;
           if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
             res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
           } else if (!res.found) {
-            last = std::move(meas), lastPlan = std::move(plan);
+            lastPlan = std::move(plan);
           }
         }
       }
@@ -425,7 +425,8 @@ ParallelResult megatronPlan(const StageCostModel& model, int64_t globalBatch, Fi
     }
   }
   res.found = !lastPlan.stages.empty();
-  res.plan = std::move(lastPlan), res.measurement = std::move(last);
+  if (res.found) res.measurement = simulateParallel(model, globalBatch, lastPlan, {false, false});
+  res.plan = std::move(lastPlan);
   res.note = res.found ? "no Megatron plan fits: " + res.measurement.problem
                        : "no Megatron plan: the global batch does not divide over the data-parallel replicas";
   res.searchSeconds = secondsSince(t0);
