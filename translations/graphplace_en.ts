@@ -15,12 +15,23 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+63"/>
-        <location line="+15"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+134"/>
+        <location line="+7"/>
+        <location line="+37"/>
+        <location line="+14"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln op</numerusform>
             <numerusform>%Ln ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-52"/>
+        <location line="+37"/>
+        <source>%Ln devices</source>
+        <translation>
+            <numerusform>%Ln device</numerusform>
+            <numerusform>%Ln devices</numerusform>
         </translation>
     </message>
 </context>

@@ -536,15 +536,39 @@
 <context>
     <name>gp::DeviceLegend</name>
     <message numerus="yes">
-        <location filename="../widgets/panels/device_legend.cpp" line="+63"/>
-        <location line="+15"/>
+        <location filename="../widgets/panels/device_legend.cpp" line="+134"/>
+        <location line="+7"/>
+        <location line="+37"/>
+        <location line="+14"/>
         <source>%Ln ops</source>
         <translation>
             <numerusform>%Ln 个算子</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="-52"/>
+        <location line="+37"/>
+        <source>%Ln devices</source>
+        <translation>
+            <numerusform>%Ln 个设备</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+113"/>
+        <location line="+172"/>
+        <source>%1: %2 devices, %3 ops (%4 %)
+Click to hide its devices.</source>
+        <translation>%1：%2 个设备，%3 个算子（%4 %）
+点击以隐藏其设备。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: %2 devices, %3 ops (%4 %)
+Click to show its devices.</source>
+        <translation>%1：%2 个设备，%3 个算子（%4 %）
+点击以显示其设备。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>%1: %2 ops (%3 %)
 Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>%1：%2 个算子（%3%）
@@ -702,7 +726,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::DeviceTreeView</name>
     <message>
-        <location filename="../widgets/panels/device_tree_view.cpp" line="+55"/>
+        <location filename="../widgets/panels/device_tree_view.cpp" line="+56"/>
         <source>Filter devices by name</source>
         <translation>按名称筛选设备</translation>
     </message>

@@ -15,6 +15,7 @@
 #include <QScreen>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 #include <QUrl>
 
 #include "app_test_helpers.h"
@@ -70,6 +71,8 @@ class LlmFirstTest : public QObject {
     QCoreApplication::setOrganizationName(QStringLiteral("graphplace-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("llm_first_test"));
     QVERIFY2(QFile::exists(kQwen), qPrintable(kQwen));
+    QVERIFY(english_.load(QStringLiteral(GP_QM_DIR "/graphplace_en.qm")));  // plural forms, as the app shows them
+    QCoreApplication::installTranslator(&english_);
   }
 
   void opensInTheParallelPlan_data() {
@@ -184,6 +187,9 @@ class LlmFirstTest : public QObject {
     QVERIFY(!doc.workspace()->parallelFirst);
     QVERIFY(!w.parallelWindow() || !w.parallelWindow()->isVisible());
   }
+
+ private:
+  QTranslator english_;
 };
 
 QTEST_MAIN(LlmFirstTest)

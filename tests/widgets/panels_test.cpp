@@ -93,6 +93,8 @@ class PanelsTest : public QObject {
     for (const QLabel* l : panel.findChildren<QLabel*>()) frameworkShown |= l->text().contains("tf1-graph · 20 µs per op");
     QVERIFY(frameworkShown);
     QCOMPARE(panel.memoryText(0), QString("– / %1 GiB").arg(gib(c.device(0).memCapacity)));
+    // Utilization and busy time appear once measured.
+    QVERIFY(panel.deviceTree()->view()->isColumnHidden(DeviceTreeModel::Utilization));
 
     Measurement m;
     m.stepTime = 0.1234;
@@ -106,6 +108,8 @@ class PanelsTest : public QObject {
       m.devices.push_back(
           {.busy = util[d] * m.stepTime, .utilization = util[d], .peakMemory = peak[d], .capacity = 16 * kGiB});
     panel.setMeasurement(m);
+    QVERIFY(!panel.deviceTree()->view()->isColumnHidden(DeviceTreeModel::Utilization));
+    QVERIFY(!panel.deviceTree()->view()->isColumnHidden(DeviceTreeModel::Busy));
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
 
@@ -219,21 +223,44 @@ class PanelsTest : public QObject {
     QCOMPARE(chosen.count(), 1);  // programmatic changes do not emit
   }
 
-  // 1,024 devices filtered to one server's: eight rows, and a drop on the third of them moves
-  // the ops to node77/gpu2 (device 618).
-  void legendFilterKeepsDevicesAndDrops() {
+  // 1,024 devices fold into 128 servers; the servers holding ops open by themselves; a click
+  // opens or closes one; filtered to one server's: eight rows, and a drop on the third of them
+  // moves the ops to node77/gpu2 (device 618); a drag held over a closed server opens it.
+  void legendGroupsServersFiltersAndDrops() {
     QStringList names;
     for (int d = 0; d < 1024; ++d) names << QString("node%1/gpu%2").arg(d / 8).arg(d % 8);
     DeviceLegend legend;
     legend.setDevices(names);
-    legend.setOpCounts(std::vector<int>(1024, 0));
-    QCOMPARE(legend.shownCount(), 1024);
-    legend.setFilter("NODE77/");
-    QCOMPARE(legend.shownCount(), 8);
+    std::vector<int> counts(1024, 0);
+    counts[3] = 100, counts[9] = 5;
+    legend.setOpCounts(counts);
+    QVERIFY(legend.isGrouped());
+    QCOMPARE(legend.serverCount(), 128);
+    QVERIFY(legend.isServerExpanded(0) && legend.isServerExpanded(1) && !legend.isServerExpanded(2));
+    QCOMPARE(legend.shownCount(), 16);
+    QCOMPARE(legend.rowCount(), 128 + 16);
+    QVERIFY(legend.sizeHint().height() < 128 * 40);
     legend.resize(legend.sizeHint());
-    QVERIFY(legend.sizeHint().height() < 300);
     legend.show();
     QVERIFY(QTest::qWaitForWindowExposed(&legend));
+    saveShot(legend, "device_legend_servers.png");
+    // A click on a server's row opens it, another closes it; the user's choice then holds.
+    QTest::mouseClick(&legend, Qt::LeftButton, {}, legend.serverRowRect(5).center());
+    QVERIFY(legend.isServerExpanded(5));
+    QCOMPARE(legend.shownCount(), 24);
+    QCOMPARE(legend.rowAt(legend.rowRect(45).center()), 45);
+    QCOMPARE(legend.serverAt(legend.serverRowRect(5).center()), 5);
+    QTest::mouseClick(&legend, Qt::LeftButton, {}, legend.serverRowRect(5).center());
+    QVERIFY(!legend.isServerExpanded(5));
+    QVERIFY(legend.rowRect(45).isEmpty());
+    legend.setOpCounts(std::vector<int>(1024, 1));  // the user opened and closed: nothing opens by itself
+    QCOMPARE(legend.shownCount(), 16);
+
+    legend.setFilter("NODE77/");
+    QCOMPARE(legend.shownCount(), 8);
+    QCOMPARE(legend.rowCount(), 9);
+    legend.resize(legend.sizeHint());
+    QVERIFY(legend.sizeHint().height() < 300);
     QVERIFY(legend.rowRect(0).isEmpty());  // filtered out
     const QPoint onThird = legend.rowRect(618).center();
     QCOMPARE(legend.rowAt(onThird), 618);
@@ -245,8 +272,29 @@ class PanelsTest : public QObject {
     QCoreApplication::sendEvent(&legend, &drop);
     QCOMPARE(assigned.count(), 1);
     QCOMPARE(assigned.at(0).at(1).toInt(), 618);
+    legend.setFilter("gpu");  // matches every device: the servers stay as they were
+    QCOMPARE(legend.shownCount(), 16);
     legend.setFilter({});
-    QCOMPARE(legend.shownCount(), 1024);
+    QCOMPARE(legend.rowCount(), 128 + 16);
+
+    // Ops held over closed node10 open it; then they drop on its gpu4 (device 84).
+    legend.resize(legend.sizeHint());
+    const QPoint onServer = legend.serverRowRect(10).center();
+    QDragEnterEvent enter2(onServer, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &enter2);
+    QDragMoveEvent hold(onServer, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &hold);
+    QVERIFY(!legend.isServerExpanded(10));
+    QTRY_VERIFY_WITH_TIMEOUT(legend.isServerExpanded(10), 3000);
+    legend.resize(legend.sizeHint());
+    const QPoint onGpu4 = legend.rowRect(84).center();
+    QDragMoveEvent over(onGpu4, Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &over);
+    QVERIFY(over.isAccepted());
+    QDropEvent drop2(QPointF(onGpu4), Qt::MoveAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&legend, &drop2);
+    QCOMPARE(assigned.count(), 2);
+    QCOMPARE(assigned.at(1).at(1).toInt(), 84);
   }
 
   void legendDropAssigns() {

@@ -142,7 +142,6 @@ void ClusterPanel::setCluster(const Cluster& c, const QString& label) {
                         formatMemorySize(fw.reservedMemory));
   kinds_->setText(kindLines.join(QStringLiteral("<br>")));
   tree_->setCluster(c);
-  tree_->setColumnsShown(tree_->model()->mixedKinds(), true, true);
   clearMeasurement();
 }
 
@@ -155,6 +154,7 @@ void ClusterPanel::setMeasurement(const Measurement& m) {
     figures[i] = {s.peakMemory, s.capacity, s.utilization, s.busy};
   }
   tree_->model()->setFigures(std::move(figures), {}, {}, decimals);
+  tree_->setColumnsShown(tree_->model()->mixedKinds(), true, true);
   stepValue_->setText(tr("%1 ms").arg(formatMs(m.stepTime, decimals)));
   boundValue_->setText(tr("%1 ms").arg(formatMs(m.lowerBound, decimals)));
   ratioValue_->setText(m.lowerBound > 0 ? tr("%1 × the lower bound").arg(loc.toString(m.ratio(), 'f', 2)) : tr("–"));
@@ -170,6 +170,8 @@ void ClusterPanel::setMeasurement(const Measurement& m) {
 
 void ClusterPanel::clearMeasurement() {
   tree_->model()->clearFigures();
+  // Utilization and busy time only once measured: until then the names have the room.
+  tree_->setColumnsShown(tree_->model()->mixedKinds(), false, true);
   for (QLabel* l : {stepValue_, boundValue_, ratioValue_, commValue_}) l->setText(tr("–"));
   statusValue_->setText(tr("Not measured"));
   statusValue_->setStyleSheet(QString());

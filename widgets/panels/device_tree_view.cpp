@@ -91,8 +91,9 @@ void DeviceTreeView::setCluster(const Cluster& c) {
   // A list of a few GPUs needs no filter (and keeps none).
   filter_->setVisible(model_->deviceCount() > kExpandedDevices);
   if (filter_->isHidden() && !filter_->text().isEmpty()) filter_->clear();
-  // A squeezed dock still shows the header and up to four GPUs (a small cluster whole).
-  const int rows = std::clamp(model_->groups().levels() == 0 ? model_->deviceCount() : 2, 2, 4);
+  // A squeezed dock still shows the header and up to four GPUs (a small cluster whole), or
+  // three rows of servers.
+  const int rows = std::clamp(model_->groups().levels() == 0 ? model_->deviceCount() : 3, 2, 4);
   view_->setMinimumHeight(view_->header()->sizeHint().height() + rows * (fontMetrics().height() + 8) +
                           2 * view_->frameWidth());
   view_->setRootIsDecorated(model_->groups().levels() > 0);  // a flat list of GPUs needs no arrows
