@@ -197,12 +197,12 @@
     </message>
     <message>
         <location line="+20"/>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>–</source>
         <translation>–</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-17"/>
         <location line="+1"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
@@ -228,7 +228,7 @@
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Not measured</source>
         <translation>측정 안 됨</translation>
     </message>
@@ -584,8 +584,8 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+6"/>
-        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5</source>
-        <translation>스테이지 %1: 가중치 %2 · 그래디언트 %3 · 옵티마이저 상태 %4 · 활성화 %5</translation>
+        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5 · NCCL buffers %6 · cuBLAS workspaces %7</source>
+        <translation>스테이지 %1: 가중치 %2 · 그래디언트 %3 · 옵티마이저 상태 %4 · 활성값 %5 · NCCL 버퍼 %6 · cuBLAS 작업 공간 %7</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -3189,7 +3189,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+51"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+52"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -3227,6 +3227,26 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <location line="+12"/>
         <source>Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %</source>
         <translation>패스 안의 집합 통신(종류별): 텐서 병렬 %1 % · 컨텍스트 병렬(링 어텐션) %2 % · 전문가 all-to-all %3 % · ZeRO-3 수집 %4 %</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Memory: fits with %1 to spare on the fullest GPU (the peak ±%2)</source>
+        <translation>메모리: 들어감 — 가장 많이 쓰는 GPU에 %1 여유 (최대치 ±%2)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory: out-of-memory risk — %1 to spare of %2 on the fullest GPU, within the ±%3 the peak may be off</source>
+        <translation>메모리: 메모리 부족 위험 — 가장 많이 쓰는 GPU가 %2 중 %1 여유로, 최대치의 오차 ±%3 이내</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory: out-of-memory risk — %1 over %2 on the fullest GPU, within the ±%3 the peak may be off</source>
+        <translation>메모리: 메모리 부족 위험 — 가장 많이 쓰는 GPU가 %2를 %1 초과하나, 최대치의 오차 ±%3 이내</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Memory: does not fit — %1 over %2 on the fullest GPU (the peak ±%3)</source>
+        <translation>메모리: 들어가지 않음 — 가장 많이 쓰는 GPU가 %2를 %1 초과 (최대치 ±%3)</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3541,7 +3561,7 @@ Global batch %2, layers per stage %3</source>
         <translation>최적화기(DQN)</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+45"/>
         <source>Pipeline (one training step)</source>
         <translation>파이프라인(학습 한 스텝)</translation>
     </message>
@@ -3593,7 +3613,7 @@ Global batch %2, layers per stage %3</source>
         <translation>맞지 않음: %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>Layers per stage: %1</source>
         <translation>스테이지별 레이어: %1</translation>
     </message>
@@ -3664,7 +3684,7 @@ Where the time moved: %6.</source>
         <translation>스테이지 %1: 랭크 %2개 (dp %3 × cp %4 × tp %5), 랭크 %6–%7, %8 … %9에서 실행; 이 행은 그 모두를 나타냄: 같은 패스를 실행함</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3835,7 +3855,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-98"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-122"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>

@@ -197,12 +197,12 @@
     </message>
     <message>
         <location line="+20"/>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>–</source>
         <translation>–</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-17"/>
         <location line="+1"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
@@ -228,7 +228,7 @@
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Not measured</source>
         <translation>未测量</translation>
     </message>
@@ -584,8 +584,8 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
     </message>
     <message>
         <location line="+6"/>
-        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5</source>
-        <translation>阶段 %1：权重 %2 · 梯度 %3 · 优化器状态 %4 · 激活 %5</translation>
+        <source>stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5 · NCCL buffers %6 · cuBLAS workspaces %7</source>
+        <translation>阶段 %1：权重 %2 · 梯度 %3 · 优化器状态 %4 · 激活 %5 · NCCL 缓冲区 %6 · cuBLAS 工作区 %7</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -3189,7 +3189,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+51"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+52"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -3227,6 +3227,26 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <location line="+12"/>
         <source>Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %</source>
         <translation>各轮内的集合通信（按类型）：张量并行 %1 % · 上下文并行（环形注意力）%2 % · 专家 all-to-all %3 % · ZeRO-3 收集 %4 %</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Memory: fits with %1 to spare on the fullest GPU (the peak ±%2)</source>
+        <translation>显存：可容纳，占用最多的 GPU 仍余 %1（峰值 ±%2）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory: out-of-memory risk — %1 to spare of %2 on the fullest GPU, within the ±%3 the peak may be off</source>
+        <translation>显存：有显存不足风险 — 占用最多的 GPU 在 %2 中仅余 %1，处于峰值可能偏差的 ±%3 之内</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory: out-of-memory risk — %1 over %2 on the fullest GPU, within the ±%3 the peak may be off</source>
+        <translation>显存：有显存不足风险 — 占用最多的 GPU 超出 %2 达 %1，处于峰值可能偏差的 ±%3 之内</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Memory: does not fit — %1 over %2 on the fullest GPU (the peak ±%3)</source>
+        <translation>显存：放不下 — 占用最多的 GPU 超出 %2 达 %1（峰值 ±%3）</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3541,7 +3561,7 @@ Global batch %2, layers per stage %3</source>
         <translation>优化器（DQN）</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+45"/>
         <source>Pipeline (one training step)</source>
         <translation>流水线（一个训练步）</translation>
     </message>
@@ -3593,7 +3613,7 @@ Global batch %2, layers per stage %3</source>
         <translation>放不下：%1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>Layers per stage: %1</source>
         <translation>各阶段的层：%1</translation>
     </message>
@@ -3664,7 +3684,7 @@ Where the time moved: %6.</source>
         <translation>阶段 %1：%2 个 rank（dp %3 × cp %4 × tp %5），rank %6–%7，位于 %8 … %9；这一行代表其中每一个：它们运行相同的计算</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <location line="+6"/>
         <location line="+7"/>
         <source>Wrote %1</source>
@@ -3835,7 +3855,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-98"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-122"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>

@@ -21,6 +21,7 @@
 #include "io/model_loader.h"
 #include "optimize/parallel_corpus.h"
 #include "optimize/parallel_dqn.h"
+#include "parallel/memory_verdict.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel/breakdown_json.h"
@@ -136,8 +137,17 @@ ordered_json resultJson(const ParallelResult& r) {
     memory.push_back({{"weights", std::llround(s.statics.weights)},
                       {"gradients", std::llround(s.statics.gradients)},
                       {"optimizer", std::llround(s.statics.optimizer)},
-                      {"activations", s.activations}});
+                      {"activations", s.activations},
+                      {"nccl_buffers", std::llround(s.runtime.nccl)},
+                      {"cublas_workspaces", std::llround(s.runtime.workspaces)},
+                      {"total", s.total()}});
   j["memory_per_stage"] = memory;
+  const MemoryVerdict v = memoryVerdict(m);
+  j["memory_verdict"] = {{"fit", memoryFitName(v.fit)},
+                         {"rank", v.rank},
+                         {"headroom_bytes", v.headroom},
+                         {"band_bytes", v.band},
+                         {"text", v.text}};
   j["step_breakdown_ms"] = stepBreakdownJson(m.breakdown);
   return j;
 }
@@ -165,16 +175,17 @@ void printBreakdown(std::ostream& out, const ParallelMeasurement& m) {
   if (!kinds.empty()) out << "  collectives inside the passes: " << kinds << "\n";
 }
 
-// "stage 0: 2.1 weights + 2.1 gradients + 1.6 optimizer + 30.2 activations = 36.0 GiB" per stage
-// (per device of the stage).
+// "stage 0: 2.1 weights + 2.1 gradients + 1.6 optimizer + 30.2 activations + 0.9 NCCL and
+// cuBLAS = 36.9 GiB" per stage (its fullest device).
 void printMemory(std::ostream& out, const ParallelMeasurement& m) {
   char line[256];
   for (size_t s = 0; s < m.memory.size(); ++s) {
     const StageMemory& c = m.memory[s];
     std::snprintf(line, sizeof line,
-                  "  stage %zu: %.1f weights + %.1f gradients + %.1f optimizer + %.1f activations = %.1f GiB\n", s,
-                  gib(static_cast<int64_t>(c.statics.weights)), gib(static_cast<int64_t>(c.statics.gradients)),
-                  gib(static_cast<int64_t>(c.statics.optimizer)), gib(c.activations), gib(c.total()));
+                  "  stage %zu: %.1f weights + %.1f gradients + %.1f optimizer + %.1f activations + %.1f NCCL and cuBLAS = %.1f GiB\n",
+                  s, gib(static_cast<int64_t>(c.statics.weights)), gib(static_cast<int64_t>(c.statics.gradients)),
+                  gib(static_cast<int64_t>(c.statics.optimizer)), gib(c.activations), gib(static_cast<int64_t>(c.runtime.total())),
+                  gib(c.total()));
     out << line;
   }
 }
@@ -348,6 +359,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     printBreakdown(out, results[static_cast<size_t>(best)].measurement);
     out << "memory per device:\n";
     printMemory(out, results[static_cast<size_t>(best)].measurement);
+    out << "  " << memoryVerdict(results[static_cast<size_t>(best)].measurement).text << "\n";
     for (const char* method : {"recipe", "file"}) {
       const auto cmp = compareWith(results, best, batch, method);
       if (!cmp) continue;

@@ -237,6 +237,10 @@ QWidget* ParallelWindow::createPlanPage() {
   big.setPointSizeF(big.pointSizeF() * 1.2);
   big.setBold(true);
   summary_->setFont(big);
+  memoryVerdict_ = new QLabel(top);
+  memoryVerdict_->setObjectName(QStringLiteral("parallelMemoryVerdict"));
+  memoryVerdict_->setWordWrap(true);
+  memoryVerdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   breakdown_ = new QLabel(top);
   breakdown_->setObjectName(QStringLiteral("parallelBreakdown"));
   breakdown_->setWordWrap(true);
@@ -251,6 +255,7 @@ QWidget* ParallelWindow::createPlanPage() {
   layers_->setObjectName(QStringLiteral("parallelLayers"));
   topLayout->addWidget(title_);
   topLayout->addWidget(summary_);
+  topLayout->addWidget(memoryVerdict_);
   topLayout->addWidget(breakdown_);
   topLayout->addWidget(beside_);
   topLayout->addWidget(layers_);
@@ -358,6 +363,13 @@ void ParallelWindow::onChanged() {
   summary_->setText(m.feasible ? pformat::summaryText(m)
                                : tr("Does not fit: %1").arg(QString::fromStdString(m.problem)));
   summary_->setStyleSheet(m.feasible ? QString() : QStringLiteral("QLabel { color: #b3261e; }"));
+  // Memory: the margin against the prediction's error (red over, amber at risk).
+  const MemoryVerdict verdict = memoryVerdict(m);
+  memoryVerdict_->setText(pformat::memoryVerdictText(verdict));
+  memoryVerdict_->setStyleSheet(verdict.fit == MemoryFit::Over   ? QStringLiteral("QLabel { color: #b3261e; }")
+                                : verdict.fit == MemoryFit::Risk ? QStringLiteral("QLabel { color: #9a6700; font-weight: bold; }")
+                                                                 : QString());
+  memoryVerdict_->setVisible(!memoryVerdict_->text().isEmpty());
   breakdown_->setText(pformat::breakdownText(m));
   breakdown_->setToolTip(pformat::breakdownToolTip(m));
   breakdown_->setVisible(!breakdown_->text().isEmpty());
@@ -515,6 +527,7 @@ std::vector<QString> ParallelWindow::stageNotes(const ParallelPlan& plan, const 
 }
 
 QString ParallelWindow::summaryText() const { return summary_->text(); }
+QString ParallelWindow::memoryVerdictText() const { return memoryVerdict_->text(); }
 QString ParallelWindow::breakdownText() const { return breakdown_->text(); }
 
 bool ParallelWindow::summaryIsProblem() const { return !session_.measurement().feasible; }

@@ -50,6 +50,7 @@ class ParallelWindow : public QMainWindow {
 
   // What is shown, for tests and --screenshot-like captures.
   QString summaryText() const;  // the figures, or the problem in red
+  QString memoryVerdictText() const;  // fits / out-of-memory risk / does not fit, with the margin
   QString breakdownText() const;  // where the step goes (pformat::breakdownText), "" when it does not fit
   bool summaryIsProblem() const;
   QString messageText() const;  // shown instead of the plan while loading or when it failed
@@ -114,6 +115,7 @@ class ParallelWindow : public QMainWindow {
   QLabel* title_ = nullptr;
   QLabel* summary_ = nullptr;
   QLabel* breakdown_ = nullptr;
+  QLabel* memoryVerdict_ = nullptr;
   QLabel* beside_ = nullptr;
   pedit::PlanState besideFor_;  // the plan beside_ speaks of
   ParallelControls* controls_ = nullptr;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "base/byte_text.h"
 #include "base/error.h"
 #include "base/input_limits.h"
 
@@ -149,11 +150,7 @@ class MappedFile {
 };
 #endif
 
-std::string gib(uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return text;
-}
+std::string gib(uint64_t bytes) { return gibText(static_cast<double>(bytes), 1); }
 
 // The nodes of the model's graph, counted on the wire (a malformed protobuf counts what precedes
 // the damage; the parse then reports it). Refuses a model over the op limit before it is parsed,

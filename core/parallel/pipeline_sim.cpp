@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <span>
 
+#include "base/byte_text.h"
+
 namespace gp {
 namespace {
 
@@ -16,11 +18,7 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 
 using Pass = PipelinePass;
 
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
-  return buf;
-}
+std::string gib(double bytes) { return gibText(bytes); }
 
 // A collective with its channels, merged with a second phase that follows it (an all-gather
 // after a send).
@@ -154,6 +152,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     }
     out.memory.push_back(mem);
   }
+  const std::vector<RuntimeMemory> runtime = stageRuntimeMemory(c, plan, out.rankDevice, model.serverOf());
+  for (int s = 0; s < pp; ++s) out.memory[static_cast<size_t>(s)].runtime = runtime[static_cast<size_t>(s)];
 
   for (int r = 0; r < used; ++r) {
     const int s = r / perStage;
@@ -400,3 +400,4 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
 }
 
 }  // namespace gp
+

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "parallel/runtime_memory.h"
 #include "parallel/stage_cost.h"
 
 namespace gp {
@@ -72,10 +73,14 @@ std::vector<double> stageActivations(const ParallelPlan& plan, int stage, std::s
 
 // A pipeline stage's memory per device: its chunks' weights, gradients and optimizer state, and
 // the activations they keep at once at its peak.
+// A pipeline stage's memory on its fullest rank: the model's tensors (weights, gradients,
+// optimizer state, activations) and the runtime's buffers (runtime_memory.h).
 struct StageMemory {
   StaticMemory statics;
   int64_t activations = 0;
-  int64_t total() const { return saturatingBytes(statics.total()) + activations; }
+  RuntimeMemory runtime;
+  int64_t tensors() const { return saturatingBytes(statics.total()) + activations; }
+  int64_t total() const { return saturatingBytes(statics.total() + runtime.total()) + activations; }
 };
 
 // Where the step's time goes on the stage that finishes last; the parts add up to the step:

@@ -5,18 +5,14 @@
 #include <functional>
 #include <limits>
 
+#include "base/byte_text.h"
 #include "sim/lower_bound.h"
 #include "sim/plan_check.h"
 
 namespace gp {
 
 namespace {
-// GiB, as GPU memory is sold and shown everywhere in the app ("16 GB" P100 = 16 GiB).
-std::string gigabytes(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-  return buf;
-}
+std::string gigabytes(int64_t bytes) { return gibText(static_cast<double>(bytes)); }
 }  // namespace
 
 Simulator::Simulator(const CostModel& cost) : cost_(cost), g_(cost.graph()), c_(cost.cluster()) {

@@ -24,7 +24,9 @@
 #include "panels/cluster_panel.h"
 #include "panels/device_tree_view.h"
 #include "parallel/device_memory_panel.h"
+#include "parallel/memory_verdict.h"
 #include "parallel/mesh_view.h"
+#include "parallel/parallel_format.h"
 #include "parallel/parallel_controls.h"
 #include "parallel/pipeline_view.h"
 #include "parallel_window.h"
@@ -102,6 +104,12 @@ class LlmFirstTest : public QObject {
     QVERIFY(s.measurement().feasible);
     QVERIFY(!doc.hasMeasurement());
     QVERIFY(!w.clusterPanel()->summaryText().contains(QStringLiteral("Not feasible")));
+    // Its memory verdict: the fullest GPU's margin against the peak's band, never "does not fit".
+    const MemoryVerdict verdict = memoryVerdict(s.measurement());
+    QVERIFY(verdict.fit != MemoryFit::Over);
+    QVERIFY(verdict.headroom > 0 || verdict.fit == MemoryFit::Risk);
+    QCOMPARE(pw->memoryVerdictText(), pformat::memoryVerdictText(verdict));
+    QVERIFY2(pw->memoryVerdictText().startsWith(QStringLiteral("Memory: ")), qPrintable(pw->memoryVerdictText()));
     // Every window within the screen.
     const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
     QVERIFY2(w.height() <= std::max(screen.height(), 1000), qPrintable(QString::number(w.height())));
@@ -137,6 +145,7 @@ class LlmFirstTest : public QObject {
     if (searching) QVERIFY2(pw->statusText().contains(QStringLiteral("changed by hand")), qPrintable(pw->statusText()));
     QVERIFY(waitSessionIdle(pw));
     QCOMPARE(s.state().plan.tp, tp);  // what the stopped search found is dropped
+    QCOMPARE(pw->memoryVerdictText(), pformat::memoryVerdictText(memoryVerdict(s.measurement())));
 
     // Megatron-LM arguments of the plan shown.
     QTemporaryDir dir;

@@ -39,10 +39,10 @@ void DeviceMemoryPanel::setMeasurement(const ParallelMeasurement& m, int ranksPe
   auto size = [](double bytes) { return panels::formatMemorySize(static_cast<int64_t>(bytes)); };
   for (size_t s = 0; s < m.memory.size(); ++s) {
     const StageMemory& sm = m.memory[s];
-    stageLine[s] = tr("stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5")
+    stageLine[s] = tr("stage %1: weights %2 · gradients %3 · optimizer state %4 · activations %5 · NCCL buffers %6 · cuBLAS workspaces %7")
                        .arg(s)
                        .arg(size(sm.statics.weights), size(sm.statics.gradients), size(sm.statics.optimizer),
-                            size(static_cast<double>(sm.activations)));
+                            size(static_cast<double>(sm.activations)), size(sm.runtime.nccl), size(sm.runtime.workspaces));
   }
   for (size_t r = 0; r < m.rankDevice.size() && r < m.peakMemory.size(); ++r) {
     const int d = m.rankDevice[r];

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "panels/number_format.h"
 #include "parallel/plan_knobs.h"
 
 namespace gp::pformat {
@@ -120,6 +121,30 @@ QString breakdownToolTip(const ParallelMeasurement& m) {
                                      "Collectives in the passes, by kind: tensor parallel %1 % · context parallel (ring "
                                      "attention) %2 % · expert all-to-alls %3 % · ZeRO-3 gathers %4 %")
       .arg(s[0], s[1], s[2], s[3]);
+}
+
+QString memoryVerdictText(const MemoryVerdict& v) {
+  if (v.rank < 0) return {};
+  auto size = [](int64_t bytes) { return panels::formatMemorySize(bytes); };
+  switch (v.fit) {
+    case MemoryFit::Fits:
+      return QCoreApplication::translate("gp::ParallelFormat", "Memory: fits with %1 to spare on the fullest GPU (the peak ±%2)")
+          .arg(size(v.headroom), size(v.band));
+    case MemoryFit::Risk:
+      return v.headroom >= 0
+                 ? QCoreApplication::translate("gp::ParallelFormat",
+                                               "Memory: out-of-memory risk — %1 to spare of %2 on the fullest GPU, within the ±%3 "
+                                               "the peak may be off")
+                       .arg(size(v.headroom), size(v.capacity), size(v.band))
+                 : QCoreApplication::translate("gp::ParallelFormat",
+                                               "Memory: out-of-memory risk — %1 over %2 on the fullest GPU, within the ±%3 the "
+                                               "peak may be off")
+                       .arg(size(-v.headroom), size(v.capacity), size(v.band));
+    case MemoryFit::Over:
+      return QCoreApplication::translate("gp::ParallelFormat", "Memory: does not fit — %1 over %2 on the fullest GPU (the peak ±%3)")
+          .arg(size(-v.headroom), size(v.capacity), size(v.band));
+  }
+  return {};
 }
 
 QString summaryText(const ParallelMeasurement& m) {

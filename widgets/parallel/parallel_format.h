@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "parallel/memory_verdict.h"
 #include "parallel/pipeline_sim.h"
 
 namespace gp::pformat {
@@ -27,6 +28,9 @@ QString stagesText(const ParallelPlan& p);
 // "1,333.8 samples/s · step 48.0 ms · MFU 35.1 % · bubble 0.0 % · communication 1.6 %", or the
 // measurement's problem when the plan does not fit.
 QString summaryText(const ParallelMeasurement& m);
+// The memory verdict (parallel/memory_verdict.h) in words: "Memory: fits with 6.2 GiB to spare
+// on the fullest GPU (the peak ±3.8 GiB)"; "" when no memory was simulated.
+QString memoryVerdictText(const MemoryVerdict& v);
 // "Where the step goes (stage 0 finishes last): compute 84.8 % · recomputation 0.0 % ·
 // collectives in the passes 8.3 % · bubble and transfers 6.6 % · gradient sync 0.1 % ·
 // optimizer 0.2 %", or "" when the plan does not fit.

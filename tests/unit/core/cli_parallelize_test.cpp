@@ -41,8 +41,11 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     ASSERT_EQ(res["memory_per_stage"].size(), p["pp"].get<size_t>());
     const auto& m0 = res["memory_per_stage"][0];
     const int64_t parts = m0["weights"].get<int64_t>() + m0["gradients"].get<int64_t>() + m0["optimizer"].get<int64_t>() +
-                          m0["activations"].get<int64_t>();
-    EXPECT_NEAR(static_cast<double>(parts), res["peak_memory_bytes"][0].get<double>(), 4.0);
+                          m0["activations"].get<int64_t>() + m0["nccl_buffers"].get<int64_t>() +
+                          m0["cublas_workspaces"].get<int64_t>();
+    EXPECT_NEAR(static_cast<double>(parts), res["peak_memory_bytes"][0].get<double>(), 6.0);
+    EXPECT_EQ(m0["total"].get<int64_t>(), res["peak_memory_bytes"][0].get<int64_t>());
+    EXPECT_GT(m0["cublas_workspaces"].get<int64_t>(), 0);
     // The step's breakdown adds up to the step.
     double sum = 0;
     for (const char* key : {"compute", "recompute", "pass_comm", "bubble", "dp_exposed", "optimizer"})
