@@ -3250,8 +3250,8 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+8"/>
-        <source>%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %</source>
-        <translation>%1 샘플/초 · 스텝 %2 ms · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
+        <source>%1 samples/s · step %2 ms (±%6 %) · MFU %3 % · bubble %4 % · communication %5 %</source>
+        <translation>%1 샘플/초 · 스텝 %2 ms (±%6 %) · MFU %3 % · 버블 %4 % · 통신 %5 %</translation>
     </message>
 </context>
 <context>

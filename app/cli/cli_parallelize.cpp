@@ -21,11 +21,13 @@
 #include "io/model_loader.h"
 #include "optimize/parallel_corpus.h"
 #include "optimize/parallel_dqn.h"
+#include "parallel/launch_precision.h"
 #include "parallel/memory_verdict.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel/breakdown_json.h"
 #include "parallel/plan_knobs.h"
+#include "parallel/prediction_band.h"
 #include "parallel/published_recipes.h"
 #include "profile/profile_output.h"
 
@@ -121,6 +123,7 @@ ordered_json resultJson(const ParallelResult& r) {
                  {"feasible", r.found && m.feasible},
                  {"samples_per_s", m.samplesPerSecond},
                  {"step_time_ms", m.stepTime * 1e3},
+                 {"step_time_band_ms", {stepBand(m.stepTime).low * 1e3, stepBand(m.stepTime).high * 1e3}},
                  {"mfu", m.mfu},
                  {"bubble_share", m.bubbleShare},
                  {"comm_share", m.commShare},
@@ -241,6 +244,17 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   if (auto path = a.value("--config"); path && lo.zoo.seqLen == 0) lo.zoo.seqLen = static_cast<int>(configSeqLength(*path));
   lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
   if (!a.has("--precision")) lo.precision = defaultTrainingPrecision(c);
+  // A launch configuration trains in the precision it states (its framework's default where
+  // it states none); --precision may only agree with it.
+  std::string configPrecision;
+  if (auto path = a.value("--config"))
+    if (auto lp = launchConfigPrecision(readFileText(*path, "launch configuration"), *path)) {
+      if (a.has("--precision") && lo.precision != lp->precision)
+        throw Error(*path, "the configuration trains in " + std::string(precisionName(lp->precision)) + " (" + lp->said +
+                               "), not the " + std::string(precisionName(lo.precision)) + " of --precision");
+      lo.precision = lp->precision;
+      configPrecision = std::string(precisionName(lp->precision)) + " (" + lp->said + ")";
+    }
   const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
   if (lo.zoo.batch == 0) lo.zoo.batch = 1;
   const Graph g = loadModel(spec, lo);
@@ -267,6 +281,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     } else {
       const LaunchImport in = readLaunchConfig(path, st, c.numDevices());
       r.plan = in.plan, fileBatch = in.globalBatch;
+      if (!configPrecision.empty()) r.note += "; trains in " + configPrecision;
       for (const std::string& n : in.approximated) r.note += "; read approximately: " + n;
     }
     if (batch > 0 && batch != fileBatch)
@@ -331,8 +346,9 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     j["best"] = best >= 0 ? ordered_json(results[static_cast<size_t>(best)].method) : ordered_json(nullptr);
     for (const char* method : {"recipe", "file"})
       if (auto cmp = compareWith(results, best, batch, method))
-        j[std::string("beside_") + method] = {{"plan", cmp->other->note}, {"speedup", cmp->speedup}, {"changes", cmp->changes},
-                                              {"time_moved", cmp->moved}};
+        j[std::string("beside_") + method] = {{"plan", cmp->other->note}, {"speedup", cmp->speedup},
+                                              {"beyond_band", fasterBeyondBand(cmp->speedup)}, {"band_share", kStepErrorShare},
+                                              {"changes", cmp->changes}, {"time_moved", cmp->moved}};
     out << dump(j) << "\n";
     return 0;
   }
@@ -355,7 +371,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     if (!fits || !r.note.empty()) out << "          " << (fits ? r.note : (m.problem.empty() ? r.note : m.problem)) << "\n";
   }
   if (best >= 0) {
-    out << "\nbest: " << results[static_cast<size_t>(best)].method << "; where the step goes:\n";
+    const Band band = stepBand(results[static_cast<size_t>(best)].measurement.stepTime);
+    std::snprintf(line, sizeof line, " (a step of %.1f to %.1f ms within the ±%.0f %% the simulator may be off)", band.low * 1e3,
+                  band.high * 1e3, 100 * kStepErrorShare);
+    out << "\nbest: " << results[static_cast<size_t>(best)].method << line << "; where the step goes:\n";
     printBreakdown(out, results[static_cast<size_t>(best)].measurement);
     out << "memory per device:\n";
     printMemory(out, results[static_cast<size_t>(best)].measurement);
@@ -370,6 +389,11 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
       }
       std::snprintf(line, sizeof line, "\nbeside %s: %.2fx faster, %.1f against %.1f ms per step\n", what, cmp->speedup,
                     results[static_cast<size_t>(best)].measurement.stepTime * 1e3, cmp->other->measurement.stepTime * 1e3);
+      out << line;
+      // A gain the simulator's own error could make is no gain to stake a launch on.
+      std::snprintf(line, sizeof line, "  %s the ±%.0f %% a simulated step may be off%s\n",
+                    fasterBeyondBand(cmp->speedup) ? "beyond" : "within", 100 * kStepErrorShare,
+                    fasterBeyondBand(cmp->speedup) ? "" : ": not a gain to count on; measure both");
       out << line << "  what changed: " << cmp->changes << "\n  where the time moved: " << cmp->moved << "\n";
     }
   }

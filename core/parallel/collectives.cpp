@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "parallel/nccl_rings.h"
+
 namespace gp {
 
 namespace {
@@ -52,6 +54,10 @@ void ChannelLoad::clear() {
 
 namespace {
 
+// Trees reach this share of the bandwidth rings reach over the same links: NCCL's tuning model
+// (src/graph/tuning.cc, ncclTopoTuneModel) prices its trees at 0.9 of the ring's bus bandwidth.
+constexpr double kTreeBandwidthShare = 0.9;
+
 // Per-edge volume factor and step count of a ring collective over n ranks.
 void ringShape(Collective kind, int n, double& factor, int& steps) {
   const double nn = n;
@@ -64,7 +70,8 @@ void ringShape(Collective kind, int n, double& factor, int& steps) {
 }
 
 // One phase: every group runs `kind` flat over its members, all groups at once.
-double flatPhase(ChannelLoad& load, Collective kind, std::span<const std::vector<int>> groups, double bytes) {
+double flatPhase(const Cluster& c, ChannelLoad& load, Collective kind, std::span<const std::vector<int>> groups, double bytes,
+                 std::span<const int> serverOf) {
   const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
   if (n < 2 || bytes <= 0) return 0;
   double factor = 0;
@@ -74,11 +81,38 @@ double flatPhase(ChannelLoad& load, Collective kind, std::span<const std::vector
     if (kind == Collective::AllToAll) {
       for (int a : g)
         for (int b : g) load.send(a, b, factor * bytes);
-    } else {
+    } else if (!mayPackRings(c, g, serverOf)) {
       for (size_t i = 0; i < g.size(); ++i) load.send(g[i], g[(i + 1) % g.size()], factor * bytes);
+    } else {
+      const RingSet& rings = ringsOver(c, g, serverOf);
+      for (size_t r = 0; r < rings.orders.size(); ++r) {
+        const std::vector<int>& o = rings.orders[r];
+        for (size_t i = 0; i < o.size(); ++i) load.send(o[i], o[(i + 1) % o.size()], factor * bytes * rings.shares[r]);
+      }
     }
   }
   return load.busyTime() + steps * load.maxLatency();
+}
+
+// The binary tree over positions 0..n-1 (heap order) and its mirror, NCCL's double binary tree:
+// a rank interior in one is a leaf in the other. Each tree reduces half the bytes towards its
+// root and broadcasts the sum back, so every tree edge carries S/2 each way; the two trees
+// pipeline their chunks over 2 log2(n) steps (reduce up, broadcast down).
+double treeAllReducePhase(ChannelLoad& load, std::span<const std::vector<int>> groups, double bytes) {
+  const int n = groups.empty() ? 0 : static_cast<int>(groups[0].size());
+  if (n < 2 || bytes <= 0) return 0;
+  for (const std::vector<int>& g : groups)
+    for (int mirror = 0; mirror < 2; ++mirror)
+      for (int i = 1; i < n; ++i) {
+        const int parent = (i - 1) / 2;
+        const int a = mirror ? g[static_cast<size_t>(n - 1 - i)] : g[static_cast<size_t>(i)];
+        const int b = mirror ? g[static_cast<size_t>(n - 1 - parent)] : g[static_cast<size_t>(parent)];
+        load.send(a, b, bytes / 2);
+        load.send(b, a, bytes / 2);
+      }
+  int depth = 0;
+  while ((1 << depth) < n + 1) ++depth;  // levels of a heap of n
+  return load.busyTime() / kTreeBandwidthShare + 2 * (depth - 1) * load.maxLatency();
 }
 
 }  // namespace
@@ -97,7 +131,7 @@ CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const
   CollectiveCost flat;
   if (groups.empty() || groups[0].size() < 2 || bytes <= 0) return flat;
   ChannelLoad load(c);
-  flat.time = flatPhase(load, kind, groups, bytes);
+  flat.time = flatPhase(c, load, kind, groups, bytes, serverOf);
   flat.channels = load.channels();
   if (kind == Collective::AllToAll) return flat;
 
@@ -138,15 +172,31 @@ CollectiveCost collectiveCost(const Cluster& c, Collective kind, std::span<const
   CollectiveCost hier;
   hier.hierarchical = true;
   const double shard = bytes / static_cast<double>(g);
-  auto phase = [&](Collective k, std::span<const std::vector<int>> gs, double b) {
+  std::vector<int> intraChannels;  // the phases inside the servers, which a tree keeps
+  auto phase = [&](Collective k, std::span<const std::vector<int>> gs, double b, bool inside) {
     load.clear();
-    hier.time += flatPhase(load, k, gs, b);
+    hier.time += flatPhase(c, load, k, gs, b, serverOf);
     addChannels(hier.channels, load.channels(), c.numChannels());
+    if (inside) addChannels(intraChannels, load.channels(), c.numChannels());
   };
-  if (kind != Collective::AllGather) phase(Collective::ReduceScatter, intra, bytes);
-  phase(kind, inter, shard);
-  if (kind != Collective::ReduceScatter) phase(Collective::AllGather, intra, bytes);
-  return hier.time < flat.time ? hier : flat;
+  if (kind != Collective::AllGather) phase(Collective::ReduceScatter, intra, bytes, true);
+  const double beforeInter = hier.time;
+  phase(kind, inter, shard, false);
+  const double afterInter = hier.time;
+  if (kind != Collective::ReduceScatter) phase(Collective::AllGather, intra, bytes, true);
+  CollectiveCost best = hier.time < flat.time ? hier : flat;
+  // All-reduce across servers may run as double binary trees in place of the rings between them.
+  if (kind == Collective::AllReduce && inter[0].size() > 2) {
+    CollectiveCost tree;
+    tree.hierarchical = tree.tree = true;
+    tree.time = beforeInter + (hier.time - afterInter);  // the same phases inside each server
+    tree.channels = std::move(intraChannels);
+    load.clear();
+    tree.time += treeAllReducePhase(load, inter, shard);
+    addChannels(tree.channels, load.channels(), c.numChannels());
+    if (tree.time < best.time) best = std::move(tree);
+  }
+  return best;
 }
 
 CollectiveCost pointToPointCost(const Cluster& c, std::span<const int> from, std::span<const int> to, double bytes) {

@@ -7,11 +7,15 @@
 //   all-reduce      ring: every edge carries 2(n-1)/n S in 2(n-1) steps
 //   reduce-scatter, all-gather: (n-1)/n S in n-1 steps
 //   all-to-all      every rank sends S/n to every other rank directly, one step
-// A group spread over several servers with g > 1 members on each (the same g everywhere) may
-// instead run hierarchically: reduce-scatter inside each server, the collective on S/g
-// across servers (g rings at once, one per local rank), all-gather inside each server; the
-// faster of flat and hierarchical is taken (NCCL chooses its algorithm by size and topology
-// in the same spirit).
+// A ring is laid over the fastest links of its group and several run side by side where the
+// links allow (parallel/nccl_rings.h: a DGX-1's NVLink mesh carries four rings, an NVSwitch
+// server one). A group spread over several servers with g > 1 members on each (the same g
+// everywhere) may instead run hierarchically: reduce-scatter inside each server, the
+// collective on S/g across servers (g rings at once, one per local rank), all-gather inside
+// each server; an all-reduce over three servers or more may run its part between servers as
+// NCCL's double binary trees (every tree edge S/2 each way, 2 log2(servers) steps in place of
+// the ring's 2 (servers - 1), at 0.9 of the ring's bandwidth). The fastest is taken, as NCCL
+// chooses its algorithm by size and topology.
 //
 // Groups passed together run at the same time (the TP groups of every replica of a stage, the
 // DP groups of every shard): their loads share the channels.
@@ -55,6 +59,7 @@ void addChannels(std::vector<int>& into, const std::vector<int>& from, int numCh
 struct CollectiveCost {
   double time = 0;            // seconds
   bool hierarchical = false;  // the hierarchical algorithm was the faster
+  bool tree = false;          // ... with double binary trees between the servers (all-reduce)
   std::vector<int> channels;  // directed channels it occupies
 };
 

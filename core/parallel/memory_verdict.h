@@ -1,6 +1,7 @@
 // Will it fit? A simulated plan's memory against its GPUs, with the margin and the prediction's
 // own error: the rank with the least headroom (capacity less its simulated peak; below zero it
-// is over), and the band its peak may be off by, kMemoryErrorShare of that peak. A plan fits
+// is over), and the band its peak may be off by, kMemoryErrorShare of that peak
+// (prediction_band.h: 8 of the corpus's 11 published peaks lie within it). A plan fits
 // when its headroom exceeds the band, risks running out of memory when the headroom lies
 // within the band either side of zero, and does not fit below it:
 //   "fits with 16.2 GiB to spare (±8.9 GiB)"
@@ -11,13 +12,10 @@
 #include <string>
 
 #include "parallel/pipeline_sim.h"
+#include "parallel/prediction_band.h"
 
 namespace gp {
 
-// The simulated peaks' error on the published peaks of the fidelity corpus
-// (docs/simulator-fidelity.md, "Peak memory"): 8 of the 11 runs that print their peak lie
-// within 15 % of the simulated one (0.98–1.14 x it; the other three 1.23–1.48 x).
-inline constexpr double kMemoryErrorShare = 0.15;
 
 enum class MemoryFit : uint8_t { Fits, Risk, Over };
 const char* memoryFitName(MemoryFit f);  // "fits", "risk", "over"

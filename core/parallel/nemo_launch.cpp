@@ -45,6 +45,8 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
   const Flags& f = s.f;
   auto has = [&](const char* flag) { return f.count(flag) > 0; };
   LaunchFile& out = s.out;
+  if (!has("--bf16") && !has("--fp16"))
+    out.inexact.push_back("fp32: the recipe's own precision plugin is left as it is (NeMo 2.0's recipes train in bf16_mixed)");
   std::string& t = out.text;
   t = launchHeader(p, ctx, "NeMo 2.0 recipe overrides", "Names as in NeMo v2.4.0 (nemo/collections/llm/recipes, MegatronStrategy).",
                    "NeMo", out.inexact);
@@ -52,7 +54,8 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
        "#   recipe = apply_graphplace_plan(recipe)\n"
        "import nemo_run as run\n"
        "from megatron.core.transformer.enums import AttnBackend\n"
-       "from nemo.collections.llm.recipes.precision.mixed_precision import bf16_mixed, bf16_with_fp8_mixed\n"
+       "from nemo.collections.llm.recipes.precision.mixed_precision import (bf16_mixed, bf16_with_fp8_mixed, fp16_mixed,\n"
+       "                                                              fp16_with_fp8_mixed)\n"
        "from nemo.lightning.pytorch.callbacks.megatron_comm_overlap import MegatronCommOverlapCallback\n\n\n"
        "def apply_graphplace_plan(recipe):\n";
   auto set = [&](const std::string& key, const std::string& value) { t += "    recipe." + key + " = " + value + "\n"; };
@@ -92,7 +95,8 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
     set("trainer.strategy.ddp.data_parallel_sharding_strategy", "\"optim_grads_params\"");
     set("trainer.strategy.ddp.average_in_collective", "False");
   }
-  set("trainer.plugins", has("--fp8-format") ? "bf16_with_fp8_mixed()" : "bf16_mixed()");
+  if (has("--bf16")) set("trainer.plugins", has("--fp8-format") ? "bf16_with_fp8_mixed()" : "bf16_mixed()");
+  else if (has("--fp16")) set("trainer.plugins", has("--fp8-format") ? "fp16_with_fp8_mixed()" : "fp16_mixed()");
   const std::string backend = f.at("--attention-backend");
   set("model.config.attention_backend", "AttnBackend." + backend);
   if (has("--tp-comm-overlap") || has("--overlap-p2p-comm"))

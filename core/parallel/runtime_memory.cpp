@@ -18,11 +18,11 @@ bool sameServer(std::span<const int> group, std::span<const int> serverOf) {
 
 // Ring communicators of `groups` (all the same size, > 1): the bytes each member holds.
 void addRings(const Cluster& c, const std::vector<std::vector<int>>& groups, std::span<const int> serverOf,
-              std::unordered_map<int, double>& perDevice) {
+              std::vector<double>& perDevice) {
   for (const std::vector<int>& g : groups) {
     if (g.size() < 2) continue;
     const double bytes = ncclRingBytes(ncclRingChannels(c, g, serverOf));
-    for (int d : g) perDevice[d] += bytes;
+    for (int d : g) perDevice[static_cast<size_t>(d)] += bytes;
   }
 }
 
@@ -56,12 +56,13 @@ std::vector<RuntimeMemory> stageRuntimeMemory(const Cluster& c, const ParallelPl
   const auto ranks = std::vector<int>(rankDevice.begin(), rankDevice.end());
   std::vector<RuntimeMemory> out(static_cast<size_t>(plan.pp));
   const int streams = plan.overlapTpComm ? 2 : 1;
+  std::vector<double> nccl(static_cast<size_t>(c.numDevices()));  // device -> bytes, the stage's
   for (int s = 0; s < plan.pp; ++s) {
-    std::unordered_map<int, double> nccl;  // device -> bytes
+    for (int i = 0; i < perStage; ++i) nccl[static_cast<size_t>(rankDevice[static_cast<size_t>(s * perStage + i)])] = 0;
     addRings(c, tpGroups(plan, ranks, s), serverOf, nccl);
     addRings(c, dpGroups(plan, ranks, s), serverOf, nccl);
     auto peers = [&](int device, std::span<const int> with) {
-      for (int q : with) nccl[device] += ncclPeerBytes(1, ncclPeerChannels(c, device, q, serverOf));
+      for (int q : with) nccl[static_cast<size_t>(device)] += ncclPeerBytes(1, ncclPeerChannels(c, device, q, serverOf));
     };
     // Context parallelism: each rank passes keys and values to the next of its ring, receives
     // from the previous.
@@ -86,8 +87,8 @@ std::vector<RuntimeMemory> stageRuntimeMemory(const Cluster& c, const ParallelPl
               localPeer = q;
               break;
             }
-          if (localPeer >= 0) nccl[d] += ncclPeerBytes(local, ncclPeerChannels(c, d, localPeer, serverOf));
-          nccl[d] += ncclPeerBytes(remote, kPeerChannelsNetwork);
+          if (localPeer >= 0) nccl[static_cast<size_t>(d)] += ncclPeerBytes(local, ncclPeerChannels(c, d, localPeer, serverOf));
+          nccl[static_cast<size_t>(d)] += ncclPeerBytes(remote, kPeerChannelsNetwork);
         }
       }
     // Pipeline neighbours: the same position in the previous and the next stage.
@@ -95,7 +96,7 @@ std::vector<RuntimeMemory> stageRuntimeMemory(const Cluster& c, const ParallelPl
     for (int i = 0; i < perStage; ++i) {
       const int r = s * perStage + i;
       const int d = rankDevice[static_cast<size_t>(r)];
-      double bytes = nccl[d];
+      double bytes = nccl[static_cast<size_t>(d)];
       for (int t : {s - 1, s + 1})
         if (t >= 0 && t < plan.pp) bytes += ncclPeerBytes(1, ncclPeerChannels(c, d, rankDevice[static_cast<size_t>(t * perStage + i)], serverOf));
       // Interleaved chunks send around the ring: the last stage to the first and back.

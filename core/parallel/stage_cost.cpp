@@ -40,9 +40,11 @@ int64_t saturatingBytes(double bytes) {
 
 Precision defaultTrainingPrecision(const Cluster& c) {
   if (c.numDevices() == 0) return Precision::FP32;
+  // A 16-bit type the file lists no rate for runs at the f32 rate (cluster_json): not a rate of its own.
   const DeviceSpec& d = c.device(0);
-  if (d.peakFlops(DType::BF16) > 0) return Precision::BF16;
-  if (d.peakFlops(DType::F16) > 0) return Precision::FP16;
+  const double f32 = d.peakFlops(DType::F32);
+  if (d.peakFlops(DType::BF16) > f32) return Precision::BF16;
+  if (d.peakFlops(DType::F16) > f32) return Precision::FP16;
   return Precision::FP32;
 }
 

@@ -68,7 +68,8 @@ struct TrainingBytes {
 };
 TrainingBytes trainingBytesFor(DType activationType);
 // What large models train with on the cluster's first device: bf16 mixed precision where it
-// has a bf16 rate, else fp16 mixed precision, else fp32.
+// has a bf16 rate above its f32 rate, else fp16 mixed precision where fp16 is faster (a V100),
+// else fp32.
 Precision defaultTrainingPrecision(const Cluster& c);
 
 // Weights, gradients and optimizer state per device under ZeRO stage `zero` over dp replicas

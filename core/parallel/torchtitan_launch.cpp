@@ -23,6 +23,8 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
   const TorchtitanLayout layout = torchtitanLayout(p, ctx.globalBatch, /*current=*/false);
   LaunchFile f;
   f.inexact = layout.inexact;
+  if (st.activationType == DType::F16)
+    f.inexact.push_back("fp16: torchtitan trains in bfloat16 or float32 (mixed_precision_param), bfloat16 written");
   const int replicate = layout.replicate, shard = layout.shard;
   const Recompute rec = layout.recompute;
   const int64_t mbs = p.microbatchSize(ctx.globalBatch);
@@ -44,7 +46,7 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
   t += "data_parallel_shard_degree = " + num(shard) + "\n";
   t += "tensor_parallel_degree = " + num(p.tp) + "\n";
   t += std::string("compile = ") + (p.overlapTpComm ? "true" : "false") + "\n";
-  t += "mixed_precision_param = \"bfloat16\"\n";
+  t += std::string("mixed_precision_param = \"") + (st.activationType == DType::F32 ? "float32" : "bfloat16") + "\"\n";
   t += "\n[experimental]\n";
   t += "context_parallel_degree = " + num(p.cp) + "\n";
   t += "pipeline_parallel_degree = " + num(p.pp) + "\n";

@@ -8,6 +8,7 @@
 
 #include "panels/number_format.h"
 #include "parallel/plan_knobs.h"
+#include "parallel/prediction_band.h"
 
 namespace gp::pformat {
 
@@ -150,9 +151,9 @@ QString memoryVerdictText(const MemoryVerdict& v) {
 QString summaryText(const ParallelMeasurement& m) {
   if (!m.feasible) return QString::fromStdString(m.problem);
   return QCoreApplication::translate("gp::ParallelFormat",
-                                     "%1 samples/s · step %2 ms · MFU %3 % · bubble %4 % · communication %5 %")
+                                     "%1 samples/s · step %2 ms (±%6 %) · MFU %3 % · bubble %4 % · communication %5 %")
       .arg(samplesText(m.samplesPerSecond), stepMsText(m.stepTime), percentText(m.mfu), percentText(m.bubbleShare),
-           percentText(m.commShare));
+           percentText(m.commShare), QLocale().toString(100 * kStepErrorShare, 'f', 0));
 }
 
 }  // namespace gp::pformat

@@ -5,7 +5,8 @@
 #   recipe = apply_graphplace_plan(recipe)
 import nemo_run as run
 from megatron.core.transformer.enums import AttnBackend
-from nemo.collections.llm.recipes.precision.mixed_precision import bf16_mixed, bf16_with_fp8_mixed
+from nemo.collections.llm.recipes.precision.mixed_precision import (bf16_mixed, bf16_with_fp8_mixed, fp16_mixed,
+                                                              fp16_with_fp8_mixed)
 from nemo.lightning.pytorch.callbacks.megatron_comm_overlap import MegatronCommOverlapCallback
 
 

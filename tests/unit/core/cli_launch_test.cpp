@@ -124,3 +124,31 @@ TEST(CliLaunch, PublishedExampleConfigurationsImport) {
   }
   EXPECT_EQ(frameworks, (std::set<std::string>{"deepspeed", "megatron", "nemo", "torchtitan", "torchtitan-py"}));
 }
+
+// A configuration is simulated in the precision it trains in: on V100s, a Megatron-LM line
+// without --fp16 runs fp32 without tensor cores; --precision may only agree with the file.
+TEST(CliLaunch, TheConfigurationsOwnPrecisionIsSimulated) {
+  const std::string fp16 = tempPath("gp_megatron_fp16.sh"), fp32 = tempPath("gp_megatron_fp32.sh");
+  gptest::CliRun exported = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 8xV100-DGX1 --global-batch 16 --method megatron "
+                                           "--export megatron --out " + fp16);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  std::string text = readAll(fp16);
+  const size_t at = text.find("  --fp16\n");  // a V100 trains in fp16 by default: it has no bf16 rate
+  ASSERT_NE(at, std::string::npos) << text;
+  std::ofstream(fp32) << text.replace(at, 9, "");
+
+  auto run = [](const std::string& file, const std::string& extra = "") {
+    gptest::CliRun r = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 8xV100-DGX1 --config " + file + " --json" + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["results"][0] : nlohmann::json();
+  };
+  const auto half = run(fp16), full = run(fp32);
+  EXPECT_NE(half["note"].get<std::string>().find("trains in fp16 (--fp16)"), std::string::npos) << half["note"];
+  EXPECT_NE(full["note"].get<std::string>().find("trains in fp32 (no --bf16 or --fp16)"), std::string::npos) << full["note"];
+  EXPECT_GT(full["step_time_ms"].get<double>(), 2 * half["step_time_ms"].get<double>());
+  EXPECT_EQ(run(fp16, " --precision fp16")["step_time_ms"], half["step_time_ms"]);
+
+  gptest::CliRun clash = gptest::runCli("parallelize zoo:gpt_1_3b --cluster 8xV100-DGX1 --config " + fp16 + " --precision bf16");
+  EXPECT_EQ(clash.code, 1);
+  EXPECT_EQ(clash.err, "graphplace-cli: error: " + fp16 + ": the configuration trains in fp16 (--fp16), not the bf16 of --precision\n");
+}

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli_runner.h"
+#include "parallel/prediction_band.h"
 
 namespace {
 
@@ -56,6 +57,10 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     for (const char* key : {"tp", "cp", "ep", "zero3_gather"})
       kinds += res["step_breakdown_ms"]["pass_comm_by_kind"][key].get<double>();
     EXPECT_NEAR(kinds, res["step_breakdown_ms"]["pass_comm"].get<double>(), 1e-9 + 1e-6 * kinds);
+    // The step's band: the simulator's error either side (prediction_band.h).
+    const double step = res["step_time_ms"].get<double>();
+    EXPECT_NEAR(res["step_time_band_ms"][0].get<double>(), step / (1 + gp::kStepErrorShare), 1e-9 * step);
+    EXPECT_NEAR(res["step_time_band_ms"][1].get<double>(), step * (1 + gp::kStepErrorShare), 1e-9 * step);
   }
   EXPECT_EQ(methods, (std::set<std::string>{"exact"}));
   const std::string best = j["best"].get<std::string>();
@@ -158,7 +163,15 @@ TEST(CliParallelize, PlanFileIsComparedWithTheSearchedPlans) {
   ASSERT_EQ(j.code, 0) << j.err;
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["best"], "exact");
-  EXPECT_GT(doc["beside_file"]["speedup"].get<double>(), 1.0);
+  const double speedup = doc["beside_file"]["speedup"].get<double>();
+  EXPECT_GT(speedup, 1.0);
   EXPECT_EQ(doc["beside_file"]["plan"], plan);
+  // Called a gain only beyond the simulator's own error, and the text says which.
+  EXPECT_EQ(doc["beside_file"]["beyond_band"].get<bool>(), speedup > 1 + gp::kStepErrorShare);
+  EXPECT_EQ(doc["beside_file"]["band_share"].get<double>(), gp::kStepErrorShare);
+  EXPECT_NE(r.out.find(speedup > 1 + gp::kStepErrorShare ? "  beyond the ±20 % a simulated step may be off\n"
+                                                      : "  within the ±20 % a simulated step may be off: not a gain"),
+            std::string::npos)
+      << r.out;
   std::filesystem::remove(plan);
 }

@@ -19,6 +19,7 @@
 #include "parallel/layer_stack.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
+#include "parallel/prediction_band.h"
 #include "test_paths.h"
 
 using namespace gp;
@@ -251,7 +252,7 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   for (const FidelityRow& f : rep.rows) {
     if (f.counted && std::exp(std::abs(std::log(f.ratio))) < 1.25) ++within25;
     if (f.row.parallel->plan.devicesUsed() == 16384) ++runs16k;
-    if (f.memoryRatio > 0 && std::exp(std::abs(std::log(f.memoryRatio))) <= 1.15) ++memoryWithin15;
+    if (f.memoryRatio > 0 && std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare) ++memoryWithin15;
   }
   // All but the four ZeRO-3 rows, three torchtitan context-parallel runs, one torchtitan A100 run
   // (x1.26) and the two over memory.
@@ -268,4 +269,20 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
     }
   }
   EXPECT_EQ(runs16k, 1);    // Llama 3 405B on 16,384 H100s is simulated
+
+  // The bands every figure is shown with (prediction_band.h) are the corpus's: four in five
+  // check rows' steps within kStepErrorShare and eight of the eleven peaks within
+  // kMemoryErrorShare, and no wider than that needs (five points less would hold fewer).
+  int checkRows = 0, inStepBand = 0, inTighterStepBand = 0, inTighterMemoryBand = 0;
+  for (const FidelityRow& f : rep.rows) {
+    if (f.memoryRatio > 0 && std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare - 0.05) ++inTighterMemoryBand;
+    if (!f.counted || f.row.split != RowSplit::Check) continue;
+    ++checkRows;
+    const double miss = std::exp(std::abs(std::log(f.ratio)));
+    inStepBand += miss <= 1 + kStepErrorShare;
+    inTighterStepBand += miss <= 1 + kStepErrorShare - 0.05;
+  }
+  EXPECT_GE(inStepBand, 0.8 * checkRows);
+  EXPECT_LT(inTighterStepBand, 0.8 * checkRows);
+  EXPECT_LT(inTighterMemoryBand, 8);
 }
