@@ -93,7 +93,9 @@ std::string planText(const ParallelPlan& p, int64_t batch) {
                   std::to_string(p.tp) + " pp " + std::to_string(p.pp) +
                   (p.virtualStages > 1 ? " x " + std::to_string(p.virtualStages) + " virtual" : std::string()) + ", " +
                   std::to_string(p.microbatches) + " x " + std::to_string(p.microbatchSize(batch)) + " samples, " +
-                  std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) + ", layers";
+                  std::string(pipeScheduleName(p.schedule)) + ", ZeRO-" + std::to_string(p.zero) +
+                  (p.shardSize() < p.gradientGroup() ? " in groups of " + std::to_string(p.shardSize()) : std::string()) +
+                  ", layers";
   auto mark = [](Recompute r) { return r == Recompute::Full ? "r" : r == Recompute::Selective ? "s" : ""; };
   if (const int each = uniformChunkLayers(p))
     s += " in " + std::to_string(p.stages.size()) + " chunks of " + std::to_string(each) + mark(p.stages[0].recompute);

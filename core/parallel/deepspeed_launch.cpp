@@ -40,6 +40,13 @@ LaunchFile exportDeepSpeed(const ParallelPlan& p, const LaunchContext& ctx) {
   if (st.activationType == DType::BF16) j["bf16"] = {{"enabled", true}};
   else if (st.activationType == DType::F16) j["fp16"] = {{"enabled", true}};
   j["zero_optimization"] = {{"stage", p.zero}, {"overlap_comm", p.overlapParamGather}};
+  if (p.shardSize() < p.gradientGroup()) {  // MiCS: ZeRO-3 sharded in groups, replicated across
+    if (p.zero == 3) j["zero_optimization"]["mics_shard_size"] = p.shardSize();
+    else
+      f.inexact.push_back("a ZeRO-" + num(p.zero) + " sharding group of " + num(p.shardSize()) +
+                          ": DeepSpeed shards ZeRO-1 and 2 over the whole data-parallel group (groups are ZeRO-3's "
+                          "mics_shard_size), written as that");
+  }
   if (p.tp > 1) {
     j["tensor_parallel"] = {{"autotp_size", p.tp}};
     if (p.overlapTpComm) {
@@ -144,6 +151,14 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   if (p.zero < 0 || p.zero > 3) throw fail("zero_optimization.stage must be 0-3");
   if (p.pp > 1 && p.zero >= 2) throw fail("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism");
   p.overlapParamGather = p.zero > 0 && flag(zero, "overlap_comm", p.zero == 3);
+  // MiCS (DeepSpeed's ZeRO-3 in sharding groups): mics_shard_size GPUs hold one copy of the state.
+  if (const int64_t mics = integer(zero, "mics_shard_size", -1); mics > 0) {
+    if (p.zero != 3) throw fail("zero_optimization.mics_shard_size needs stage 3 (MiCS shards ZeRO-3's state)");
+    if (p.gradientGroup() % mics != 0)
+      throw fail("zero_optimization.mics_shard_size " + num(mics) + " does not divide the " + num(p.gradientGroup()) +
+                 " data-parallel GPUs");
+    p.shardGroup = static_cast<int>(mics);
+  }
   // The layers per stage.
   const int layers = st.numLayers();
   if (p.pp > 1 && g.contains("pipeline_parts") && g["pipeline_parts"].is_array() &&
@@ -178,7 +193,7 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
     if (!read.count(key)) note(key);
   if (zero.is_object())
     for (const auto& [key, value] : zero.items())
-      if (key != "stage" && key != "overlap_comm") note("zero_optimization." + key);
+      if (key != "stage" && key != "overlap_comm" && key != "mics_shard_size") note("zero_optimization." + key);
   if (j.contains("activation_checkpointing") && j["activation_checkpointing"].is_object())
     for (const auto& [key, value] : j["activation_checkpointing"].items()) note("activation_checkpointing." + key);
   if (!unread.empty())

@@ -141,6 +141,7 @@ MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const
   // Where the state lives.
   if (p.zero == 1 || p.zero == 2) {
     a.add("--use-distributed-optimizer");
+    if (p.shardSize() < p.gradientGroup()) a.add("--num-distributed-optimizer-instances", num(p.gradientGroup() / p.shardSize()));
     if (p.zero == 2)
       f.inexact.push_back("ZeRO-2: Megatron-LM's distributed optimizer shards the optimizer state and master weights "
                           "but keeps the whole gradient buffer, written as ZeRO-1 (more memory than the plan)");
@@ -156,6 +157,9 @@ MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const
     a.add("--no-gradient-accumulation-fusion");
     if (!p.overlapParamGather)
       f.inexact.push_back("ZeRO-3 without prefetching: FSDP2 prefetches the next layer's parameters (faster than the plan)");
+    if (p.shardSize() < p.gradientGroup())
+      f.inexact.push_back("a ZeRO-3 sharding group of " + num(p.shardSize()) +
+                          ": Megatron-LM's FSDP2 shards over the whole data-parallel group, written as that");
   }
   // Numerics.
   if (st.activationType == DType::BF16) a.add("--bf16");
@@ -427,6 +431,14 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
     p.overlapParamGather = true;  // FSDP2 prefetches
   } else if (has("--use-distributed-optimizer")) {
     p.zero = 1;
+  }
+  // Partial distributed optimizer: its state sharded over dp x cp / instances, replicated across.
+  if (const int64_t instances = value("--num-distributed-optimizer-instances", 1); instances != 1) {
+    if (instances < 1 || p.gradientGroup() % instances != 0)
+      throw fail("--num-distributed-optimizer-instances " + num(instances) + " must divide the data-parallel size " +
+                 num(p.gradientGroup()) + " (with context parallelism, dp x cp)");
+    if (p.zero == 1) p.shardGroup = static_cast<int>(p.gradientGroup() / instances);
+    else r.approximated.push_back("--num-distributed-optimizer-instances " + num(instances) + " without --use-distributed-optimizer: nothing to shard");
   }
   if (has("--overlap-param-gather")) {
     if (!has("--use-distributed-optimizer")) throw fail("--overlap-param-gather only supported with distributed optimizer");

@@ -88,6 +88,8 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
     set("model.config.recompute_granularity", "None");
   }
   set("optim.config.use_distributed_optimizer", has("--use-distributed-optimizer") ? "True" : "False");
+  if (has("--num-distributed-optimizer-instances"))
+    set("trainer.strategy.ddp.num_distributed_optimizer_instances", f.at("--num-distributed-optimizer-instances"));
   set("trainer.strategy.ddp.overlap_grad_reduce", has("--overlap-grad-reduce") ? "True" : "False");
   set("trainer.strategy.ddp.overlap_param_gather", has("--overlap-param-gather") ? "True" : "False");
   if (has("--use-torch-fsdp2")) {  // Megatron FSDP, sharding optimizer state, gradients and parameters
@@ -120,6 +122,8 @@ LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx) {
     out.inexact.push_back("uneven first / last stages: megatron_gpt_config.yaml splits the layers evenly");
   }
   if (has("--use-torch-fsdp2")) out.inexact.push_back("ZeRO-3: written as NeMo 1.x's torch FSDP (fsdp_sharding_strategy full)");
+  if (has("--num-distributed-optimizer-instances"))
+    out.inexact.push_back("the sharding group: NeMo 1.x's distributed_fused_adam shards over the whole data-parallel group");
   if (p.attention != AttentionImpl::Flash)
     out.inexact.push_back("the attention kernel: with Transformer Engine, NeMo 1.x leaves it to TE's backend choice "
                           "(NVTE_FLASH_ATTN, NVTE_FUSED_ATTN)");
@@ -231,6 +235,7 @@ LaunchImport importNemo(const std::string& text, const std::string& source, cons
   valueFlag("model.config.recompute_method", "--recompute-method");
   valueFlag("model.config.recompute_num_layers", "--recompute-num-layers");
   switchFlag("optim.config.use_distributed_optimizer", "--use-distributed-optimizer");
+  valueFlag("trainer.strategy.ddp.num_distributed_optimizer_instances", "--num-distributed-optimizer-instances");
   switchFlag("trainer.strategy.ddp.overlap_grad_reduce", "--overlap-grad-reduce");
   switchFlag("trainer.strategy.ddp.overlap_param_gather", "--overlap-param-gather");
   if (v.count("trainer.strategy.fsdp") && literal("trainer.strategy.fsdp") == "megatron") args += "--use-torch-fsdp2\n";

@@ -99,6 +99,10 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
            num(int64_t{p.pp} * p.virtualStages * p.microbatches) + " passes of each kind in one step, over the limit of " +
            num(kMaxPassesPerStep / 2);
   if (p.zero < 0 || p.zero > 3) return "ZeRO stage " + num(p.zero) + " does not exist (0, 1, 2, 3)";
+  if (p.shardGroup < 0) return "the sharding group must be 0 (the whole gradient group) or a size";
+  if (p.shardGroup > 0 && p.zero == 0) return "a sharding group of " + num(p.shardGroup) + " needs ZeRO 1, 2 or 3 (ZeRO 0 shards nothing)";
+  if (p.shardGroup > 0 && (p.shardGroup > p.gradientGroup() || p.gradientGroup() % p.shardGroup != 0))
+    return "the sharding group of " + num(p.shardGroup) + " does not divide dp x cp = " + num(p.gradientGroup());
   const int64_t used = int64_t{p.dp} * p.cp * p.tp * p.pp;
   if (used != c.numDevices())
     return (p.cp > 1 ? "dp x cp x tp x pp = " + num(p.dp) + " x " + num(p.cp) + " x " : "dp x tp x pp = " + num(p.dp) + " x ") +

@@ -70,6 +70,12 @@ struct ParallelPlan {
   int microbatches = 1;  // per replica and step
   PipeSchedule schedule = PipeSchedule::OneFOneB;
   int zero = 0;          // ZeRO stage: 0 none, 1 optimizer state, 2 + gradients, 3 + parameters (over dp)
+  // ZeRO's sharding group (HSDP, hybrid ZeRO, Megatron-LM's --num-distributed-optimizer-instances):
+  // the state ZeRO splits is split over groups of this many consecutive members of the gradient
+  // group (dp x cp) and replicated across the groups; 0 = the whole gradient group. Gradients are
+  // reduce-scattered inside a group and all-reduced across the replicas on 1 / group of the bytes;
+  // parameters are all-gathered inside a group.
+  int shardGroup = 0;
   // ZeRO-1 / 2 (Megatron-LM's distributed optimizer, --overlap-param-gather): each chunk's updated
   // weights are all-gathered while the next step's first forward pass runs through the chunk,
   // so only what outlasts that pass adds to the step.
@@ -101,6 +107,8 @@ struct ParallelPlan {
   int devicesUsed() const { return dp * cp * tp * pp; }
   int ranksPerStage() const { return dp * cp * tp; }
   int gradientGroup() const { return dp * cp; }  // the ranks holding the same weights
+  // The ranks ZeRO splits its state over: the sharding group, or the whole gradient group.
+  int shardSize() const { return zero > 0 && shardGroup > 0 && shardGroup < gradientGroup() ? shardGroup : gradientGroup(); }
   int chunks() const { return pp * virtualStages; }
   int stageOfChunk(int chunk) const { return chunk % pp; }
   int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }

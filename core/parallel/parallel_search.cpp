@@ -82,6 +82,7 @@ ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages) {
   p.cp = shape.cp;
   p.overlapParamGather = shape.zero > 0;  // a pure gain where there is a gather
   p.schedule = shape.schedule, p.zero = shape.zero, p.expertParallel = shape.expertParallel;
+  p.shardGroup = shape.shardGroup;
   shape.fixed.applyTo(p);
   p.sequenceParallel = shape.sequenceParallel;
   p.overlapTpComm = shape.sequenceParallel;  // a pure gain where there is TP communication
@@ -102,6 +103,8 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
       if (cp > 1 && !contextParallelFits(st, static_cast<int>(cp), static_cast<int>(tp))) continue;
       const int64_t dp = n / tp / pp / cp;
       if (globalBatch % dp) continue;
+      // The members of a gradient group (dp x cp, tp apart) that share a server.
+      const int perServer = tp <= server && server % tp == 0 ? static_cast<int>(server / tp) : 0;
       // Virtual stages: 1, and with 1F1B every v > 1 dividing the layers per stage.
       std::vector<int64_t> virtuals{1};
       if (pp > 1 && st.numLayers() % pp == 0)
@@ -112,12 +115,19 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
           for (int64_t v : virtuals) {
             if (v > 1 && (sched != 0 || m % pp != 0)) continue;
             for (int zero = 0; zero <= (dp * cp > 1 ? 3 : 0); ++zero)
-              for (int ep = 0; ep <= (cp == 1 && st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep) {
-                out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
-                               static_cast<int>(v), sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero,
-                               ep == 1, fixed, sequenceParallelFits(st, static_cast<int>(tp))});
-                out.back().cp = static_cast<int>(cp);
-              }
+              for (int ep = 0; ep <= (cp == 1 && st.experts > 0 && dp > 1 && st.experts % dp == 0 ? 1 : 0); ++ep)
+                // ZeRO over the whole group, or ZeRO-3 sharded inside each server (HSDP: its per-layer
+                // gathers stay on the server's links). ZeRO-1 / 2 in groups only adds memory: their
+                // gradients cross the servers either way.
+                for (int hsdp = 0; hsdp < 2; ++hsdp) {
+                  const int group = hsdp ? perServer : 0;
+                  if (hsdp && (zero != 3 || group <= 0 || group >= dp * cp || (dp * cp) % group != 0)) continue;
+                  out.push_back({static_cast<int>(dp), static_cast<int>(tp), static_cast<int>(pp), static_cast<int>(m),
+                                 static_cast<int>(v), sched == 0 ? PipeSchedule::OneFOneB : PipeSchedule::GPipe, zero,
+                                 ep == 1, fixed, sequenceParallelFits(st, static_cast<int>(tp))});
+                  out.back().cp = static_cast<int>(cp);
+                  out.back().shardGroup = group;
+                }
           }
       }
     }
@@ -173,7 +183,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
     int64_t stat = 0;
   };
   auto staticOf = [&](const Acc& acc) {
-    return stageStaticMemory(tb, shape.zero, shape.dp * shape.cp, acc.params, acc.largestParams, acc.local).total();
+    return stageStaticMemory(tb, shape.zero, shape.shardSize(), acc.params, acc.largestParams, acc.local).total();
   };
   auto chunkFrom = [&](const Acc& acc, Recompute r) {
     const bool full = r == Recompute::Full;
@@ -272,7 +282,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   const auto shapes = planShapes(model.stack(), model.cluster(), globalBatch, options.tpWithinServer, options.fixed);
   // Part costs depend on the stage's groups and the micro-batch size, not on pp, the schedule or
   // the virtual stages: shared by the shapes that differ only there.
-  using Key = std::tuple<int, int, int, int64_t, int, bool, bool>;
+  using Key = std::tuple<int, int, int, int64_t, int, bool, bool, int>;
   struct Parts {
     std::vector<PartCost> costs;
     double pass = 0;  // every part's pass without recomputation
@@ -293,7 +303,8 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   };
   for (size_t i = 0; i < shapes.size(); ++i) {
     const PlanShape& s = shapes[i];
-    const Key key{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel};
+    const Key key{s.dp, s.tp, s.cp, globalBatch / (int64_t{s.dp} * s.microbatches), s.zero, s.expertParallel, s.sequenceParallel,
+                  s.shardGroup};
     auto [it, fresh] = partCache.try_emplace(key);
     Parts& sum = it->second;
     if (fresh) {
@@ -303,7 +314,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     // The stage with the most weights holds at least the mean: when even that does not fit, no
     // partition does.
     const double meanStatic =
-        stageStaticMemory(model.bytes(), s.zero, s.dp * s.cp, sum.params / s.pp, 0, sum.local / s.pp).total();
+        stageStaticMemory(model.bytes(), s.zero, s.shardSize(), sum.params / s.pp, 0, sum.local / s.pp).total();
     if (meanStatic > static_cast<double>(capacity)) continue;
     cands.push_back({i, &sum.costs, s.microbatches * sum.pass / s.pp});
     if (stopped()) {

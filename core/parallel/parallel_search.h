@@ -42,6 +42,8 @@ struct PlanShape {
   FixedKnobs fixed;
   bool sequenceParallel = false;
   int cp = 1;
+  int shardGroup = 0;  // ZeRO's sharding group (ParallelPlan::shardGroup): 0 the whole gradient group
+  int shardSize() const { return zero > 0 && shardGroup > 0 ? shardGroup : dp * cp; }
 };
 
 struct ParallelResult {

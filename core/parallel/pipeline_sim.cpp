@@ -202,12 +202,22 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<CollectiveCost> paramGather(static_cast<size_t>(chunks));
   const Collective syncKind = plan.zero == 0 ? Collective::AllReduce : Collective::ReduceScatter;
   std::vector<std::map<double, CollectiveCost>> syncCosts(static_cast<size_t>(pp));  // identical buckets alike
+  // With a sharding group smaller than the gradient group (HSDP): reduce-scatter inside each
+  // sharding group, all-reduce of the shard across its replicas; gathers inside the group.
+  const int shard = plan.shardSize();
+  const bool hybrid = shard < plan.gradientGroup();
   for (int k = 0; k < chunks; ++k) {
     const StageCost& sc = out.stages[static_cast<size_t>(k)];
-    const auto groups = dpGroups(plan, out.rankDevice, k % pp);
+    const auto groups = hybrid ? shardGroups(plan, out.rankDevice, k % pp) : dpGroups(plan, out.rankDevice, k % pp);
+    const auto replicas = hybrid ? replicaGroups(plan, out.rankDevice, k % pp) : std::vector<std::vector<int>>{};
     for (double bytes : sc.bucketBytes) {
       auto [it, fresh] = syncCosts[static_cast<size_t>(k % pp)].try_emplace(bytes);
-      if (fresh) it->second = collectiveCost(c, syncKind, groups, bytes, servers);
+      if (fresh) {
+        const CollectiveCost across = hybrid ? collectiveCost(c, Collective::AllReduce, replicas, bytes / shard, servers) : CollectiveCost{};
+        it->second = !hybrid    ? collectiveCost(c, syncKind, groups, bytes, servers)
+                     : shard == 1 ? across
+                                  : then(collectiveCost(c, Collective::ReduceScatter, groups, bytes, servers), across, c.numChannels());
+      }
       sync[static_cast<size_t>(k)].push_back(&it->second);
     }
     if (sc.paramGatherBytes > 0)
@@ -263,7 +273,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<double> syncEnd(static_cast<size_t>(pp), 0.0), stageEnd(static_cast<size_t>(pp), 0.0);
   std::vector<int> backwardsDone(static_cast<size_t>(chunks), 0);
   std::vector<size_t> bucketsLeft(static_cast<size_t>(pp), 0);
-  const bool shardedGrads = plan.zero >= 2 && plan.gradientGroup() > 1;
+  const bool shardedGrads = plan.zero >= 2 && plan.shardSize() > 1;
   const size_t bucketRounds = shardedGrads ? static_cast<size_t>(m) : 1;
   for (int k = 0; k < chunks; ++k) bucketsLeft[static_cast<size_t>(k % pp)] += out.stages[static_cast<size_t>(k)].bucketBackward.size() * bucketRounds;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;

@@ -24,6 +24,8 @@ const std::vector<PlanKnob>& planKnobs() {
        [](ParallelPlan& p, int v) { p.schedule = static_cast<PipeSchedule>(v); }},
       {"zero", "", KnobKind::Count, 0, 3, {}, true, 0, [](const ParallelPlan& p) { return p.zero; },
        [](ParallelPlan& p, int v) { p.zero = v; }},
+      {"shard_group", "", KnobKind::Count, 0, kDegree, {}, false, 0, [](const ParallelPlan& p) { return p.shardGroup; },
+       [](ParallelPlan& p, int v) { p.shardGroup = v; }},
       {"overlap_param_gather", "parameter gather overlapped", KnobKind::Flag, 0, 1, {}, false, 0,
        [](const ParallelPlan& p) { return static_cast<int>(p.overlapParamGather); },
        [](ParallelPlan& p, int v) { p.overlapParamGather = v != 0; }},

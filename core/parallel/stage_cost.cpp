@@ -78,17 +78,45 @@ std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<
   return out;
 }
 
+std::vector<std::vector<int>> shardGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  std::vector<std::vector<int>> dp = dpGroups(p, rankDevice, stage);
+  const size_t n = static_cast<size_t>(p.shardSize());
+  if (n >= static_cast<size_t>(p.gradientGroup())) return dp;
+  std::vector<std::vector<int>> out;
+  for (const std::vector<int>& g : dp)
+    for (size_t at = 0; at < g.size(); at += n) out.emplace_back(g.begin() + static_cast<std::ptrdiff_t>(at), g.begin() + static_cast<std::ptrdiff_t>(at + n));
+  return out;
+}
+
+std::vector<std::vector<int>> replicaGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
+  const size_t n = static_cast<size_t>(p.shardSize());
+  std::vector<std::vector<int>> out;
+  if (n >= static_cast<size_t>(p.gradientGroup())) return out;
+  for (const std::vector<int>& g : dpGroups(p, rankDevice, stage))
+    for (size_t place = 0; place < n; ++place) {
+      std::vector<int> r;
+      for (size_t at = place; at < g.size(); at += n) r.push_back(g[at]);
+      out.push_back(std::move(r));
+    }
+  return out;
+}
+
 StageGroups stageGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage) {
   StageGroups g;
   g.tp = tpGroups(p, rankDevice, stage);
   g.dp = dpGroups(p, rankDevice, stage);
   g.cp = cpGroups(p, rankDevice, stage);
+  if (p.shardSize() < p.gradientGroup()) g.shard = shardGroups(p, rankDevice, stage);
   return g;
 }
 
 double StageGroups::time(const Cluster& c, Collective kind, Which which, double bytes, const std::vector<int>& serverOf) const {
   auto [it, fresh] = times_.try_emplace({kind, which, bytes}, 0.0);
-  if (fresh) it->second = collectiveCost(c, kind, which == Tp ? tp : which == Dp ? dp : cp, bytes, serverOf).time;
+  if (fresh) {
+    const std::vector<std::vector<int>>& groups =
+        which == Tp ? tp : which == Cp ? cp : which == Shard && !shard.empty() ? shard : dp;
+    it->second = collectiveCost(c, kind, groups, bytes, serverOf).time;
+  }
   return it->second;
 }
 
@@ -239,9 +267,9 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.arForward += pc.cpForward;
     pc.arBackward += pc.cpBackward;
   }
-  if (p.zero == 3 && p.gradientGroup() > 1) {
+  if (p.zero == 3 && p.shardSize() > 1) {
     pc.gather = pc.gatherBackward =
-        groups.time(c, Collective::AllGather, StageGroups::Dp, bytes_.weight * static_cast<double>(pc.params), serverOf_);
+        groups.time(c, Collective::AllGather, StageGroups::Shard, bytes_.weight * static_cast<double>(pc.params), serverOf_);
     if (p.overlapParamGather) {  // prefetched during the part before (about as long as this one's compute)
       pc.gather = std::max(0.0, pc.gather - times.forward);
       pc.gatherBackward = std::max(0.0, pc.gatherBackward - times.backward);
@@ -311,10 +339,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.sendBytes = static_cast<double>(mbs) / p.cp * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes /
                    (p.sequenceParallel ? p.tp : 1);
 
-  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.gradientGroup(), sc.params, largestLayerParams, sc.localParams);
+  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.shardSize(), sc.params, largestLayerParams, sc.localParams);
   // The FP8 copy of the weights and its transpose, kept for the step; under ZeRO-3 each rank
   // keeps its shard's (the layer's whole FP8 weight is gathered for its passes, as the 16-bit one).
-  const double fp8Shards = p.zero == 3 ? static_cast<double>(p.gradientGroup()) : 1.0;
+  const double fp8Shards = p.zero == 3 ? static_cast<double>(p.shardSize()) : 1.0;
   sc.staticParts.weights += 2.0 * static_cast<double>(sc.fp8Params) / fp8Shards;
   sc.staticMemory = saturatingBytes(sc.staticParts.total());
   const bool full = stg.recompute == Recompute::Full;
@@ -331,7 +359,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   }
 
   const double P = static_cast<double>(sc.params);
-  const double dp = static_cast<double>(p.gradientGroup());  // ZeRO shards over dp x cp
+  const double dp = static_cast<double>(p.shardSize());  // ZeRO shards over its sharding group
   const TrainingBytes& tb = bytes_;
   // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
@@ -341,7 +369,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight) +
                              (tb.weight + 2) * static_cast<double>(sc.fp8Params) / fp8Shards;
   sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
-  if ((p.zero == 1 || p.zero == 2) && p.gradientGroup() > 1) sc.paramGatherBytes = tb.weight * P;
+  if ((p.zero == 1 || p.zero == 2) && p.shardSize() > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;
 }
 

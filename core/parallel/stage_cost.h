@@ -121,9 +121,15 @@ std::vector<std::vector<int>> tpGroups(const ParallelPlan& p, const std::vector<
 std::vector<std::vector<int>> dpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
 // The context-parallel rings: one per replica and TP shard.
 std::vector<std::vector<int>> cpGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
+// ZeRO's sharding groups: each DP group cut into runs of p.shardSize() consecutive members
+// (the DP groups themselves when the state is sharded over all of them).
+std::vector<std::vector<int>> shardGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
+// The replicas of a shard: the members at the same place of each sharding group of a DP group
+// (none when the state is sharded over the whole DP group).
+std::vector<std::vector<int>> replicaGroups(const ParallelPlan& p, const std::vector<int>& rankDevice, int stage);
 struct StageGroups {
-  enum Which : uint8_t { Tp, Dp, Cp };
-  std::vector<std::vector<int>> tp, dp, cp;
+  enum Which : uint8_t { Tp, Dp, Cp, Shard };
+  std::vector<std::vector<int>> tp, dp, cp, shard;
   // The time of a collective over one of the group sets, remembered: a stack's identical layers
   // ask for the same ones.
   double time(const Cluster& c, Collective kind, Which which, double bytes, const std::vector<int>& serverOf) const;

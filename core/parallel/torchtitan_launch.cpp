@@ -121,9 +121,7 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   const bool fsdp = shard > 1 || p.cp > 1;
   if (!fsdp && replicate > 1 && (p.tp > 1 || p.pp > 1)) throw fail("DDP has not supported > 1D parallelism");
   if (fsdp) p.zero = p.pp > 1 ? 1 : 3, p.overlapParamGather = p.zero == 3;
-  if (fsdp && replicate > 1)
-    r.approximated.push_back("HSDP (replicate " + num(replicate) + " x shard " + num(shard) + "): read as sharded over all " +
-                             num(p.dp) + " replicas");
+  if (fsdp && replicate > 1) p.shardGroup = static_cast<int>(shard * p.cp);  // HSDP: sharded in groups, replicated across
 
   // The model and the batch.
   const int layers = st.numLayers();

@@ -1,5 +1,6 @@
 #include "parallel/torchtitan_layout.h"
 
+#include <algorithm>
 #include <set>
 
 #include "base/error.h"
@@ -17,13 +18,20 @@ TorchtitanLayout torchtitanLayout(const ParallelPlan& p, int64_t globalBatch, bo
     reject("torchtitan at this commit trains dense Llama models: no expert parallelism", "torchtitan/models");
   if (p.overlapTpComm && p.tp == 1)
     reject("async tensor parallelism needs tensor_parallel_degree > 1", current ? "torchtitan/config/configs.py" : "config_manager.py");
+  // HSDP: FSDP over dp_shard x cp, replicated over dp_replicate.
+  const int shardDp = p.shardSize() % p.cp == 0 ? std::max(1, p.shardSize() / p.cp) : p.dp;
+  if (p.zero > 0 && shardDp < p.dp && p.shardSize() % p.cp != 0)
+    l.inexact.push_back("a sharding group of " + num(p.shardSize()) + " that cp " + num(p.cp) +
+                        " does not divide: torchtitan shards over dp_shard x cp, written as sharded over all replicas");
   if (p.zero == 3 || (p.zero > 0 && p.pp > 1)) {
-    l.shard = p.dp;
+    l.shard = shardDp;
+    l.replicate = p.dp / shardDp;
     if (p.zero == 2 && p.pp > 1)
       l.inexact.push_back("ZeRO-2 with a pipeline: torchtitan's FSDP keeps parameters and gradients whole between "
                           "micro-batches (ZeRO-1's memory), written as FSDP");
   } else if (p.zero > 0) {
-    l.shard = p.dp;
+    l.shard = shardDp;
+    l.replicate = p.dp / shardDp;
     l.inexact.push_back("ZeRO-" + num(p.zero) + ": torchtitan shards with FSDP (ZeRO-3) or replicates (DDP), written as FSDP "
                         "(less memory, parameters gathered every pass)");
   } else if (p.dp > 1) {

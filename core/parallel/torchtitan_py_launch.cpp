@@ -185,9 +185,7 @@ LaunchImport importTorchtitanPython(const std::string& text, const std::string& 
   }
   const bool fsdp = shard > 1 || p.cp > 1;
   if (fsdp) p.zero = p.pp > 1 ? 1 : 3, p.overlapParamGather = p.zero == 3;
-  if (fsdp && replicate > 1)
-    r.approximated.push_back("HSDP (replicate " + num(replicate) + " x shard " + num(shard) + "): read as sharded over all " +
-                             num(p.dp) + " replicas");
+  if (fsdp && replicate > 1) p.shardGroup = static_cast<int>(shard * p.cp);  // HSDP: sharded in groups, replicated across
 
   // Tokens: per micro-batch and data-parallel rank, and per step.
   r.seqLen = integer("training.max_context_length", 2048);
