@@ -39,7 +39,43 @@ std::string summaryText(const char* split, const SplitSummary& s) {
          ", out-of-memory disagreements: " + std::to_string(s.unmatchedOom);
 }
 
-std::string value(const std::optional<double>& v) { return v ? fmt("%.4g", *v) : "OOM"; }
+std::string value(const PublishedRow& r, const std::optional<double>& v) {
+  return v ? fmt("%.4g", *v) : &v == &r.published && r.ranWithoutFigure ? "fits" : "OOM";
+}
+
+ordered_json sweepSummaryJson(const SweepSummary& s) {
+  return {{"sweeps", s.sweeps},
+          {"ranked", s.ranked},
+          {"median_tau", s.medianTau},
+          {"with_regret", s.withRegret},
+          {"mean_top1_regret", s.meanRegret},
+          {"picks_out_of_memory", s.picksOutOfMemory},
+          {"published_oom", s.ranOutOfMemory},
+          {"published_oom_called", s.outOfMemoryCalled},
+          {"ran_called_over", s.ranCalledOver}};
+}
+
+std::string sweepSummaryText(const char* split, const SweepSummary& s) {
+  return std::string(split) + " sweeps: " + std::to_string(s.sweeps) + ", median tau " + fmt("%.2f", s.medianTau) +
+         " (" + std::to_string(s.ranked) + " ranked), mean top-1 regret " + fmt("%.1f", 100 * s.meanRegret) + " % (" +
+         std::to_string(s.withRegret) + "), picks that ran out of memory: " + std::to_string(s.picksOutOfMemory) +
+         ", published OOMs called OOM or risk: " + std::to_string(s.outOfMemoryCalled) + " of " +
+         std::to_string(s.ranOutOfMemory) + ", layouts that ran called over memory: " + std::to_string(s.ranCalledOver);
+}
+
+std::string tableText(const TableOrder& t) {
+  std::string line = "table " + t.table + ": " + (t.agrees ? "order agrees" : "order differs: " + t.disagreement);
+  if (t.tau) line += "; tau " + fmt("%.2f", *t.tau);
+  if (!t.pick.empty()) {
+    line += "; pick '" + t.pick + "'";
+    if (t.pickRanOutOfMemory) line += " (it ran out of memory)";
+    else if (t.regret) line += " (regret " + fmt("%.1f", 100 * *t.regret) + " %)";
+  }
+  if (t.ranOutOfMemory > 0)
+    line += "; OOMs called " + std::to_string(t.outOfMemoryCalled) + " of " + std::to_string(t.ranOutOfMemory);
+  if (t.ranCalledOver > 0) line += "; " + std::to_string(t.ranCalledOver) + " that ran called over memory";
+  return line;
+}
 
 ordered_json searchJson(const SearchedPlan& s) {
   ordered_json j{{"found", s.found}, {"complete", s.complete}, {"search_s", s.searchSeconds}};
@@ -95,7 +131,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
     ordered_json rows = ordered_json::array();
     for (const FidelityRow& f : r.rows) {
       ordered_json j{{"name", f.row.name}, {"source", f.row.source}, {"split", splitName(f.row.split)}, {"unit", f.row.unit}};
-      j["published"] = f.row.published ? ordered_json(*f.row.published) : ordered_json("OOM");
+      j["published"] = f.row.published ? ordered_json(*f.row.published) : ordered_json(value(f.row, f.row.published));
       j["simulated"] = f.simulated ? ordered_json(*f.simulated) : ordered_json("OOM");
       if (f.counted) j["ratio"] = f.ratio;
       if (f.row.unitKind == UnitKind::Throughput) j["items_per_step"] = f.row.itemsPerStep;
@@ -109,7 +145,12 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
       if (f.row.parallel) {
         j["simulated_peak_memory_GiB"] = f.simulatedPeakGiB;
         if (f.row.parallel->peakMemoryGiB) j["published_peak_memory_GiB"] = *f.row.parallel->peakMemoryGiB;
+        if (f.row.parallel->peakMemoryGiB)
+          j["published_peak_memory"] = std::string(f.row.parallel->peakMemoryReserved ? "reserved" : "allocated") +
+                                       (f.row.parallel->peakMemoryLastRank ? " last rank" : "");
         if (f.memoryRatio > 0) j["memory_ratio"] = f.memoryRatio;
+        j["memory_verdict"] = memoryFitName(f.verdict.fit);
+        j["memory_verdict_text"] = f.verdict.text;
         if (f.stepTime > 0) j["step_s"] = f.stepTime, j["step_breakdown_ms"] = stepBreakdownJson(f.breakdown);
       }
       if (f.searched) j["search"] = searchJson(*f.searched);
@@ -117,8 +158,15 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
     }
     ordered_json tables = ordered_json::array();
     for (const TableOrder& t : r.tables) {
-      ordered_json j{{"table", t.table}, {"published_order", t.rows}, {"agrees", t.agrees}};
+      ordered_json j{{"table", t.table}, {"sweep", t.sweep}, {"split", splitName(t.split)},
+                     {"published_order", t.rows}, {"agrees", t.agrees}};
       if (!t.agrees) j["disagreement"] = t.disagreement;
+      if (t.tau) j["tau"] = *t.tau;
+      if (!t.pick.empty()) j["pick"] = t.pick, j["pick_ran_out_of_memory"] = t.pickRanOutOfMemory;
+      if (t.regret) j["top1_regret"] = *t.regret;
+      j["published_oom"] = t.ranOutOfMemory;
+      j["published_oom_called"] = t.outOfMemoryCalled;
+      j["ran_called_over"] = t.ranCalledOver;
       tables.push_back(std::move(j));
     }
     int agreeing = 0;
@@ -132,6 +180,8 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
                          {"memory_worst_row", r.memoryWorstRow},
                          {"tables", tables},
                          {"tables_agreeing", agreeing},
+                         {"sweeps_set", sweepSummaryJson(r.sweepsSet)},
+                         {"sweeps_check", sweepSummaryJson(r.sweepsCheck)},
                          {"rows_on_profiled", r.rowsOnProfiled}};
     ordered_json doc{{"corpus", corpus}, {"rows", rows}, {"summary", summary}};
     out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -152,9 +202,10 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
       memory = "  peak " + fmt("%.1f", f.simulatedPeakGiB) + " GiB";
       if (f.row.parallel->peakMemoryGiB) memory += " (published " + fmt("%.1f", *f.row.parallel->peakMemoryGiB) + ")";
       if (!f.simulatedProblem.empty()) memory += ": " + f.simulatedProblem;
+      else if (f.verdict.fit != MemoryFit::Fits) memory += ": " + f.verdict.text;
     }
     std::snprintf(line, sizeof line, "%-44s %-5s %-12s %11s %11s %7s%s", f.row.name.c_str(), splitName(f.row.split),
-                  f.row.unit.c_str(), value(f.row.published).c_str(), value(f.simulated).c_str(),
+                  f.row.unit.c_str(), value(f.row, f.row.published).c_str(), value(f.row, f.simulated).c_str(),
                   f.counted ? fmt("%.2f", f.ratio).c_str() : "-", f.row.orderOnly ? "  (order only)" : "");
     out << line << memory << "\n";
   }
@@ -165,8 +216,9 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
   if (r.memoryRows > 0)
     out << "peak memory: " << r.memoryRows << " rows, worst miss x" << fmt("%.2f", r.memoryWorstFactor) << " ("
         << r.memoryWorstRow << ")\n";
-  for (const TableOrder& t : r.tables)
-    out << "table " << t.table << ": " << (t.agrees ? "order agrees" : "order differs: " + t.disagreement) << "\n";
+  for (const TableOrder& t : r.tables) out << tableText(t) << "\n";
+  if (r.sweepsSet.sweeps > 0) out << sweepSummaryText("set", r.sweepsSet) << "\n";
+  if (r.sweepsCheck.sweeps > 0) out << sweepSummaryText("check", r.sweepsCheck) << "\n";
   printSearches(out, r);
   return 0;
 }

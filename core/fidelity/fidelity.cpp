@@ -106,12 +106,17 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);
   const ParallelMeasurement m = simulateParallel(model, run.globalBatch, plan);
   // The caching allocator's peak, as the sources print it: the tensors and cuBLAS's workspaces
-  // (NCCL's buffers are allocated beside it).
-  for (const StageMemory& s : m.memory)
-    out.simulatedPeakGiB = std::max(out.simulatedPeakGiB, (static_cast<double>(s.tensors()) + s.runtime.workspaces) / (1u << 30));
+  // (NCCL's buffers are allocated beside it); the last stage's where the source logs the last rank.
+  auto allocated = [](const StageMemory& s) { return (static_cast<double>(s.tensors()) + s.runtime.workspaces) / (1u << 30); };
+  if (run.peakMemoryLastRank && !m.memory.empty())
+    out.simulatedPeakGiB = allocated(m.memory.back());
+  else
+    for (const StageMemory& s : m.memory) out.simulatedPeakGiB = std::max(out.simulatedPeakGiB, allocated(s));
   out.plan = plan;
+  out.verdict = memoryVerdict(m);
+  out.stepTime = m.stepTime, out.breakdown = m.breakdown;
   if (m.feasible)
-    out.simulated = inUnit(r, m.stepTime), out.stepTime = m.stepTime, out.breakdown = m.breakdown;
+    out.simulated = inUnit(r, m.stepTime);
   else
     out.simulatedProblem = m.problem;
   if (run.peakMemoryGiB) out.memoryRatio = out.simulatedPeakGiB / *run.peakMemoryGiB;
@@ -179,29 +184,85 @@ std::string stepText(double seconds) {
   return buf;
 }
 
-TableOrder orderOf(const std::string& table, const std::vector<const FidelityRow*>& rows) {
+// A row's time per item for ranking it in its table: seconds per step, per token for parallel
+// runs (layouts of one sweep may run different global batches); infinity when out of memory.
+double perItem(const PublishedRow& r, double seconds) {
+  if (!r.parallel) return seconds;
+  return seconds / (static_cast<double>(r.parallel->globalBatch) * static_cast<double>(r.parallel->seqLen));
+}
+
+double simulatedSeconds(const FidelityRow& f) {
+  if (f.row.parallel) return f.stepTime > 0 ? f.stepTime : std::numeric_limits<double>::infinity();
+  return stepSeconds(f.row, f.simulated);
+}
+
+bool calledOver(const FidelityRow& f) {
+  return f.row.parallel ? f.verdict.fit == MemoryFit::Over : !f.simulated.has_value();
+}
+
+// Kendall's tau, the simulator's pick and its regret, and the out-of-memory calls of a table.
+void rankOf(const std::vector<const FidelityRow*>& rows, TableOrder& t) {
+  std::vector<double> published, simulated;
+  double best = std::numeric_limits<double>::infinity();
+  const FidelityRow* pick = nullptr;
+  for (const FidelityRow* f : rows) {
+    const PublishedRow& r = f->row;
+    const double sim = perItem(r, simulatedSeconds(*f));
+    if (r.published) {
+      published.push_back(perItem(r, stepSeconds(r, r.published)));
+      simulated.push_back(sim);
+      best = std::min(best, published.back());
+    }
+    if (r.ranOutOfMemory()) {
+      ++t.ranOutOfMemory;
+      if (f->row.parallel ? f->verdict.fit != MemoryFit::Fits : !f->simulated) ++t.outOfMemoryCalled;
+    } else if (calledOver(*f)) {
+      ++t.ranCalledOver;
+    }
+    if (!calledOver(*f) && (pick == nullptr || sim < perItem(pick->row, simulatedSeconds(*pick)))) pick = f;
+  }
+  t.tau = kendallTau(published, simulated);
+  if (pick == nullptr) return;
+  t.pick = pick->row.name;
+  t.pickRanOutOfMemory = pick->row.ranOutOfMemory();
+  if (pick->row.published && std::isfinite(best))
+    t.regret = perItem(pick->row, stepSeconds(pick->row, pick->row.published)) / best - 1;
+}
+
+TableOrder orderOf(const std::string& table, const std::vector<const FidelityRow*>& all) {
   TableOrder t;
   t.table = table;
-  std::vector<const FidelityRow*> sorted = rows;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const FidelityRow* a, const FidelityRow* b) {
-    return stepSeconds(a->row, a->row.published) < stepSeconds(b->row, b->row.published);
-  });
+  t.sweep = all.front()->row.parallel.has_value();
+  t.split = all.front()->row.split;
+  std::vector<const FidelityRow*> sorted;
+  for (const FidelityRow* f : all)
+    if (!f->row.ranWithoutFigure) sorted.push_back(f);
+  auto published = [](const FidelityRow* f) { return perItem(f->row, stepSeconds(f->row, f->row.published)); };
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](const FidelityRow* a, const FidelityRow* b) { return published(a) < published(b); });
   for (const FidelityRow* r : sorted) t.rows.push_back(r->row.name);
   t.agrees = true;
   for (size_t i = 0; i < sorted.size() && t.agrees; ++i)
     for (size_t j = i + 1; j < sorted.size() && t.agrees; ++j) {
-      const double pa = stepSeconds(sorted[i]->row, sorted[i]->row.published);
-      const double pb = stepSeconds(sorted[j]->row, sorted[j]->row.published);
+      const double pa = published(sorted[i]), pb = published(sorted[j]);
       if (std::isinf(pa) && std::isinf(pb)) continue;
       if (!std::isinf(pb) && pb < pa * kOrderTolerance) continue;  // a tie in the source
-      const double sa = stepSeconds(sorted[i]->row, sorted[i]->simulated);
-      const double sb = stepSeconds(sorted[j]->row, sorted[j]->simulated);
+      // A parallel row over memory is out of memory for the order (its step is still simulated).
+      auto simulated = [](const FidelityRow* f) {
+        return calledOver(*f) ? std::numeric_limits<double>::infinity() : perItem(f->row, simulatedSeconds(*f));
+      };
+      const double sa = simulated(sorted[i]), sb = simulated(sorted[j]);
       if (!(sa * kSimulatedTolerance < sb)) {
         t.agrees = false;
-        t.disagreement = "'" + sorted[i]->row.name + "' " + stepText(pa) + " and '" + sorted[j]->row.name + "' " +
-                         stepText(pb) + " published, " + stepText(sa) + " and " + stepText(sb) + " simulated";
+        auto seconds = [](const FidelityRow* f, double perItemSeconds) {
+          return std::isinf(perItemSeconds) ? perItemSeconds : perItemSeconds / perItem(f->row, 1.0);
+        };
+        t.disagreement = "'" + sorted[i]->row.name + "' " + stepText(seconds(sorted[i], pa)) + " and '" +
+                         sorted[j]->row.name + "' " + stepText(seconds(sorted[j], pb)) + " published, " +
+                         stepText(seconds(sorted[i], sa)) + " and " + stepText(seconds(sorted[j], sb)) + " simulated";
       }
     }
+  rankOf(all, t);
   return t;
 }
 
@@ -221,7 +282,7 @@ SplitSummary summarize(const std::vector<const FidelityRow*>& rows) {
   std::vector<double> ratios, logs;
   for (const FidelityRow* r : rows) {
     if (r->row.orderOnly) continue;
-    if (r->simulated.has_value() != r->row.published.has_value()) ++s.unmatchedOom;
+    if (!r->simulated.has_value() != r->row.ranOutOfMemory()) ++s.unmatchedOom;
     if (!r->counted) continue;
     ratios.push_back(r->ratio);
     const double f = std::exp(std::abs(std::log(r->ratio)));
@@ -269,7 +330,50 @@ FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const Fidelity
   rep.parallelCheck = summarize(parallelCheck);
   for (const auto& [name, members] : tables)
     if (members.size() >= 2) rep.tables.push_back(orderOf(name, members));
+  std::vector<const TableOrder*> sweepsSet, sweepsCheck;
+  for (const TableOrder& t : rep.tables)
+    if (t.sweep) (t.split == RowSplit::Set ? sweepsSet : sweepsCheck).push_back(&t);
+  rep.sweepsSet = summarizeSweeps(sweepsSet);
+  rep.sweepsCheck = summarizeSweeps(sweepsCheck);
   return rep;
+}
+
+std::optional<double> kendallTau(const std::vector<double>& a, const std::vector<double>& b) {
+  int64_t concordant = 0, discordant = 0, tiedA = 0, tiedB = 0, pairs = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    for (size_t j = i + 1; j < a.size() && j < b.size(); ++j) {
+      ++pairs;
+      const int sa = (a[i] < a[j]) - (a[i] > a[j]), sb = (b[i] < b[j]) - (b[i] > b[j]);
+      if (sa == 0) ++tiedA;
+      if (sb == 0) ++tiedB;
+      if (sa != 0 && sb != 0) (sa == sb ? concordant : discordant) += 1;
+    }
+  const double denominator = std::sqrt(static_cast<double>(pairs - tiedA) * static_cast<double>(pairs - tiedB));
+  if (denominator <= 0) return std::nullopt;
+  return static_cast<double>(concordant - discordant) / denominator;
+}
+
+SweepSummary summarizeSweeps(const std::vector<const TableOrder*>& sweeps) {
+  SweepSummary s;
+  std::vector<double> taus;
+  double regret = 0;
+  for (const TableOrder* t : sweeps) {
+    ++s.sweeps;
+    if (t->tau) taus.push_back(*t->tau);
+    if (t->regret) ++s.withRegret, regret += *t->regret;
+    s.picksOutOfMemory += t->pickRanOutOfMemory ? 1 : 0;
+    s.ranOutOfMemory += t->ranOutOfMemory;
+    s.outOfMemoryCalled += t->outOfMemoryCalled;
+    s.ranCalledOver += t->ranCalledOver;
+  }
+  s.ranked = static_cast<int>(taus.size());
+  if (!taus.empty()) {
+    std::sort(taus.begin(), taus.end());
+    const size_t n = taus.size();
+    s.medianTau = n % 2 ? taus[n / 2] : (taus[n / 2 - 1] + taus[n / 2]) / 2;
+  }
+  if (s.withRegret > 0) s.meanRegret = regret / s.withRegret;
+  return s;
 }
 
 }  // namespace gp

@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
 #include "fidelity/published_corpus.h"
+#include "parallel/memory_verdict.h"
 #include "parallel/pipeline_sim.h"
 
 namespace gp {
@@ -42,10 +43,12 @@ struct FidelityRow {
   std::optional<double> simulated;  // in row.unit; empty when the plan does not fit in memory
   std::string simulatedProblem;     // why it does not fit
   std::string clusterUsed;          // the cluster's name
-  double simulatedPeakGiB = 0;      // parallel runs: the largest memory of a GPU
+  double simulatedPeakGiB = 0;      // parallel runs: the largest memory of a GPU (the last rank's
+                                    // where the published peak is the last rank's)
   double memoryRatio = 0;           // simulated / published peak memory, when published
+  MemoryVerdict verdict;            // parallel runs: fits, out-of-memory risk or over
   ParallelPlan plan;                // parallel runs: the plan simulated (the run's, chunks even)
-  double stepTime = 0;              // parallel runs: its simulated step, s
+  double stepTime = 0;              // parallel runs: its simulated step, s (also when over memory)
   StepBreakdown breakdown;          // parallel runs: where that step goes
   std::optional<SearchedPlan> searched;  // FidelityOptions::searchSeconds > 0
   double ratio = 0;                 // simulated / published when both are numbers, else 0
@@ -62,12 +65,37 @@ struct SplitSummary {
   int unmatchedOom = 0;      // rows where one side ran out of memory and the other did not
 };
 
+// A table of placements, or a sweep: layouts of one model on one GPU set, each run (parallel
+// rows; ranked by seconds per token, so that layouts of different global batches compare).
 struct TableOrder {
   std::string table;
+  bool sweep = false;             // its rows are parallel runs
+  RowSplit split = RowSplit::Check;
   std::vector<std::string> rows;  // row names, published order (fastest first, OOM last)
   bool agrees = false;            // every pair the source separates by > 5 % (or OOM) is simulated in
                                   // the same order, at least 1 % apart
   std::string disagreement;       // the first pair ordered differently, with both sides' times
+  // Kendall's tau-b between published and simulated times over the rows with a figure (>= 2).
+  std::optional<double> tau;
+  // The layout the simulator would pick: the fastest simulated of those it does not call over
+  // memory; its regret = its published time / the published best - 1 (when it has a figure).
+  std::string pick;
+  std::optional<double> regret;
+  bool pickRanOutOfMemory = false;
+  int ranOutOfMemory = 0;         // rows the source reports out of memory ...
+  int outOfMemoryCalled = 0;      // ... of which the simulator calls over or at risk
+  int ranCalledOver = 0;          // rows that ran, which the simulator calls over memory
+};
+
+// The sweeps of one split, summarised.
+struct SweepSummary {
+  int sweeps = 0;
+  int ranked = 0;                 // sweeps with a tau
+  double medianTau = 0;
+  int withRegret = 0;
+  double meanRegret = 0;          // over the sweeps whose pick has a figure
+  int picksOutOfMemory = 0;       // sweeps whose pick ran out of memory
+  int ranOutOfMemory = 0, outOfMemoryCalled = 0, ranCalledOver = 0;
 };
 
 struct FidelityReport {
@@ -78,6 +106,7 @@ struct FidelityReport {
   double memoryWorstFactor = 0;             // the largest memory miss either way
   std::string memoryWorstRow;
   std::vector<TableOrder> tables;
+  SweepSummary sweepsSet, sweepsCheck;
   int rowsOnProfiled = 0;  // rows simulated on FidelityOptions::profiled
 };
 
@@ -85,6 +114,11 @@ FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const Fidelity
 
 // The same summary over any rows (used for the "set" and "check" splits).
 SplitSummary summarize(const std::vector<const FidelityRow*>& rows);
+SweepSummary summarizeSweeps(const std::vector<const TableOrder*>& sweeps);
+
+// Kendall's tau-b of two equally long series (ties count neither way); empty below two pairs
+// that differ on both sides.
+std::optional<double> kendallTau(const std::vector<double>& a, const std::vector<double>& b);
 
 // Whether device kind names a and b name the same GPU ("V100-SXM2-16GB" and
 // "Tesla-V100-SXM2-16GB"): one contains the other, case-insensitively.

@@ -42,7 +42,17 @@ class RowParser {
     if (!j.contains("version") || j["version"] != 1) fail("", "field 'version' must be 1");
     if (!j.contains("rows") || !j["rows"].is_array()) fail("", "field 'rows' must be an array");
     std::vector<PublishedRow> rows;
-    for (size_t i = 0; i < j["rows"].size(); ++i) rows.push_back(row(j["rows"][i], i));
+    std::map<std::string, size_t> firstOfTable;
+    for (size_t i = 0; i < j["rows"].size(); ++i) {
+      rows.push_back(row(j["rows"][i], i));
+      const PublishedRow& r = rows.back();
+      if (r.table.empty()) continue;
+      auto [first, fresh] = firstOfTable.emplace(r.table, i);
+      if (!fresh && rows[first->second].split != r.split)
+        fail("rows[" + std::to_string(i) + "] ('" + r.name + "')",
+             "table '" + r.table + "' is split \"" + splitName(rows[first->second].split) + "\" in row '" +
+                 rows[first->second].name + "': a table's rows share one split");
+    }
     return rows;
   }
 
@@ -90,7 +100,8 @@ class RowParser {
     where += " ('" + p.name + "')";
     keys(r, where,
          {"name", "source", "split", "hardware", "cluster", "framework", "precision", "workload", "placement", "table",
-          "compare", "unit", "items_per_step", "flops", "published", "published_peak_memory_GiB", "note"});
+          "compare", "unit", "items_per_step", "flops", "published", "published_peak_memory_GiB",
+          "published_peak_memory", "note"});
     p.source = str(r, "source", where);
     const std::string split = str(r, "split", where);
     if (split != "set" && split != "check") fail(where, "field 'split' must be \"set\" or \"check\", got \"" + split + "\"");
@@ -120,7 +131,7 @@ class RowParser {
     if (p.parallel) {
       parallelFigures(r, where, p);
     } else {
-      for (const char* k : {"flops", "published_peak_memory_GiB"})
+      for (const char* k : {"flops", "published_peak_memory_GiB", "published_peak_memory"})
         if (r.contains(k)) fail(where, std::string("field '") + k + "' is for parallel runs (a workload with a 'plan')");
       if (p.unit != "ms" && p.unit != "s" && !isThroughputUnit(p.unit))
         fail(where, "field 'unit' must be \"ms\", \"s\" or a throughput like \"images/s\", got \"" + p.unit + "\"");
@@ -136,8 +147,11 @@ class RowParser {
     }
     if (!r.contains("published")) fail(where, "missing field 'published'");
     if (r["published"].is_string()) {
-      if (r["published"] != "OOM") fail(where, "field 'published' must be a positive number or \"OOM\"");
-      if (p.table.empty()) fail(where, "an \"OOM\" row needs a 'table' (it only has an order)");
+      if (r["published"] != "OOM" && r["published"] != "fits")
+        fail(where, "field 'published' must be a positive number, \"OOM\" or \"fits\"");
+      p.ranWithoutFigure = r["published"] == "fits";
+      if (p.table.empty())
+        fail(where, std::string(p.ranWithoutFigure ? "a \"fits\"" : "an \"OOM\"") + " row needs a 'table' (it only has an order)");
     } else {
       p.published = positive(r, "published", where);
     }
@@ -244,6 +258,16 @@ class RowParser {
       p.parallel->flopsPerStep = stepFlops(p.parallel->flops, m.decoder, *p.parallel);
     }
     if (r.contains("published_peak_memory_GiB")) p.parallel->peakMemoryGiB = positive(r, "published_peak_memory_GiB", where);
+    if (r.contains("published_peak_memory")) {
+      if (!p.parallel->peakMemoryGiB) fail(where, "field 'published_peak_memory' describes 'published_peak_memory_GiB', which is missing");
+      const std::string kind = str(r, "published_peak_memory", where);
+      const size_t space = kind.find(' ');
+      const std::string counts = kind.substr(0, space), rank = space == std::string::npos ? "" : kind.substr(space + 1);
+      if ((counts != "allocated" && counts != "reserved") || (rank != "" && rank != "last rank"))
+        fail(where, "field 'published_peak_memory' must be \"allocated\" or \"reserved\", optionally followed by \" last rank\", got \"" + kind + "\"");
+      p.parallel->peakMemoryReserved = counts == "reserved";
+      p.parallel->peakMemoryLastRank = !rank.empty();
+    }
   }
 
   std::string source_, dir_;

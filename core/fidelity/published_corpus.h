@@ -43,6 +43,11 @@ struct ParallelRun {
   FlopsFormula flops = FlopsFormula::None;
   double flopsPerStep = 0;                // by `flops`, from the model's config
   std::optional<double> peakMemoryGiB;    // published peak memory per GPU
+  // What that peak counts: the tensors allocated (torch.cuda.max_memory_allocated) or what the
+  // caching allocator reserved (max_memory_reserved), and on which GPU: the largest of any
+  // (false) or the last rank's (true: the last pipeline stage, as Megatron-LM logs it).
+  bool peakMemoryReserved = false;
+  bool peakMemoryLastRank = false;
 };
 
 struct PublishedRow {
@@ -71,8 +76,11 @@ struct PublishedRow {
   std::string unit;
   UnitKind unitKind = UnitKind::Milliseconds;  // what `unit` is
   double itemsPerStep = 0;              // throughput rows: items one step processes
-  std::optional<double> published;      // empty when the source reports the run out of memory
+  std::optional<double> published;      // empty when the source reports the run out of memory, or
+  bool ranWithoutFigure = false;        // ... that it ran without printing a figure ("fits")
   std::string note;
+
+  bool ranOutOfMemory() const { return !published && !ranWithoutFigure; }
 };
 
 // A corpus file, or every *.json file of a folder (sorted by name). Throws gp::Error naming the

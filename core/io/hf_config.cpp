@@ -152,6 +152,19 @@ HfModel parseHfConfig(const std::string& text, const std::string& source) {
                  : f.flag("parallel_attn", true)    ? zoo::DecoderResidual::ParallelOneNorm
                                                     : zoo::DecoderResidual::Sequential;
     c.tiedEmbeddings = f.flag("tie_word_embeddings", true);
+  } else if (type == "starcoder2") {
+    // StarCoder2: grouped-query attention, LayerNorm, rotary positions, a GELU MLP of two
+    // products, biases throughout (use_bias), the output tied to the embedding by default.
+    c.hidden = f.size({"hidden_size"});
+    c.layers = f.size({"num_hidden_layers"}, -1, kMaxLayers);
+    c.heads = f.size({"num_attention_heads"});
+    c.kvHeads = f.size({"num_key_value_heads"}, c.heads);
+    c.intermediate = f.size({"intermediate_size"}, 4 * c.hidden);
+    c.vocab = f.size({"vocab_size"});
+    m.maxPositions = f.size({"max_position_embeddings"}, 4096, int64_t{1} << 30);
+    c.rmsNorm = c.gatedMlp = false;
+    c.qkvBias = c.outputBias = c.mlpBias = f.flag("use_bias", true);
+    c.tiedEmbeddings = f.flag("tie_word_embeddings", true);
   } else if (type == "t5" || type == "mt5") {
     zoo::T5Config t;
     t.name = c.name;
@@ -177,7 +190,7 @@ HfModel parseHfConfig(const std::string& text, const std::string& source) {
     return m;
   } else {
     throw Error(source, "model_type '" + type +
-                            "' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, t5, mt5)");
+                            "' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, starcoder2, t5, mt5)");
   }
   if (c.kvHeads == 0) c.kvHeads = c.heads;
   if (c.headDim == 0) {

@@ -294,6 +294,33 @@ for i, (name, model, suffix) in TT_H100.items():
          (' ' + r['note'] + '.') if r.get('confidence') == 'medium' else ''),
         seq=seq, gb=dp * c['local_batch'], mb=mb, memory=memory)
 
+# Layout sweeps among these rows (one model on one GPU set, several layouts, each run): a table
+# each, ranked by `fidelity`. make_sweep_rows.py adds the sweeps' other layouts
+# (tests/data/published/llm_sweeps.json), the same table names.
+TABLES = {
+    'torchtitan-llama3.1-405b-128xh100': ['torchtitan-h100-llama3.1-405b-128gpu-tp8-pp1-cp1-seq8k-%s-2024' % v
+                                          for v in ('bf16', 'fp8', 'fp8-asynctp')],
+    'torchtitan-llama3-70b-256xh100-2025': ['torchtitan-h100-llama3-70b-256gpu-tp8-pp1-cp1-seq8k-%s-2025' % v
+                                            for v in ('bf16', 'bf16-asynctp', 'fp8', 'fp8-asynctp')],
+    'torchtitan-llama3.1-70b-256xh100-2024': ['torchtitan-h100-llama3.1-70b-256gpu-tp8-pp1-cp1-seq8k%s' % v
+                                              for v in ('', '-asynctp')],
+    'korthikanti2022-gpt-530b-280xa100': ['korthikanti2022-gpt-530b-%s-280xa100' % v for v in ('selective-sp', 'full')],
+    'korthikanti2022-gpt-1t-512xa100': ['korthikanti2022-gpt-1t-%s-512xa100' % v for v in ('selective-sp', 'full')],
+}
+by_name = {r['name']: r for r in rows}
+for table, names in TABLES.items():
+    for n in names:
+        by_name[n]['table'] = table
+# torchtitan logs the caching allocator's reserved peak, the largest of any GPU.
+for r in rows:
+    if r['name'].startswith('torchtitan-h100') and 'published_peak_memory_GiB' in r:
+        r['published_peak_memory'] = 'reserved'
+    if 'table' in r:  # the fields in the corpus's order
+        note = r.pop('note')
+        unit, published = r.pop('unit'), r.pop('published')
+        extra = {k: r.pop(k) for k in ('flops', 'published_peak_memory_GiB', 'published_peak_memory') if k in r}
+        r.update(unit=unit, published=published, **extra, note=note)
+
 corpus = {
     'format': 'graphplace-published', 'version': 1,
     'description': 'LLM training runs with their parallel layout stated, from the papers and tables named in each '

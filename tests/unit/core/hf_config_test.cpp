@@ -44,8 +44,8 @@ std::string errorOf(const std::string& text, const ZooParams& params = {}) {
 
 }  // namespace
 
-// The counts the models' publishers give (model cards, papers; Mixtral's and Llama 2's from
-// their Hugging Face checkpoints), from the configs' sizes alone.
+// The counts the models' publishers give (model cards, papers; Mixtral's, Llama 2's and
+// StarCoder2's from their Hugging Face checkpoints), from the configs' sizes alone.
 TEST(HfConfig, EveryFamilyHasItsPublishedParameterCount) {
   struct Case {
     const char* name;
@@ -56,6 +56,7 @@ TEST(HfConfig, EveryFamilyHasItsPublishedParameterCount) {
                         Case{"qwen2-7b", 7'615'616'512}, Case{"gpt2", 124'439'808}, Case{"gpt2-xl", 1'557'611'200},
                         Case{"pythia-160m", 162'322'944}, Case{"gpt-neox-20b", 20'554'567'680},
                         Case{"falcon-7b", 6'921'720'704}, Case{"falcon-40b", 41'303'293'952},
+                        Case{"starcoder2-3b", 3'030'371'328},
                         Case{"t5-small", 60'506'624}, Case{"t5-large", 737'668'096}, Case{"t5-v1_1-base", 247'577'856}}) {
     LoadOptions o;
     o.mode = GraphMode::Inference;
@@ -147,7 +148,7 @@ TEST(HfConfig, BadConfigsAreOneLineNamingTheField) {
   EXPECT_EQ(errorOf("[1, 2]"), "not a Hugging Face config.json (a JSON object with \"model_type\")");
   EXPECT_EQ(errorOf("{\"hidden_size\": 8}"), "\"model_type\" is missing: not a Hugging Face model config");
   EXPECT_EQ(errorOf("{\"model_type\": \"bloom\"}"),
-            "model_type 'bloom' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, t5, mt5)");
+            "model_type 'bloom' is not supported (llama, mistral, mixtral, qwen2, gpt2, gpt_neox, gptj, falcon, starcoder2, t5, mt5)");
   EXPECT_EQ(errorOf(R"({"model_type": "t5", "d_model": 64, "d_kv": 8, "num_heads": 8, "d_ff": 128, "num_layers": 2, )"
                     R"("vocab_size": 100, "feed_forward_proj": "gated-silu"})"),
             "\"feed_forward_proj\" = \"gated-silu\" is not supported (relu, gated-gelu)");

@@ -208,6 +208,117 @@ TEST(ParallelFidelity, BadParallelRowsGetOneLineErrors) {
   }
 }
 
+// A sweep: layouts of one model on one GPU set as one table. Kendall's tau follows the
+// published order against the simulated one, the pick is the fastest simulated layout not called
+// over memory and its regret is its published time over the best; an out-of-memory row called
+// over counts as called, a "fits" row has no figure and ranks nowhere.
+TEST(ParallelFidelity, SweepsAreRankedAndTheirOutOfMemoryCallsCounted) {
+  auto row = [](const std::string& name, const std::string& plan, const std::string& published,
+                const std::string& workload = R"("seq_len": 512, "global_batch": 32, "micro_batch": 2)") {
+    return R"({"name": ")" + name + R"(", "source": "hand-made", "split": "check", "hardware": "two DGX H100",
+        "cluster": "2x8xH100-IB", "framework": "pytorch-eager", "precision": "bf16", "table": "sweep",
+        "workload": {"model": "hf:models/tiny.json", )" + workload + R"(, "plan": )" + plan + R"(},
+        "unit": "s", "published": )" + published + "}";
+  };
+  Corpus c({row("a", R"({"dp": 2, "tp": 4, "pp": 2})", "1"), row("b", R"({"dp": 16, "tp": 1, "pp": 1})", "1"),
+            row("c", R"({"dp": 1, "tp": 8, "pp": 2})", "1"),
+            row("oom", R"({"dp": 16, "tp": 1, "pp": 1, "attention": "unfused"})", R"("OOM")",
+                R"("seq_len": 512, "global_batch": 65536, "micro_batch": 4096)"),
+            row("fits", R"({"dp": 16, "tp": 1, "pp": 1, "zero": 1})", R"("fits")")});
+  std::vector<PublishedRow> rows = loadPublishedCorpus(c.file());
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_TRUE(rows[3].ranOutOfMemory());
+  EXPECT_TRUE(rows[4].ranWithoutFigure && !rows[4].ranOutOfMemory());
+  FidelityReport r = runFidelity(rows);
+  ASSERT_EQ(r.tables.size(), 1u);
+  std::vector<double> steps;
+  for (int i = 0; i < 3; ++i) steps.push_back(r.rows[static_cast<size_t>(i)].stepTime);
+  EXPECT_EQ(r.rows[3].verdict.fit, MemoryFit::Over) << r.rows[3].verdict.text;
+  EXPECT_GT(r.rows[3].stepTime, 0);  // simulated all the same
+  // Published as simulated: tau 1, no regret; in the reverse order: tau -1, and the simulator's
+  // pick (its fastest) is the published slowest.
+  for (bool reversed : {false, true}) {
+    for (int i = 0; i < 3; ++i) rows[static_cast<size_t>(i)].published = reversed ? 1 / steps[static_cast<size_t>(i)] : steps[static_cast<size_t>(i)];
+    r = runFidelity(rows);
+    const TableOrder& t = r.tables[0];
+    EXPECT_TRUE(t.sweep);
+    ASSERT_TRUE(t.tau);
+    EXPECT_NEAR(*t.tau, reversed ? -1 : 1, 1e-12);
+    // the pick: the fastest simulated of the rows not over memory ("fits" among them, "oom" not)
+    size_t pick = 4;
+    for (size_t i = 0; i < 3; ++i)
+      if (steps[i] < r.rows[pick].stepTime && (pick == 4 || steps[i] < steps[pick])) pick = i;
+    EXPECT_EQ(t.pick, r.rows[pick].row.name);
+    if (pick == 4) {
+      EXPECT_FALSE(t.regret);  // no figure to regret
+    } else {
+      ASSERT_TRUE(t.regret);
+      double best = 1e300;
+      for (size_t i = 0; i < 3; ++i) best = std::min(best, *rows[i].published);
+      EXPECT_NEAR(*t.regret, *rows[pick].published / best - 1, 1e-9);
+      EXPECT_NEAR(*t.regret, 0, reversed ? 1e300 : 1e-12);
+    }
+    EXPECT_EQ(t.ranOutOfMemory, 1);
+    EXPECT_EQ(t.outOfMemoryCalled, 1);
+    EXPECT_EQ(t.ranCalledOver, 0);
+    EXPECT_FALSE(t.pickRanOutOfMemory);
+    EXPECT_EQ(r.sweepsCheck.sweeps, 1);
+    EXPECT_EQ(r.sweepsCheck.outOfMemoryCalled, 1);
+  }
+  // A published peak of the last rank is the last stage's.
+  rows[0].parallel->peakMemoryGiB = 1;
+  rows[0].parallel->peakMemoryLastRank = true;
+  r = runFidelity(rows);
+  EXPECT_NEAR(r.rows[0].memoryRatio, r.rows[0].simulatedPeakGiB, 1e-12);
+}
+
+TEST(ParallelFidelity, KendallTauIsTauB) {
+  EXPECT_NEAR(*kendallTau({1, 2, 3, 4}, {10, 20, 30, 40}), 1, 1e-12);
+  EXPECT_NEAR(*kendallTau({1, 2, 3, 4}, {4, 3, 2, 1}), -1, 1e-12);
+  // one discordant pair of six: (5 - 1) / 6
+  EXPECT_NEAR(*kendallTau({1, 2, 3, 4}, {1, 2, 4, 3}), 4.0 / 6, 1e-12);
+  // ties on one side: tau-b = (C - D) / sqrt((n0 - t_a)(n0 - t_b)) = (5 - 0) / sqrt(6 x 5)
+  EXPECT_NEAR(*kendallTau({1, 2, 3, 4}, {1, 1, 3, 4}), 5 / std::sqrt(30.0), 1e-12);
+  EXPECT_FALSE(kendallTau({1}, {1}));
+  EXPECT_FALSE(kendallTau({1, 1}, {1, 2}));
+}
+
+TEST(ParallelFidelity, SweepFieldsAreCheckedInOneLine) {
+  const std::string head = R"({"format": "graphplace-published", "version": 1, "rows": [)";
+  auto row = [](const std::string& name, const std::string& split, const std::string& extra) {
+    return R"({"name": ")" + name + R"(", "source": "s", "split": ")" + split + R"(", "hardware": "h",
+        "cluster": "2x8xH100-IB", "framework": "pytorch-eager", "workload": {"model": "hf:models/tiny.json",
+        "seq_len": 512, "global_batch": 32, "micro_batch": 2, "plan": {"dp": 2, "tp": 4, "pp": 2}}, "unit": "s")" +
+           extra + "}";
+  };
+  struct Case {
+    std::string rows, expected;
+  };
+  const std::vector<Case> cases{
+      {row("a", "set", R"(, "table": "t", "published": 1)") + "," + row("b", "check", R"(, "table": "t", "published": 2)"),
+       "table 't' is split \"set\" in row 'a': a table's rows share one split"},
+      {row("a", "set", R"(, "published": "fits")"), "a \"fits\" row needs a 'table'"},
+      {row("a", "set", R"(, "published": "ran")"), "must be a positive number, \"OOM\" or \"fits\""},
+      {row("a", "set", R"(, "published": 1, "published_peak_memory": "reserved")"), "'published_peak_memory_GiB', which is missing"},
+      {row("a", "set", R"(, "published": 1, "published_peak_memory_GiB": 3, "published_peak_memory": "peak")"),
+       "must be \"allocated\" or \"reserved\", optionally followed by \" last rank\""},
+  };
+  for (const Case& c : cases) {
+    try {
+      parsePublishedCorpus(head + c.rows + "]}", "c.json");
+      ADD_FAILURE() << "accepted: " << c.rows;
+    } catch (const Error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(c.expected), std::string::npos) << m;
+      EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+  }
+  const std::vector<PublishedRow> ok = parsePublishedCorpus(
+      head + row("a", "set", R"(, "published": 1, "published_peak_memory_GiB": 3, "published_peak_memory": "reserved last rank")") + "]}",
+      "c.json");
+  EXPECT_TRUE(ok[0].parallel->peakMemoryReserved && ok[0].parallel->peakMemoryLastRank);
+}
+
 TEST(ParallelFidelity, ServersOfAClusterFileAreScaledLikeAPreset) {
   const auto dir = std::filesystem::temp_directory_path() / ("gp_scaled_file_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -285,4 +396,34 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_GE(inStepBand, 0.8 * checkRows);
   EXPECT_LT(inTighterStepBand, 0.8 * checkRows);
   EXPECT_LT(inTighterMemoryBand, 8);
+}
+
+// The published layout sweeps (llm_sweeps.json and the tables of llm_training.json): the figures
+// docs/simulator-fidelity.md reports ("Layout sweeps"), and the memory band held to the peaks a
+// fit depends on.
+TEST(ParallelFidelity, ShippedSweepsRankAndCallMemoryAsReported) {
+  std::vector<PublishedRow> rows = loadPublishedCorpus(gptest::dataPath("published/llm_training.json"));
+  for (PublishedRow& r : loadPublishedCorpus(gptest::dataPath("published/llm_sweeps.json"))) rows.push_back(std::move(r));
+  const FidelityReport rep = runFidelity(rows);
+  EXPECT_EQ(rep.sweepsSet.sweeps + rep.sweepsCheck.sweeps, 11);
+  const SweepSummary& s = rep.sweepsCheck;
+  EXPECT_EQ(s.sweeps, 10);
+  EXPECT_GE(s.medianTau, 0.85);
+  EXPECT_LE(s.meanRegret, 0.04);
+  EXPECT_EQ(s.picksOutOfMemory, 0);
+  EXPECT_EQ(s.ranCalledOver, 0);  // no layout that ran is called over memory
+  // DeepSpeed's plain data parallelism of GPT-2 1.5B on 32 GB V100s ran out of memory and is
+  // simulated to fit (Megatron-LM v1's fp16 optimizer kept fp32 gradients the simulator does not
+  // count); torchtitan's FSDP over 128 GPUs for 405B is called at risk.
+  EXPECT_EQ(s.ranOutOfMemory, 2);
+  EXPECT_EQ(s.outOfMemoryCalled, 1);
+  // Peaks of 16 GiB and more: four in five within kMemoryErrorShare.
+  int big = 0, inBand = 0;
+  for (const FidelityRow& f : rep.rows) {
+    if (f.memoryRatio <= 0 || *f.row.parallel->peakMemoryGiB < 16) continue;
+    ++big;
+    inBand += std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare;
+  }
+  EXPECT_EQ(big, 15);
+  EXPECT_GE(inBand, 0.8 * big);
 }
