@@ -127,13 +127,18 @@
         <translation>다시 열기</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+22"/>
-        <location line="+42"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+23"/>
+        <location line="+60"/>
         <source>no parallel plan is shown</source>
         <translation>표시된 병렬 계획이 없습니다</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-41"/>
+        <source>the file trains in %1 (%2), this view simulates %3; graphplace-cli parallelize --config simulates it in the file&apos;s</source>
+        <translation>파일은 %1 (%2)(으)로 학습하고, 이 보기는 %3(으)로 시뮬레이션합니다. graphplace-cli parallelize --config 는 파일의 정밀도로 시뮬레이션합니다</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Import %1</source>
         <translation>%1 가져오기</translation>
     </message>
@@ -3189,7 +3194,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+52"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+53"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>

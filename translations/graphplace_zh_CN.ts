@@ -127,13 +127,18 @@
         <translation>重新打开</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_export.cpp" line="+22"/>
-        <location line="+42"/>
+        <location filename="../app/desktop/parallel_export.cpp" line="+23"/>
+        <location line="+60"/>
         <source>no parallel plan is shown</source>
         <translation>没有显示并行方案</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-41"/>
+        <source>the file trains in %1 (%2), this view simulates %3; graphplace-cli parallelize --config simulates it in the file&apos;s</source>
+        <translation>该文件以 %1 (%2) 训练，此视图按 %3 模拟；graphplace-cli parallelize --config 按文件的精度模拟</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>Import %1</source>
         <translation>导入 %1</translation>
     </message>
@@ -3189,7 +3194,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+52"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+53"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>

@@ -9,6 +9,7 @@
 #include "base/file_text.h"
 #include "exporter.h"
 #include "parallel/launch_formats.h"
+#include "parallel/launch_precision.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel_session.h"
@@ -25,6 +26,24 @@ QString exportWith(const ParallelSession& s, const QString& path, Fn makeText) {
   } catch (const std::exception& e) {
     return QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
   }
+}
+
+// The precision a launch file trains in, where this view simulates another (the view keeps the
+// precision it opened in; `parallelize --config` simulates the file's own): one line, or empty.
+std::string precisionDifference(const ParallelTask& t, const std::string& text, const std::string& file) {
+  const std::optional<LaunchPrecision> lp = launchConfigPrecision(text, file);
+  if (!lp) return {};
+  auto activations = [](Precision p) {
+    return p == Precision::FP16 ? DType::F16 : p == Precision::BF16 || p == Precision::FP8 ? DType::BF16 : DType::F32;
+  };
+  const DType shown = t.stack.activationType;
+  if (activations(lp->precision) == shown) return {};
+  const char* simulated = shown == DType::F16 ? "fp16" : shown == DType::BF16 ? "bf16" : "fp32";
+  return QObject::tr("the file trains in %1 (%2), this view simulates %3; graphplace-cli parallelize --config simulates "
+                     "it in the file's")
+      .arg(QString::fromUtf8(precisionName(lp->precision).data(), static_cast<qsizetype>(precisionName(lp->precision).size())),
+           QString::fromStdString(lp->said), QString::fromLatin1(simulated))
+      .toStdString();
 }
 
 }  // namespace
@@ -65,11 +84,15 @@ QString importParallelLaunch(ParallelSession& s, const QString& path, QStringLis
   try {
     const ParallelTask& t = *s.task();
     const std::string file = path.toStdString();
-    const LaunchImport r = importLaunchConfig(readFileText(file, "launch configuration"), file, t.stack, t.c.numDevices());
+    const std::string text = readFileText(file, "launch configuration");
+    const LaunchImport r = importLaunchConfig(text, file, t.stack, t.c.numDevices());
+    const std::string precision = precisionDifference(t, text, file);
     const QString refused = s.edit({r.globalBatch, r.plan}, QObject::tr("Import %1").arg(QFileInfo(path).fileName()));
     if (!refused.isEmpty()) return QStringLiteral("%1: %2").arg(path, refused);
-    if (approximated)
+    if (approximated) {
       for (const std::string& a : r.approximated) approximated->push_back(QString::fromStdString(a));
+      if (!precision.empty()) approximated->push_back(QString::fromStdString(precision));
+    }
     return {};
   } catch (const Error& e) {
     return QString::fromStdString(e.what());  // names the file

@@ -338,6 +338,23 @@ class ParallelPlanTest : public QObject {
       QVERIFY(pw->besideText().isEmpty());
     }
 
+    // The same arguments in fp16: read, and said to differ from the bf16 this view simulates.
+    QFile mineFile(args);
+    QVERIFY(mineFile.open(QIODevice::ReadOnly));
+    QByteArray text = mineFile.readAll();
+    mineFile.close();
+    QVERIFY(text.contains("--bf16"));
+    text.replace("--bf16", "--fp16");
+    const QString fp16 = dir.filePath(QStringLiteral("fp16_args.sh"));
+    QFile fp16File(fp16);
+    QVERIFY(fp16File.open(QIODevice::WriteOnly));
+    fp16File.write(text);
+    fp16File.close();
+    QCOMPARE(pw->importLaunch(fp16), QString());
+    QVERIFY2(pw->statusText().contains(QStringLiteral("the file trains in fp16 (--fp16), this view simulates bf16")),
+             qPrintable(pw->statusText()));
+    QVERIFY(waitParallel(pw));
+
     const QString bad = dir.filePath(QStringLiteral("bad.json"));
     QFile f(bad);
     QVERIFY(f.open(QIODevice::WriteOnly));
