@@ -185,7 +185,7 @@ std::string stepText(double seconds) {
 }
 
 // A row's time per item for ranking it in its table: seconds per step, per token for parallel
-// runs (layouts of one sweep may run different global batches); infinity when out of memory.
+// runs (layouts of one sweep may run different global batches); infinity (out of memory) stays so.
 double perItem(const PublishedRow& r, double seconds) {
   if (!r.parallel) return seconds;
   return seconds / (static_cast<double>(r.parallel->globalBatch) * static_cast<double>(r.parallel->seqLen));

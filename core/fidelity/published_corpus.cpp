@@ -298,10 +298,18 @@ std::vector<PublishedRow> loadPublishedCorpus(const std::string& fileOrDir) {
   }
   std::vector<PublishedRow> all;
   std::map<std::string, std::string> seen;
+  std::map<std::string, std::pair<RowSplit, std::string>> tableSplit;  // a table may span files: one split
   for (const std::string& f : files) {
     for (PublishedRow& r : parsePublishedCorpus(readFileText(f, "published measurements"), f)) {
       if (auto [it, fresh] = seen.emplace(r.name, f); !fresh)
         throw Error(f, "row '" + r.name + "': name already used in " + it->second);
+      if (!r.table.empty()) {
+        auto [t, fresh] = tableSplit.emplace(r.table, std::make_pair(r.split, r.name));
+        if (!fresh && t->second.first != r.split)
+          throw Error(f, "row '" + r.name + "': table '" + r.table + "' is split \"" + splitName(t->second.first) +
+                             "\" in row '" + t->second.second + "' of " + seen[t->second.second] +
+                             ": a table's rows share one split");
+      }
       all.push_back(std::move(r));
     }
   }

@@ -313,6 +313,18 @@ TEST(ParallelFidelity, SweepFieldsAreCheckedInOneLine) {
       EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     }
   }
+  // a table spanning two files keeps one split too
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gp_sweep_split_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.json") << head + row("a", "set", R"(, "table": "t", "published": 1)") + "]}";
+  std::ofstream(dir / "b.json") << head + row("b", "check", R"(, "table": "t", "published": 2)") + "]}";
+  try {
+    loadPublishedCorpus(dir.string());
+    ADD_FAILURE() << "a table split across files was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("table 't' is split \"set\" in row 'a' of "), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
   const std::vector<PublishedRow> ok = parsePublishedCorpus(
       head + row("a", "set", R"(, "published": 1, "published_peak_memory_GiB": 3, "published_peak_memory": "reserved last rank")") + "]}",
       "c.json");
