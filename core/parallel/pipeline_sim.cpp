@@ -208,8 +208,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   const bool hybrid = shard < plan.gradientGroup();
   for (int k = 0; k < chunks; ++k) {
     const StageCost& sc = out.stages[static_cast<size_t>(k)];
-    const auto groups = hybrid ? shardGroups(plan, out.rankDevice, k % pp) : dpGroups(plan, out.rankDevice, k % pp);
-    const auto replicas = hybrid ? replicaGroups(plan, out.rankDevice, k % pp) : std::vector<std::vector<int>>{};
+    const auto groups = shardGroups(plan, out.rankDevice, k % pp);     // the data-parallel groups unless hybrid
+    const auto replicas = replicaGroups(plan, out.rankDevice, k % pp);  // none unless hybrid
     for (double bytes : sc.bucketBytes) {
       auto [it, fresh] = syncCosts[static_cast<size_t>(k % pp)].try_emplace(bytes);
       if (fresh) {

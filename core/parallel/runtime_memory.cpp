@@ -60,12 +60,9 @@ std::vector<RuntimeMemory> stageRuntimeMemory(const Cluster& c, const ParallelPl
   for (int s = 0; s < plan.pp; ++s) {
     for (int i = 0; i < perStage; ++i) nccl[static_cast<size_t>(rankDevice[static_cast<size_t>(s * perStage + i)])] = 0;
     addRings(c, tpGroups(plan, ranks, s), serverOf, nccl);
-    if (plan.shardSize() < plan.gradientGroup()) {  // HSDP: a communicator per sharding group and per replica set
-      addRings(c, shardGroups(plan, ranks, s), serverOf, nccl);
-      addRings(c, replicaGroups(plan, ranks, s), serverOf, nccl);
-    } else {
-      addRings(c, dpGroups(plan, ranks, s), serverOf, nccl);
-    }
+    // The data-parallel groups; under HSDP a communicator per sharding group and per replica set.
+    addRings(c, shardGroups(plan, ranks, s), serverOf, nccl);
+    addRings(c, replicaGroups(plan, ranks, s), serverOf, nccl);
     auto peers = [&](int device, std::span<const int> with) {
       for (int q : with) nccl[static_cast<size_t>(device)] += ncclPeerBytes(1, ncclPeerChannels(c, device, q, serverOf));
     };
