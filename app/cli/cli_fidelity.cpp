@@ -39,6 +39,35 @@ std::string summaryText(const char* split, const SplitSummary& s) {
          ", out-of-memory disagreements: " + std::to_string(s.unmatchedOom);
 }
 
+ordered_json frameworksJson(const FidelityReport& r) {
+  ordered_json out = ordered_json::array();
+  for (const FrameworkSummary& f : r.frameworks)
+    out.push_back({{"framework", std::string(trainingFrameworkName(f.framework))},
+                   {"set", summaryJson(f.set)},
+                   {"check", summaryJson(f.check)},
+                   {"check_within_10_percent", f.checkWithin10},
+                   {"check_beyond_30_percent", f.checkBeyond30},
+                   {"memory_rows", f.memoryRows},
+                   {"memory_median_ratio", f.memoryMedianRatio},
+                   {"memory_beyond_25_percent", f.memoryBeyond25}});
+  return out;
+}
+
+// "framework megatron: check 12 rows, median ratio 1.03, 7 within 10 %, 1 beyond 30 % (set 3 rows,
+// median 0.98); peak memory 20 rows, median ratio 1.02, 2 beyond 25 %"
+std::string frameworkText(const FrameworkSummary& f) {
+  std::string line = "framework " + std::string(trainingFrameworkName(f.framework)) + ": check " + std::to_string(f.check.rows) +
+                     " rows";
+  if (f.check.rows > 0)
+    line += ", median ratio " + fmt("%.2f", f.check.medianRatio) + ", " + std::to_string(f.checkWithin10) + " within 10 %, " +
+            std::to_string(f.checkBeyond30) + " beyond 30 %";
+  if (f.set.rows > 0) line += " (set " + std::to_string(f.set.rows) + " rows, median " + fmt("%.2f", f.set.medianRatio) + ")";
+  if (f.memoryRows > 0)
+    line += "; peak memory " + std::to_string(f.memoryRows) + " rows, median ratio " + fmt("%.2f", f.memoryMedianRatio) + ", " +
+            std::to_string(f.memoryBeyond25) + " beyond 25 %";
+  return line;
+}
+
 std::string value(const PublishedRow& r, const std::optional<double>& v) {
   return v ? fmt("%.4g", *v) : &v == &r.published && r.ranWithoutFigure ? "fits" : "OOM";
 }
@@ -178,6 +207,9 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
                          {"memory_rows", r.memoryRows},
                          {"memory_worst_factor", r.memoryWorstFactor},
                          {"memory_worst_row", r.memoryWorstRow},
+                         {"memory_median_ratio", r.memoryMedianRatio},
+                         {"memory_beyond_25_percent", r.memoryBeyond25},
+                         {"frameworks", frameworksJson(r)},
                          {"tables", tables},
                          {"tables_agreeing", agreeing},
                          {"sweeps_set", sweepSummaryJson(r.sweepsSet)},
@@ -214,8 +246,10 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
   if (r.parallelSet.rows + r.parallelCheck.rows > 0)
     out << summaryText("parallel set", r.parallelSet) << "\n" << summaryText("parallel check", r.parallelCheck) << "\n";
   if (r.memoryRows > 0)
-    out << "peak memory: " << r.memoryRows << " rows, worst miss x" << fmt("%.2f", r.memoryWorstFactor) << " ("
-        << r.memoryWorstRow << ")\n";
+    out << "peak memory: " << r.memoryRows << " rows, median ratio " << fmt("%.2f", r.memoryMedianRatio) << ", "
+        << r.memoryBeyond25 << " beyond 25 %, worst miss x" << fmt("%.2f", r.memoryWorstFactor) << " (" << r.memoryWorstRow
+        << ")\n";
+  for (const FrameworkSummary& f : r.frameworks) out << frameworkText(f) << "\n";
   for (const TableOrder& t : r.tables) out << tableText(t) << "\n";
   if (r.sweepsSet.sweeps > 0) out << sweepSummaryText("set", r.sweepsSet) << "\n";
   if (r.sweepsCheck.sweeps > 0) out << sweepSummaryText("check", r.sweepsCheck) << "\n";

@@ -145,7 +145,8 @@ ordered_json resultJson(const ParallelResult& r) {
                       {"activations", s.activations},
                       {"nccl_buffers", std::llround(s.runtime.nccl)},
                       {"cublas_workspaces", std::llround(s.runtime.workspaces)},
-                      {"total", s.total()}});
+                      {"total", s.total()},
+                      {"host_optimizer", std::llround(s.statics.host)}});
   j["memory_per_stage"] = memory;
   const MemoryVerdict v = memoryVerdict(m);
   j["memory_verdict"] = {{"fit", memoryFitName(v.fit)},
@@ -192,7 +193,40 @@ void printMemory(std::ostream& out, const ParallelMeasurement& m) {
                   gib(static_cast<int64_t>(c.statics.optimizer)), gib(c.activations), gib(static_cast<int64_t>(c.runtime.total())),
                   gib(c.total()));
     out << line;
+    if (c.statics.host > 0) {
+      std::snprintf(line, sizeof line, "           + %.1f GiB of optimizer state in host memory (offloaded)\n",
+                    gib(static_cast<int64_t>(c.statics.host)));
+      out << line;
+    }
   }
+}
+
+// --framework, --optimizer-offload, --optimizer-states, --grad-accumulation: the knobs of the same
+// names (plan_knobs.h), for the plans a search tries; a plan or launch file states its own.
+void readTrainingSetup(const Args& a, TrainingSetup& t) {
+  const bool own = a.has("--plan") || a.has("--config");
+  ParallelPlan p;
+  p.training = t;
+  for (const char* flag : {"--framework", "--optimizer-states", "--grad-accumulation", "--optimizer-offload"}) {
+    if (!a.has(flag)) continue;
+    if (own) throw std::invalid_argument(std::string(flag) + " sets what searched plans train with; a --plan or --config file says it itself");
+    std::string key = std::string(flag).substr(2);
+    std::replace(key.begin(), key.end(), '-', '_');
+    const PlanKnob& k = *std::find_if(planKnobs().begin(), planKnobs().end(), [&](const PlanKnob& x) { return x.key == key; });
+    if (k.kind == KnobKind::Flag) {
+      k.set(p, 1);
+      continue;
+    }
+    const std::string v = *a.value(flag);
+    const auto at = std::find(k.choices.begin(), k.choices.end(), v);
+    if (at == k.choices.end()) {
+      std::string names;
+      for (std::string_view c : k.choices) names += (names.empty() ? "" : ", ") + std::string(c);
+      throw std::invalid_argument(std::string(flag) + " must be one of " + names + ", got '" + v + "'");
+    }
+    k.set(p, static_cast<int>(at - k.choices.begin()));
+  }
+  t = p.training;
 }
 
 }  // namespace
@@ -201,8 +235,9 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   auto opts = modelOptions();
   opts.erase("--mode");
   opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
-               "--episodes", "--patience", "--attention", "--config", "--export"});
-  Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8"});
+               "--episodes", "--patience", "--attention", "--config", "--export", "--framework", "--optimizer-states",
+               "--grad-accumulation"});
+  Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8", "--optimizer-offload"});
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
   if (!a.has("--plan") && !a.has("--config") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
@@ -231,6 +266,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   if (a.has("--fp8") && (a.has("--plan") || a.has("--config")))
     throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan or --config file says it itself");
   search.fixed.fp8 = a.has("--fp8");
+  readTrainingSetup(a, search.fixed.training);
   DqnOptions dqn;
   dqn.budgetSeconds = search.budgetSeconds;
   dqn.fixed = search.fixed;
@@ -294,7 +330,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     r.measurement = simulateParallel(model, batch, r.plan, {a.has("--trace"), false});
     r.found = true;
     r.evaluated = 1;
-    search.fixed = {r.plan.attention, r.plan.fp8};
+    search.fixed = FixedKnobs::of(r.plan);
     dqn.fixed = search.fixed;
     results.push_back(std::move(r));
   }

@@ -25,7 +25,7 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
   search_ = run;
   const int64_t batch = state_.batch;
   // Searched plans keep the current plan's attention and FP8: choices of numerics, not speed alone.
-  const FixedKnobs fixed{state_.plan.attention, state_.plan.fp8};
+  const FixedKnobs fixed = FixedKnobs::of(state_.plan);
   dqn.fixed = fixed;
   ParallelSearchOptions exact;
   exact.budgetSeconds = exactBudget_;

@@ -123,7 +123,7 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   if (o.searchSeconds > 0 && m.feasible) {
     ParallelSearchOptions so;
     so.budgetSeconds = o.searchSeconds;
-    so.fixed = {plan.attention, plan.fp8};
+    so.fixed = FixedKnobs::of(plan);
     const ParallelResult best = exactSearch(model, run.globalBatch, so);
     SearchedPlan s;
     s.found = best.found && best.measurement.feasible;
@@ -302,6 +302,48 @@ SplitSummary summarize(const std::vector<const FidelityRow*>& rows) {
   return s;
 }
 
+namespace {
+
+double medianOf(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool beyondShare(double ratio, double share) { return ratio > 1 + share || ratio < 1 / (1 + share); }
+
+// The peak memory over all parallel rows, and the steps and peaks of each framework's rows.
+void summarizeMemoryAndFrameworks(FidelityReport& rep) {
+  std::vector<double> memory;
+  std::map<TrainingFramework, std::vector<const FidelityRow*>> set, check;
+  std::map<TrainingFramework, std::vector<double>> memoryOf;
+  for (const FidelityRow& r : rep.rows) {
+    if (!r.row.parallel) continue;
+    const TrainingFramework f = r.row.parallel->plan.training.framework;
+    (r.row.split == RowSplit::Set ? set : check)[f].push_back(&r);
+    if (r.memoryRatio > 0) memory.push_back(r.memoryRatio), memoryOf[f].push_back(r.memoryRatio);
+  }
+  rep.memoryMedianRatio = medianOf(memory);
+  for (double m : memory) rep.memoryBeyond25 += beyondShare(m, 0.25);
+  for (TrainingFramework f : {TrainingFramework::Generic, TrainingFramework::Megatron, TrainingFramework::DeepSpeed,
+                              TrainingFramework::Torchtitan}) {
+    if (!set.count(f) && !check.count(f)) continue;
+    FrameworkSummary s;
+    s.framework = f;
+    s.set = summarize(set[f]);
+    s.check = summarize(check[f]);
+    for (const FidelityRow* r : check[f])
+      if (r->counted) s.checkWithin10 += !beyondShare(r->ratio, 0.10), s.checkBeyond30 += beyondShare(r->ratio, 0.30);
+    s.memoryRows = static_cast<int>(memoryOf[f].size());
+    s.memoryMedianRatio = medianOf(memoryOf[f]);
+    for (double m : memoryOf[f]) s.memoryBeyond25 += beyondShare(m, 0.25);
+    rep.frameworks.push_back(s);
+  }
+}
+
+}  // namespace
+
 FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const FidelityOptions& options) {
   FidelityReport rep;
   rep.rows.reserve(rows.size());
@@ -324,6 +366,7 @@ FidelityReport runFidelity(const std::vector<PublishedRow>& rows, const Fidelity
       if (f > rep.memoryWorstFactor) rep.memoryWorstFactor = f, rep.memoryWorstRow = r.row.name;
     }
   }
+  summarizeMemoryAndFrameworks(rep);
   rep.set = summarize(set);
   rep.check = summarize(check);
   rep.parallelSet = summarize(parallelSet);

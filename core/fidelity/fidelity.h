@@ -98,6 +98,17 @@ struct SweepSummary {
   int ranOutOfMemory = 0, outOfMemoryCalled = 0, ranCalledOver = 0;
 };
 
+// The parallel runs of one training framework (their plans' `framework`), each split apart: how
+// close the steps are and how close the peak memory is.
+struct FrameworkSummary {
+  TrainingFramework framework = TrainingFramework::Generic;
+  SplitSummary set, check;        // steps, the rows compared by value
+  int checkWithin10 = 0;          // check rows within +-10 % ...
+  int checkBeyond30 = 0;          // ... and beyond +-30 %
+  int memoryRows = 0;             // rows with a published peak, either split
+  double memoryMedianRatio = 0;   // median simulated / published peak
+  int memoryBeyond25 = 0;         // peaks missed by more than 25 % either way
+};
 struct FidelityReport {
   std::vector<FidelityRow> rows;
   SplitSummary set, check;                  // kernels and models on one machine
@@ -105,6 +116,9 @@ struct FidelityReport {
   int memoryRows = 0;                       // parallel runs with a published peak memory
   double memoryWorstFactor = 0;             // the largest memory miss either way
   std::string memoryWorstRow;
+  double memoryMedianRatio = 0;             // median simulated / published peak
+  int memoryBeyond25 = 0;                   // peaks missed by more than 25 % either way
+  std::vector<FrameworkSummary> frameworks; // the frameworks with parallel runs, in enum order
   std::vector<TableOrder> tables;
   SweepSummary sweepsSet, sweepsCheck;
   int rowsOnProfiled = 0;  // rows simulated on FidelityOptions::profiled

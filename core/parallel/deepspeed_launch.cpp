@@ -47,6 +47,17 @@ LaunchFile exportDeepSpeed(const ParallelPlan& p, const LaunchContext& ctx) {
                           ": DeepSpeed shards ZeRO-1 and 2 over the whole data-parallel group (groups are ZeRO-3's "
                           "mics_shard_size), written as that");
   }
+  const TrainingSetup& t = p.training;
+  if (t.optimizerOffload) {
+    if (p.zero >= 1) j["zero_optimization"]["offload_optimizer"] = {{"device", "cpu"}, {"pin_memory", true}};
+    else f.inexact.push_back("the optimizer on the CPU: DeepSpeed offloads it under ZeRO 1-3 only, not written");
+  }
+  if (t.optimizerStates != OptimizerStates::Fp32)
+    f.inexact.push_back("16- or 8-bit Adam moments: DeepSpeed's Adam keeps them in fp32, written as that");
+  if (t.gradAccumulation != GradAccumulation::Framework && dtypeSize(st.activationType) == 2)
+    j["data_types"] = {{"grad_accum_dtype", t.gradAccumulation == GradAccumulation::Fp32 ? "fp32"
+                                            : st.activationType == DType::BF16   ? "bf16"
+                                                                                 : "fp16"}};
   if (p.tp > 1) {
     j["tensor_parallel"] = {{"autotp_size", p.tp}};
     if (p.overlapTpComm) {
@@ -101,6 +112,44 @@ LaunchFile exportDeepSpeed(const ParallelPlan& p, const LaunchContext& ctx) {
   f.text = j.dump(2) + "\n";
   return f;
 }
+
+namespace {
+
+// The optimizer's place and the gradients' precision (DeepSpeed v0.19.5's zero_optimization.
+// offload_optimizer and data_types.grad_accum_dtype).
+void readOptimizer(const nlohmann::json& j, const nlohmann::json& zero, ParallelPlan& p, std::vector<std::string>& notes,
+                   const std::string& source) {
+  TrainingSetup& t = p.training;
+  t.framework = TrainingFramework::DeepSpeed;
+  auto device = [&](const char* key) -> std::string {
+    if (!zero.is_object() || !zero.contains(key)) return "none";
+    const nlohmann::json& o = zero[key];
+    if (!o.is_object()) throw Error(source, std::string("zero_optimization.") + key + " must be an object");
+    if (!o.contains("device")) return "none";
+    if (!o["device"].is_string()) throw Error(source, std::string("zero_optimization.") + key + ".device must be a string");
+    const std::string d = o["device"].get<std::string>();
+    if (d != "none" && d != "cpu" && d != "nvme")
+      throw Error(source, std::string("zero_optimization.") + key + ".device must be \"none\", \"cpu\" or \"nvme\", got \"" + d + "\"");
+    return d;
+  };
+  const std::string optimizer = device("offload_optimizer");
+  if (optimizer != "none") {
+    if (p.zero == 0) throw Error(source, "zero_optimization.offload_optimizer needs ZeRO stage 1, 2 or 3");
+    t.optimizerOffload = true;
+    if (optimizer == "nvme") notes.push_back("offload_optimizer to NVMe: read as to host memory (the NVMe traffic is not simulated)");
+  }
+  if (device("offload_param") != "none")
+    notes.push_back("zero_optimization.offload_param: read as the parameters kept on the GPUs");
+  if (j.contains("data_types") && j["data_types"].is_object() && j["data_types"].contains("grad_accum_dtype")) {
+    const nlohmann::json& v = j["data_types"]["grad_accum_dtype"];
+    const std::string d = v.is_string() ? v.get<std::string>() : "";
+    if (d == "fp32") t.gradAccumulation = GradAccumulation::Fp32;
+    else if (d == "bf16" || d == "fp16") t.gradAccumulation = GradAccumulation::Param;
+    else throw Error(source, "data_types.grad_accum_dtype must be \"fp32\", \"bf16\" or \"fp16\"");
+  }
+}
+
+}  // namespace
 
 LaunchImport importDeepSpeed(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
   const nlohmann::json j = parseJsonText(text, source);
@@ -159,6 +208,7 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
                  " data-parallel GPUs");
     p.shardGroup = static_cast<int>(mics);
   }
+  readOptimizer(j, zero, p, r.approximated, source);
   // The layers per stage.
   const int layers = st.numLayers();
   if (p.pp > 1 && g.contains("pipeline_parts") && g["pipeline_parts"].is_array() &&
@@ -188,17 +238,17 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   auto note = [&](const std::string& key) { unread += (unread.empty() ? "" : ", ") + key; };
   static const std::set<std::string> read = {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
                                              "bf16", "fp16", "zero_optimization", "tensor_parallel", "activation_checkpointing",
-                                             "sequence_parallel_size", "graphplace"};
+                                             "sequence_parallel_size", "graphplace", "data_types"};
   for (const auto& [key, value] : j.items())
     if (!read.count(key)) note(key);
   if (zero.is_object())
     for (const auto& [key, value] : zero.items())
-      if (key != "stage" && key != "overlap_comm" && key != "mics_shard_size") note("zero_optimization." + key);
+      if (key != "stage" && key != "overlap_comm" && key != "mics_shard_size" && key != "offload_optimizer" && key != "offload_param")
+        note("zero_optimization." + key);
   if (j.contains("activation_checkpointing") && j["activation_checkpointing"].is_object())
     for (const auto& [key, value] : j["activation_checkpointing"].items()) note("activation_checkpointing." + key);
   if (!unread.empty())
-    r.approximated.push_back("not read (CPU offload, bucket sizes, partitioned activations and the rest are not simulated; "
-                             "the plan keeps its state on the GPUs): " + unread);
+    r.approximated.push_back("not read (bucket sizes, partitioned activations and the rest are not simulated): " + unread);
   return r;
 }
 

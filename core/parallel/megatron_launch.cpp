@@ -98,6 +98,33 @@ void recomputeFlags(const ParallelPlan& p, Args& a, std::vector<std::string>& in
 
 }  // namespace
 
+// The optimizer's knobs: where it runs, its moments' precision, the gradients'. Megatron-LM
+// offloads and keeps 16- or 8-bit moments in its distributed optimizer only.
+void optimizerFlags(const ParallelPlan& p, const LayerStack& st, Args& a, std::vector<std::string>& inexact) {
+  const TrainingSetup& t = p.training;
+  const bool distributed = p.zero == 1 || p.zero == 2;
+  if (t.optimizerOffload) {
+    if (distributed) a.add("--optimizer-cpu-offload"), a.add("--use-precision-aware-optimizer");
+    else inexact.push_back("the optimizer on the CPU: Megatron-LM offloads only its distributed optimizer (ZeRO-1), not written");
+  }
+  if (t.optimizerStates != OptimizerStates::Fp32) {
+    if (distributed) {
+      const char* dtype = t.optimizerStates == OptimizerStates::Bf16 ? "bf16" : "fp8";
+      if (!t.optimizerOffload) a.add("--use-precision-aware-optimizer");
+      a.add("--exp-avg-dtype", dtype);
+      a.add("--exp-avg-sq-dtype", dtype);
+    } else {
+      inexact.push_back("16- or 8-bit Adam moments: Megatron-LM keeps them only in its distributed optimizer (ZeRO-1), "
+                        "written as fp32");
+    }
+  }
+  if (dtypeSize(st.activationType) != 2) return;
+  if (t.gradAccumulation == GradAccumulation::Fp32 && st.activationType == DType::F16)
+    a.add("--accumulate-allreduce-grads-in-fp32");
+  else if (t.gradAccumulation == GradAccumulation::Param && st.activationType == DType::BF16)
+    a.add("--grad-reduce-in-bf16");
+}
+
 MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const char* target) {
   if (!ctx.stack) throw Error(target, "no model to export for");
   const LayerStack& st = *ctx.stack;
@@ -164,6 +191,7 @@ MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const
   // Numerics.
   if (st.activationType == DType::BF16) a.add("--bf16");
   else if (st.activationType == DType::F16) a.add("--fp16");
+  optimizerFlags(p, st, a, f.inexact);
   if (p.fp8) a.add("--fp8-format", "hybrid");
   a.add("--attention-backend", p.attention == AttentionImpl::Unfused  ? "unfused"
                                : p.attention == AttentionImpl::Flash2 ? "flash"
@@ -206,7 +234,9 @@ const std::set<std::string>& switches() {
       "--use-flash-attn", "--untie-embeddings-and-output-weights", "--no-gradient-accumulation-fusion", "--swiglu",
       "--disable-bias-linear", "--use-mcore-models", "--standalone", "--no-masked-softmax-fusion", "--no-bias-gelu-fusion",
       "--no-bias-dropout-fusion", "--no-rope-fusion", "--use-rotary-position-embeddings", "--recompute-activations",
-      "--overlap-param-gather-with-optimizer-step", "--moe-grouped-gemm", "--checkpoint-activations"};
+      "--overlap-param-gather-with-optimizer-step", "--moe-grouped-gemm", "--checkpoint-activations", "--optimizer-cpu-offload",
+      "--use-precision-aware-optimizer", "--accumulate-allreduce-grads-in-fp32", "--grad-reduce-in-bf16",
+      "--overlap-cpu-optimizer-d2h-h2d"};
   return s;
 }
 
@@ -297,6 +327,48 @@ Parsed parse(const std::string& text, const std::string& source) {
 }
 
 }  // namespace
+
+// The optimizer's knobs as Megatron-LM core_r0.13.0 checks them (megatron/training/arguments.py).
+template <class Has>
+void readOptimizer(const std::map<std::string, std::string>& flags, Has& has, ParallelPlan& p, std::vector<std::string>& notes,
+                   const std::string& source) {
+  TrainingSetup& t = p.training;
+  t.framework = TrainingFramework::Megatron;
+  const bool distributed = has("--use-distributed-optimizer");
+  const bool aware = has("--use-precision-aware-optimizer");
+  if (aware && !distributed) throw Error(source, "--use-precision-aware-optimizer requires --use-distributed-optimizer");
+  if (has("--optimizer-cpu-offload")) {
+    if (!aware)
+      throw Error(source, "The optimizer cpu offload must be used in conjunction with `--use-precision-aware-optimizer`, "
+                          "as the hybrid device optimizer reuses the code path of this flag.");
+    t.optimizerOffload = true;
+    if (has("--overlap-cpu-optimizer-d2h-h2d"))
+      notes.push_back("--overlap-cpu-optimizer-d2h-h2d: read as the copies to and from the host not overlapped");
+    if (has("--optimizer-offload-fraction") && flags.at("--optimizer-offload-fraction") != "1.0" &&
+        flags.at("--optimizer-offload-fraction") != "1")
+      notes.push_back("--optimizer-offload-fraction " + flags.at("--optimizer-offload-fraction") +
+                      ": read as the whole optimizer on the CPU");
+  }
+  auto bytes = [&](const char* flag) {
+    if (!has(flag)) return 4;
+    const std::string& v = flags.at(flag);
+    if (!aware && v != "fp32") throw Error(source, std::string(flag) + " " + v + " requires --use-precision-aware-optimizer");
+    if (v == "fp32") return 4;
+    if (v == "fp16" || v == "bf16") return 2;
+    if (v == "fp8") return 1;
+    throw Error(source, std::string(flag) + " must be fp32, fp16, bf16 or fp8, got '" + v + "'");
+  };
+  const int moments = bytes("--exp-avg-dtype") + bytes("--exp-avg-sq-dtype");
+  t.optimizerStates = moments >= 6 ? OptimizerStates::Fp32 : moments >= 3 ? OptimizerStates::Bf16 : OptimizerStates::Eight;
+  if (moments != 8 && moments != 4 && moments != 2)
+    notes.push_back("Adam's moments in " + flags.at(has("--exp-avg-dtype") ? "--exp-avg-dtype" : "--exp-avg-sq-dtype") +
+                    " and another precision: read as both in " + std::string(moments >= 6 ? "fp32" : moments >= 3 ? "bf16" : "fp8"));
+  if (has("--main-params-dtype") && flags.at("--main-params-dtype") != "fp32")
+    notes.push_back("--main-params-dtype " + flags.at("--main-params-dtype") + ": read as fp32 master weights");
+  if (has("--accumulate-allreduce-grads-in-fp32")) t.gradAccumulation = GradAccumulation::Fp32;
+  if (has("--grad-reduce-in-bf16") || (has("--main-grads-dtype") && flags.at("--main-grads-dtype") == "bf16"))
+    t.gradAccumulation = GradAccumulation::Param;
+}
 
 LaunchImport importMegatron(const std::string& text, const std::string& source, const LayerStack& st, int devices) {
   Parsed in = parse(text, source);
@@ -454,6 +526,7 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
   else if (backend == "unfused" || backend == "local") p.attention = AttentionImpl::Unfused;
   else if (backend == "auto" || backend == "fused") p.attention = AttentionImpl::Flash;
   else throw fail("--attention-backend must be flash, fused, unfused, local or auto, got '" + backend + "'");
+  readOptimizer(in.flags, has, p, r.approximated, source);
   if (const int64_t ep = value("--expert-model-parallel-size", 1); ep > 1) {
     if (p.zero == 3) throw fail("--use-torch-fsdp2 is not supported with expert parallelism");
     p.expertParallel = true;

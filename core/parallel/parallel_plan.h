@@ -21,6 +21,7 @@
 
 #include "cluster/cluster.h"
 #include "parallel/layer_stack.h"
+#include "parallel/training_setup.h"
 
 namespace gp {
 
@@ -101,6 +102,8 @@ struct ParallelPlan {
   // communication that outlasts the layer's products blocks. Over NVLink only: a TP group that
   // spans servers gets no overlap.
   bool overlapTpComm = false;
+  // The framework that runs the plan and the optimizer's choices (training_setup.h).
+  TrainingSetup training;
   std::vector<PipeStage> stages;  // pp x virtualStages chunks, in layer order
   std::vector<int> devices;       // rank -> device; empty = server order
 
@@ -114,12 +117,15 @@ struct ParallelPlan {
   int64_t microbatchSize(int64_t globalBatch) const { return globalBatch / (int64_t{dp} * microbatches); }
 };
 
-// What the user fixes for every plan a search tries: how attention runs and whether the layers'
-// products run in FP8 (choices of numerics, not of speed alone).
+// What the user fixes for every plan a search tries: how attention runs, whether the layers'
+// products run in FP8 (choices of numerics, not of speed alone), and the framework with its
+// optimizer choices (the search searches what that framework can run).
 struct FixedKnobs {
   AttentionImpl attention = AttentionImpl::Flash;
   bool fp8 = false;
-  void applyTo(ParallelPlan& p) const { p.attention = attention, p.fp8 = fp8; }
+  TrainingSetup training;
+  void applyTo(ParallelPlan& p) const { p.attention = attention, p.fp8 = fp8, p.training = training; }
+  static FixedKnobs of(const ParallelPlan& p) { return {p.attention, p.fp8, p.training}; }
 };
 
 // `n` chunks of near-equal layer counts (the first ones take the remainder).
@@ -149,7 +155,8 @@ std::vector<int> planDevices(const ParallelPlan& p, const Cluster& c);
 // sequence parallelism, virtual
 // stages without pp > 1, without 1F1B or with micro-batches not a multiple of pp, FP8 without a
 // 16-bit model or on devices without an FP8 rate above their 16-bit one, pp x v x
-// micro-batches or the global batch beyond the bounds above.
+// micro-batches or the global batch beyond the bounds above, or a plan its framework cannot run
+// (trainingSetupProblem).
 std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t globalBatch, const ParallelPlan& p);
 
 // Plan files: JSON {"format": "graphplace-parallel-plan", "version": 1, "model", "cluster",

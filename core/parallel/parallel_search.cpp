@@ -127,6 +127,7 @@ std::vector<PlanShape> planShapes(const LayerStack& st, const Cluster& c, int64_
                                  ep == 1, fixed, sequenceParallelFits(st, static_cast<int>(tp))});
                   out.back().cp = static_cast<int>(cp);
                   out.back().shardGroup = group;
+                  if (!trainingSetupProblem(planOf(out.back(), {})).empty()) out.pop_back();  // not the framework's
                 }
           }
       }
@@ -165,7 +166,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
 
   // Parts [lo, hi] (inclusive, -1 the prologue, L the epilogue) as one chunk under recomputation r.
   // Parts accumulated into one stage or chunk, under each recomputation.
-  const TrainingBytes tb = model.bytes();
+  const TrainingBytes tb = model.bytes(shape.fixed.training, shape.zero);
   struct Acc {
     double pass[3] = {0, 0, 0}, kept[3] = {0, 0, 0}, inputs = 0, largestSaved = 0;
     int64_t params = 0, largestParams = 0, local = 0;
@@ -314,7 +315,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     // The stage with the most weights holds at least the mean: when even that does not fit, no
     // partition does.
     const double meanStatic =
-        stageStaticMemory(model.bytes(), s.zero, s.shardSize(), sum.params / s.pp, 0, sum.local / s.pp).total();
+        stageStaticMemory(model.bytes(s.fixed.training, s.zero), s.zero, s.shardSize(), sum.params / s.pp, 0, sum.local / s.pp).total();
     if (meanStatic > static_cast<double>(capacity)) continue;
     cands.push_back({i, &sum.costs, s.microbatches * sum.pass / s.pp});
     if (stopped()) {
@@ -464,6 +465,7 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
       plan.dp = n, plan.zero = zero, plan.microbatches = static_cast<int>(m);
       plan.overlapParamGather = zero > 0;
       fixed.applyTo(plan);
+      if (!trainingSetupProblem(plan).empty()) continue;  // a ZeRO stage the framework does not run
       plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
       ++res.evaluated;

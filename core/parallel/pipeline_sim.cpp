@@ -148,6 +148,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       mem.statics.weights += sc.staticParts.weights;
       mem.statics.gradients += sc.staticParts.gradients;
       mem.statics.optimizer += sc.staticParts.optimizer;
+      mem.statics.host += sc.staticParts.host;
       mem.activations = saturatingBytes(static_cast<double>(mem.activations) + static_cast<double>(sc.activationMemory));
     }
     out.memory.push_back(mem);

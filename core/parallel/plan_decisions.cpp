@@ -51,7 +51,7 @@ PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch, F
   const int elem = std::max(1, dtypeSize(st.activationType));
   const double tokens = st.hidden > 0 && L > 0 ? st.layers[0].outputBytes / (static_cast<double>(st.hidden) * elem) : 0;
   const double peak = c.device(order[0]).peakFlops(st.activationType);
-  const TrainingBytes tb = model.bytes();
+  const TrainingBytes tb = model.bytes(fixed.training, 0);
   fixed_ = {log10f1(params) / 12,
             static_cast<float>(L) / 128,
             log2f1(static_cast<double>(st.hidden)) / 16,
@@ -77,8 +77,11 @@ PlanDecisions::PlanDecisions(const StageCostModel& model, int64_t globalBatch, F
 std::array<bool, kNumActions> PlanDecisions::mask(const PartialPlan& p) const {
   std::array<bool, kNumActions> m{};
   const LayerStack& st = model_->stack();
-  const TrainingBytes tb = model_->bytes();
-  const double perParam = tb.weight + tb.grad + tb.optimizer;
+  double perParam = 0;  // the least any ZeRO stage keeps per parameter (before sharding)
+  for (int zero = 0; zero <= 3; ++zero) {
+    const TrainingBytes tb = model_->bytes(knobs_.training, zero);
+    perParam = zero == 0 ? tb.weight + tb.grad + tb.optimizer : std::min(perParam, tb.weight + tb.grad + tb.optimizer);
+  }
   auto divides = [](int64_t whole, int64_t part) { return part > 0 && whole % part == 0; };
   // Does (tp, pp) leave room for the parameter state at ZeRO-3 (a lower bound on any plan)?
   auto stateFits = [&](int tp, int pp) {

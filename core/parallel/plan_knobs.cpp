@@ -43,6 +43,22 @@ const std::vector<PlanKnob>& planKnobs() {
       {"overlap_tp_comm", "TP communication overlapped", KnobKind::Flag, 0, 1, {}, false, 0,
        [](const ParallelPlan& p) { return static_cast<int>(p.overlapTpComm); },
        [](ParallelPlan& p, int v) { p.overlapTpComm = v != 0; }},
+      {"framework", "", KnobKind::Choice, 0, 0, {"generic", "megatron", "deepspeed", "torchtitan"}, false,
+       static_cast<int>(TrainingFramework::Generic), [](const ParallelPlan& p) { return static_cast<int>(p.training.framework); },
+       [](ParallelPlan& p, int v) { p.training.framework = static_cast<TrainingFramework>(v); },
+       {"", "Megatron-LM", "DeepSpeed", "torchtitan"}},
+      {"optimizer_offload", "optimizer on the CPU", KnobKind::Flag, 0, 1, {}, false, 0,
+       [](const ParallelPlan& p) { return static_cast<int>(p.training.optimizerOffload); },
+       [](ParallelPlan& p, int v) { p.training.optimizerOffload = v != 0; }},
+      {"optimizer_states", "", KnobKind::Choice, 0, 0, {"fp32", "bf16", "8bit"}, false,
+       static_cast<int>(OptimizerStates::Fp32), [](const ParallelPlan& p) { return static_cast<int>(p.training.optimizerStates); },
+       [](ParallelPlan& p, int v) { p.training.optimizerStates = static_cast<OptimizerStates>(v); },
+       {"", "bf16 Adam moments", "8-bit Adam moments"}},
+      {"grad_accumulation", "", KnobKind::Choice, 0, 0, {"framework", "fp32", "16bit"}, false,
+       static_cast<int>(GradAccumulation::Framework),
+       [](const ParallelPlan& p) { return static_cast<int>(p.training.gradAccumulation); },
+       [](ParallelPlan& p, int v) { p.training.gradAccumulation = static_cast<GradAccumulation>(v); },
+       {"", "fp32 gradient accumulation", "16-bit gradient accumulation"}},
   };
   return knobs;
 }

@@ -3,17 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gp {
+#include "parallel/optimizer_offload.h"
 
-TrainingBytes trainingBytesFor(DType activationType) {
-  if (dtypeSize(activationType) == 2) return {2, 2, 12};  // fp32 master weights + Adam m, v
-  return {4, 4, 8};
-}
+namespace gp {
 
 StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
   const double P = static_cast<double>(params), n = dp;
-  StaticMemory m{tb.weight * P, tb.grad * P, tb.optimizer * P};
-  if (zero >= 1) m.optimizer /= n;
+  StaticMemory m{tb.weight * P, tb.grad * P, tb.optimizer * P, tb.host * P};
+  if (zero >= 1) m.optimizer /= n, m.host /= n;
   if (zero >= 2) m.gradients /= n;
   if (zero >= 3) m.weights = m.weights / n + 2 * tb.weight * static_cast<double>(largestPartParams);
   return m;
@@ -30,6 +27,7 @@ StaticMemory stageStaticMemory(const TrainingBytes& tb, int zero, int dp, int64_
   m.weights += tb.weight * own;
   m.gradients += tb.grad * own;
   m.optimizer += tb.optimizer * own;
+  m.host += tb.host * own;
   return m;
 }
 
@@ -135,8 +133,7 @@ StageCostModel::StageCostModel(const LayerStack& st, const CostModel& cost)
     : st_(&st),
       cost_(&cost),
       serverOf_(gp::serverOf(cost.cluster())),
-      serverOrder_(gp::serverOrder(cost.cluster())),
-      bytes_(trainingBytesFor(st.activationType)) {}
+      serverOrder_(gp::serverOrder(cost.cluster())) {}
 
 const StackPart& StageCostModel::partAt(int part) const {
   if (part < 0) return st_->prologue;
@@ -172,7 +169,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
   auto [it, fresh] = timesCache_.try_emplace({mbs, tp, cp, sequenceParallel, attention, fp8, rep});
   std::vector<PartTimes>& times = it->second;
   if (fresh) {
-    const double weightScale = bytes_.weight / 4;  // parameters are f32 in the graph
+    const double weightScale = dtypeSize(st_->activationType) == 2 ? 0.5 : 1.0;  // parameters are f32 in the graph
     const double b = static_cast<double>(mbs) / cp;  // each context rank runs 1 / cp of the tokens
     const bool fused = fusedAttention(attention);
     const double kernelShare = attention == AttentionImpl::Flash2 ? cost_->cluster().device(rep).flash2Share : 1.0;
@@ -269,7 +266,7 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
   }
   if (p.zero == 3 && p.shardSize() > 1) {
     pc.gather = pc.gatherBackward =
-        groups.time(c, Collective::AllGather, StageGroups::Shard, bytes_.weight * static_cast<double>(pc.params), serverOf_);
+        groups.time(c, Collective::AllGather, StageGroups::Shard, bytes(p).weight * static_cast<double>(pc.params), serverOf_);
     if (p.overlapParamGather) {  // prefetched during the part before (about as long as this one's compute)
       pc.gather = std::max(0.0, pc.gather - times.forward);
       pc.gatherBackward = std::max(0.0, pc.gatherBackward - times.backward);
@@ -308,6 +305,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   const int device = rankDevice[static_cast<size_t>(stage * p.ranksPerStage())];
   const StageGroups groups = stageGroups(p, rankDevice, stage);
 
+  const TrainingBytes tb = bytes(p);
   StageCost sc;
   double saved = 0, largestSaved = 0, inputs = 0;
   int64_t largestLayerParams = 0;
@@ -324,7 +322,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.zeroGather += pc.gather + pc.gatherBackward + (full ? pc.gather : 0);
     sc.recompute += full ? pc.forward : stg.recompute == Recompute::Selective ? pc.coreForward : 0;
     sc.bucketBackward.push_back(bwd);
-    sc.bucketBytes.push_back(bytes_.grad * static_cast<double>(pc.params));
+    sc.bucketBytes.push_back(tb.grad * static_cast<double>(pc.params));
     sc.params += pc.params;
     sc.localParams += pc.localParams;
     sc.fp8Params += pc.fp8Params;
@@ -339,7 +337,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.sendBytes = static_cast<double>(mbs) / p.cp * st_->layers[static_cast<size_t>(stg.last - 1)].outputBytes /
                    (p.sequenceParallel ? p.tp : 1);
 
-  sc.staticParts = stageStaticMemory(bytes_, p.zero, p.shardSize(), sc.params, largestLayerParams, sc.localParams);
+  sc.staticParts = stageStaticMemory(tb, p.zero, p.shardSize(), sc.params, largestLayerParams, sc.localParams);
   // The FP8 copy of the weights and its transpose, kept for the step; under ZeRO-3 each rank
   // keeps its shard's (the layer's whole FP8 weight is gathered for its passes, as the 16-bit one).
   const double fp8Shards = p.zero == 3 ? static_cast<double>(p.shardSize()) : 1.0;
@@ -349,18 +347,18 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   sc.keptPerMicrobatch = full ? inputs : saved;
   sc.workingSet = full ? largestSaved : 0;
   if (chunk == p.chunks() - 1) {
-    // The loss over the model's output (softmax cross-entropy, as PyTorch and Megatron compute it
-    // in fp32, the vocabulary split over tp): it keeps the fp32 probabilities for its backward,
-    // which makes the fp32 gradient of its input beside them and the gradient it receives.
+    // The loss over the model's output (softmax cross-entropy in fp32, the vocabulary split over
+    // tp): what it keeps for backward and what its backward makes beside that, by the framework's
+    // loss (training_setup.h).
     const double outputs = static_cast<double>(mbs) / p.cp * st_->epilogue.outputBytes /
                            std::max(1, dtypeSize(st_->activationType)) / p.tp;
-    sc.keptPerMicrobatch += 4 * outputs;
-    sc.workingSet = std::max(sc.workingSet, 8 * outputs);
+    const LossBytes loss = lossBytesFor(p.training.framework);
+    sc.keptPerMicrobatch += loss.kept * outputs;
+    sc.workingSet = std::max(sc.workingSet, loss.working * outputs);
   }
 
   const double P = static_cast<double>(sc.params);
   const double dp = static_cast<double>(p.shardSize());  // ZeRO shards over its sharding group
-  const TrainingBytes& tb = bytes_;
   // Optimizer step: Adam over the local shard, memory-bound (reads weights, gradients, master
   // weights and moments; writes weights, master weights and moments), ~10 FLOPs per element.
   const double local = (p.zero >= 1 ? P / dp : P) + static_cast<double>(sc.localParams);
@@ -368,7 +366,10 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
   // transpose).
   const double updateBytes = local * (tb.weight + tb.grad + 2 * tb.optimizer + tb.weight) +
                              (tb.weight + 2) * static_cast<double>(sc.fp8Params) / fp8Shards;
-  sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
+  if (p.training.optimizerOffload)
+    sc.update = offloadedUpdateSeconds(local, tb, cost_->cluster().device(device));
+  else
+    sc.update = local > 0 ? cost_->fusedTime(10 * local, saturatingBytes(updateBytes), OpClass::Elementwise, DType::F32, device) : 0;
   if ((p.zero == 1 || p.zero == 2) && p.shardSize() > 1) sc.paramGatherBytes = tb.weight * P;
   return sc;
 }

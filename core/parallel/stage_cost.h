@@ -27,7 +27,9 @@
 //
 // Training precision follows the activations: 16-bit activations mean mixed precision (2-byte
 // weights and gradients, fp32 master weights + Adam moments = 12 bytes per parameter), else
-// fp32 (4 + 4 + 8). Memory per device (ZeRO over dp, Rajbhandari et al. 2020):
+// fp32 (4 + 4 + 8), as the generic accounting has it; the plan's framework and optimizer
+// choices change these bytes (training_setup.h), and an offloaded optimizer's step is its host
+// link and CPU (optimizer_offload.h). Memory per device (ZeRO over dp, Rajbhandari et al. 2020):
 //   ZeRO-0: (w + g + o) P    ZeRO-1: (w + g) P + o P / dp    ZeRO-2: w P + (g + o) P / dp
 //   ZeRO-3: (w + g + o) P / dp + 2 layers' gathered weights
 // with P the stage's parameters on one TP rank, + (w + g + o) per expert parameter a replica
@@ -63,10 +65,6 @@ namespace gp {
 inline constexpr double kFusedAttentionForwardShare = 0.8;
 inline constexpr double kFusedAttentionBackwardShare = 0.7;
 
-struct TrainingBytes {
-  double weight = 4, grad = 4, optimizer = 8;  // per parameter
-};
-TrainingBytes trainingBytesFor(DType activationType);
 // What large models train with on the cluster's first device: bf16 mixed precision where it
 // has a bf16 rate above its f32 rate, else fp16 mixed precision where fp16 is faster (a V100),
 // else fp32.
@@ -75,7 +73,8 @@ Precision defaultTrainingPrecision(const Cluster& c);
 // Weights, gradients and optimizer state per device under ZeRO stage `zero` over dp replicas
 // (the formulas above); `largestPartParams`: ZeRO-3 holds two parts' gathered weights.
 struct StaticMemory {
-  double weights = 0, gradients = 0, optimizer = 0;  // bytes
+  double weights = 0, gradients = 0, optimizer = 0;  // bytes on the device
+  double host = 0;  // bytes in host memory: an offloaded optimizer's (not in total)
   double total() const { return weights + gradients + optimizer; }
 };
 StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);
@@ -194,7 +193,9 @@ class StageCostModel {
   const std::vector<int>& serverOf() const { return serverOf_; }
   // Rank -> device for plan p (planDevices, with the server order computed once).
   std::vector<int> rankDevices(const ParallelPlan& p) const { return p.devices.empty() ? serverOrder_ : p.devices; }
-  TrainingBytes bytes() const { return bytes_; }
+  // Bytes per parameter under a plan's framework and optimizer choices (training_setup.h).
+  TrainingBytes bytes(const TrainingSetup& s, int zero) const { return trainingBytesFor(st_->activationType, s, zero); }
+  TrainingBytes bytes(const ParallelPlan& p) const { return bytes(p.training, p.zero); }
 
   // One chunk (a stage when there are no virtual stages) of plan `p` with micro-batch size `mbs`,
   // on the devices of its pipeline stage from `rankDevice`; its activationMemory is left 0.
@@ -221,7 +222,6 @@ class StageCostModel {
   const LayerStack* st_;
   const CostModel* cost_;
   std::vector<int> serverOf_, serverOrder_;
-  TrainingBytes bytes_;
   // (mbs, tp, cp, sequence parallel, attention, fp8, kind) -> per part
   mutable std::map<std::tuple<int64_t, int, int, bool, AttentionImpl, bool, int>, std::vector<PartTimes>> timesCache_;
 };

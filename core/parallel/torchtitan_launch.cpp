@@ -47,6 +47,7 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
   t += "tensor_parallel_degree = " + num(p.tp) + "\n";
   t += std::string("compile = ") + (p.overlapTpComm ? "true" : "false") + "\n";
   t += std::string("mixed_precision_param = \"") + (st.activationType == DType::F32 ? "float32" : "bfloat16") + "\"\n";
+  if (layout.cpuOffload) t += "enable_cpu_offload = true\n";
   t += "\n[experimental]\n";
   t += "context_parallel_degree = " + num(p.cp) + "\n";
   t += "pipeline_parallel_degree = " + num(p.pp) + "\n";
@@ -189,6 +190,13 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
     r.approximated.push_back("async TP: its measured gain is 4-16 %, read as TP communication not overlapped");
   }
   p.attention = AttentionImpl::Flash2;
+  p.training.framework = TrainingFramework::Torchtitan;
+  if (flag("training", "enable_cpu_offload")) {
+    if (p.zero != 3) throw fail("[training] enable_cpu_offload needs FSDP (data_parallel_shard_degree > 1, no pipeline)");
+    p.training.optimizerOffload = true;
+    r.approximated.push_back("enable_cpu_offload: FSDP2 moves the parameter and gradient shards to the CPU too, read as the "
+                             "optimizer offloaded");
+  }
   return r;
 }
 

@@ -62,6 +62,14 @@ TorchtitanLayout torchtitanLayout(const ParallelPlan& p, int64_t globalBatch, bo
     l.inexact.push_back("gradient accumulation over " + num(p.microbatches) +
                         " micro-batches: torchtitan at this commit has none, written as one batch of " +
                         num(p.microbatchSize(globalBatch) * p.microbatches) + " per replica (more activation memory)");
+  if (p.training.optimizerOffload) {
+    l.cpuOffload = l.shard > 1;
+    l.inexact.push_back(l.cpuOffload ? "the optimizer on the CPU: FSDP2's CPU offload moves the parameter and gradient shards "
+                                       "there too (a little less GPU memory than the plan)"
+                                     : "the optimizer on the CPU: torchtitan offloads under FSDP only, not written");
+  }
+  if (p.training.optimizerStates != OptimizerStates::Fp32)
+    l.inexact.push_back("16- or 8-bit Adam moments: torchtitan's AdamW keeps them in fp32, written as that");
   std::set<Recompute> kinds;
   for (const PipeStage& s : p.stages) kinds.insert(s.recompute);
   if (kinds.size() > 1)

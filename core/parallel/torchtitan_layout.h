@@ -13,6 +13,7 @@ namespace gp {
 struct TorchtitanLayout {
   int replicate = 1, shard = 1;  // data_parallel_replicate_degree, data_parallel_shard_degree
   Recompute recompute = Recompute::None;
+  bool cpuOffload = false;  // training.enable_cpu_offload (FSDP2's CPUOffloadPolicy)
   std::vector<std::string> inexact;
 };
 

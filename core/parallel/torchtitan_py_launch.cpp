@@ -117,6 +117,7 @@ LaunchFile exportTorchtitanPython(const ParallelPlan& p, const LaunchContext& ct
   set("activation_checkpoint", layout.recompute == Recompute::Full        ? "FullAC.Config()"
                                : layout.recompute == Recompute::Selective ? "SelectiveAC.Config()"
                                                                           : "None");
+  if (layout.cpuOffload) set("training.enable_cpu_offload", "True");
   set("compile.enable", p.overlapTpComm ? "True" : "False");
   set("compile.enable_async_tensor_parallel", p.overlapTpComm ? "True" : "False");
   t += "    return config\n";
@@ -284,6 +285,13 @@ LaunchImport importTorchtitanPython(const std::string& text, const std::string& 
       r.approximated.push_back("attention other than SDPA (model_registry's default is FlexAttention): read as FlashAttention-2");
   } else {
     r.approximated.push_back("no config.model_spec: the recipe's attention read as FlashAttention-2, its FP8 setting unknown (read as off)");
+  }
+  p.training.framework = TrainingFramework::Torchtitan;
+  if (flag("training.enable_cpu_offload", false)) {
+    if (p.zero != 3) throw fail("training.enable_cpu_offload needs FSDP (data_parallel_shard_degree > 1, no pipeline)");
+    p.training.optimizerOffload = true;
+    r.approximated.push_back("enable_cpu_offload: FSDP2 moves the parameter and gradient shards to the CPU too, read as the "
+                             "optimizer offloaded");
   }
   return r;
 }

@@ -52,6 +52,14 @@ def add(i, name, model, cluster, plan, unit, published, note, seq=None, gb=None,
         memory=None):
     r = runs[i]
     c = r['config']
+    # The framework that ran it: Megatron-LM's papers and benchmarks, DeepSpeed's ZeRO-3 beside them,
+    # torchtitan's tables; Meta's own stack (Llama 3) keeps the generic accounting.
+    if name.startswith('narayanan2021-t2-zero3'):
+        plan['framework'] = 'deepspeed'
+    elif name.startswith(('narayanan2021', 'korthikanti2022', 'megatron-core')):
+        plan['framework'] = 'megatron'
+    elif name.startswith('torchtitan'):
+        plan['framework'] = 'torchtitan'
     row = {
         'name': name,
         'source': r['source'],
@@ -361,6 +369,7 @@ recipes = []
 for r in rows:
     w = r['workload']
     plan = dict(w['plan'])
+    plan.pop('framework', None)  # the recipe's degrees and knobs; the user's framework is their own
     plan.setdefault('schedule', '1f1b')
     plan.setdefault('zero', 0)
     plan['microbatches'] = w['global_batch'] // (plan['dp'] * w['micro_batch'])

@@ -57,7 +57,7 @@ MEGATRON_HW = {'h100': ('1x8xH100-IB', '8 x H100 SXM 80GB (DGX H100)'),
 
 def megatron_plan(p, attention):
     plan = {'dp': p['dp'], 'tp': p['tp'], 'pp': p['pp'], 'cp': p.get('cp') or 1, 'attention': attention,
-            'sequence_parallel': bool(p.get('sequence_parallel'))}
+            'sequence_parallel': bool(p.get('sequence_parallel')), 'framework': 'megatron'}
     zero = p.get('zero_stage') or ''
     if 'dist-optimizer' in zero:
         plan['zero'] = 1
@@ -136,7 +136,7 @@ rows.append({
     'precision': 'bf16',
     'workload': {'model': 'hf:models/llama-3.1-405b.json', 'seq_len': 8192, 'global_batch': 128, 'micro_batch': 1,
                  'plan': {'dp': 128, 'tp': 1, 'pp': 1, 'zero': 3, 'recompute': 'full', 'attention': 'flash2',
-                          'overlap_param_gather': True}},
+                          'overlap_param_gather': True, 'framework': 'torchtitan'}},
     'table': 'torchtitan-llama3.1-405b-128xh100',
     'unit': 'tokens/s/GPU',
     'published': 'OOM',
@@ -167,7 +167,7 @@ for name, plan, published, note in [
          'Plain data parallelism ran out of memory (the tutorial\'s log oom_dp8_1.5B_log.png).'),
         ('deepspeed-zero-tutorial-gpt2-1.5b-zero1', {'dp': 8, 'tp': 1, 'pp': 1, 'zero': 1}, 'fits',
          'ZeRO-1 (reduce_bucket_size 5e8) trains; no time is printed.')]:
-    plan.update(recompute='full', attention='unfused')
+    plan.update(recompute='full', attention='unfused', framework='deepspeed')
     rows.append({
         'name': name, 'source': s['source'], 'split': 'check', 'hardware': '8 x V100 SXM3 32GB (DGX-2)',
         'cluster': v100_cluster, 'framework': 'pytorch-eager', 'precision': 'fp16',
