@@ -21,6 +21,7 @@
 #include "io/model_loader.h"
 #include "optimize/parallel_corpus.h"
 #include "optimize/parallel_dqn.h"
+#include "parallel/launch_formats.h"
 #include "parallel/launch_precision.h"
 #include "parallel/memory_verdict.h"
 #include "parallel/parallel_search.h"
@@ -146,7 +147,8 @@ ordered_json resultJson(const ParallelResult& r) {
                       {"nccl_buffers", std::llround(s.runtime.nccl)},
                       {"cublas_workspaces", std::llround(s.runtime.workspaces)},
                       {"total", s.total()},
-                      {"host_optimizer", std::llround(s.statics.host)}});
+                      {"host_optimizer", std::llround(s.statics.host)},
+                      {"optimizer_step_copy", std::llround(s.statics.step)}});
   j["memory_per_stage"] = memory;
   const MemoryVerdict v = memoryVerdict(m);
   j["memory_verdict"] = {{"fit", memoryFitName(v.fit)},
@@ -193,6 +195,11 @@ void printMemory(std::ostream& out, const ParallelMeasurement& m) {
                   gib(static_cast<int64_t>(c.statics.optimizer)), gib(c.activations), gib(static_cast<int64_t>(c.runtime.total())),
                   gib(c.total()));
     out << line;
+    if (c.statics.step > static_cast<double>(c.activations)) {
+      std::snprintf(line, sizeof line, "           (the optimizer step's %.1f GiB fp32 gradient copy, more than the activations, counted instead)\n",
+                    gib(static_cast<int64_t>(c.statics.step)));
+      out << line;
+    }
     if (c.statics.host > 0) {
       std::snprintf(line, sizeof line, "           + %.1f GiB of optimizer state in host memory (offloaded)\n",
                     gib(static_cast<int64_t>(c.statics.host)));
@@ -267,6 +274,15 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     throw std::invalid_argument("--fp8 sets how searched plans multiply; a --plan or --config file says it itself");
   search.fixed.fp8 = a.has("--fp8");
   readTrainingSetup(a, search.fixed.training);
+  // Plans searched for a launch file are costed as its framework runs them.
+  if (auto e = a.value("--export"); e && !a.has("--plan") && !a.has("--config")) {
+    const TrainingFramework runs = launchFormatFramework(*e);
+    if (!a.has("--framework")) search.fixed.training.framework = runs;
+    else if (search.fixed.training.framework != runs)
+      throw std::invalid_argument("--framework " + std::string(trainingFrameworkName(search.fixed.training.framework)) +
+                                  " and --export " + *e + " disagree: " + std::string(trainingFrameworkName(runs)) +
+                                  " runs that file");
+  }
   DqnOptions dqn;
   dqn.budgetSeconds = search.budgetSeconds;
   dqn.fixed = search.fixed;

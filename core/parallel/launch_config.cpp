@@ -113,4 +113,10 @@ std::map<std::string, std::string> pythonAssignments(const std::string& text, co
   return values;
 }
 
+std::string unquoted(std::string v) {
+  v.erase(0, v.find_first_not_of(" \t\"'"));
+  v.erase(v.find_last_not_of(" \t\r\"'") + 1);
+  return v;
+}
+
 }  // namespace gp

@@ -60,5 +60,7 @@ std::vector<std::string> shellWords(const std::string& text);
 // fields: torchtitan's "config.", NeMo's "recipe."): key without the prefix, value as written up
 // to a comment; later lines win.
 std::map<std::string, std::string> pythonAssignments(const std::string& text, const std::string& prefix);
+// A value of pythonAssignments without the quotes and blanks around it.
+std::string unquoted(std::string v);
 
 }  // namespace gp

@@ -41,14 +41,33 @@ std::string launchCompanionPath(const std::string& path) {
   return (out.parent_path() / (out.stem().string() + "_schedule.csv")).string();
 }
 
-LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, const LaunchContext& ctx) {
+TrainingFramework launchFormatFramework(const std::string& format) {
   checkLaunchExportFormat(format);
+  if (format == "deepspeed") return TrainingFramework::DeepSpeed;
+  if (format.starts_with("torchtitan")) return TrainingFramework::Torchtitan;
+  return TrainingFramework::Megatron;
+}
+
+namespace {
+
+LaunchFile exportAs(const std::string& format, const ParallelPlan& p, const LaunchContext& ctx) {
   if (format == "megatron") return exportMegatron(p, ctx);
   if (format == "nemo") return exportNemo(p, ctx);
   if (format == "nemo1") return exportNemo1(p, ctx);
   if (format == "torchtitan") return exportTorchtitan(p, ctx);
   if (format == "torchtitan-py") return exportTorchtitanPython(p, ctx);
   return exportDeepSpeed(p, ctx);
+}
+
+}  // namespace
+
+LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, const LaunchContext& ctx) {
+  const TrainingFramework runs = launchFormatFramework(format);
+  LaunchFile f = exportAs(format, p, ctx);
+  if (p.training.framework != TrainingFramework::Generic && p.training.framework != runs)
+    f.inexact.push_back("the plan was costed for " + std::string(trainingFrameworkName(p.training.framework)) + "; " +
+                        std::string(trainingFrameworkName(runs)) + " keeps its own buffers (simulate the file for its numbers)");
+  return f;
 }
 
 std::string launchFormatOf(const std::string& text) {

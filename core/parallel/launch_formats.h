@@ -17,8 +17,13 @@ namespace gp {
 const std::vector<std::string>& launchExportFormats();
 // std::invalid_argument naming the formats when `format` is not one of them.
 void checkLaunchExportFormat(const std::string& format);
+// The framework that runs a file of `format`: megatron for megatron, nemo and nemo1 (NeMo trains
+// through Megatron-Core), torchtitan for both of its forms, deepspeed.
+TrainingFramework launchFormatFramework(const std::string& format);
 // The plan as `format`; std::invalid_argument for a format not in launchExportFormats(),
-// gp::Error("<framework>", reason) for a plan the framework rejects.
+// gp::Error("<framework>", reason) for a plan the framework rejects. A plan costed for another
+// framework than the format's is written all the same, its framework named in inexact (the
+// file's framework keeps its own buffers: its numbers are those of the plan read back).
 LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, const LaunchContext& ctx);
 
 // Where LaunchFile::companion goes for an export written to `path`: "<dir>/<stem>_schedule.csv",

@@ -12,12 +12,6 @@ namespace gp {
 
 namespace {
 
-std::string unquoted(std::string v) {
-  v.erase(0, v.find_first_not_of(" \t\"'"));
-  v.erase(v.find_last_not_of(" \t\r\"'") + 1);
-  return v;
-}
-
 std::optional<LaunchPrecision> megatronPrecision(const std::string& text) {
   bool bf16 = false, fp16 = false;
   for (const std::string& w : shellWords(text)) bf16 = bf16 || w == "--bf16", fp16 = fp16 || w == "--fp16";

@@ -99,6 +99,10 @@ LaunchFile exportNemo(const ParallelPlan& p, const LaunchContext& ctx) {
   }
   if (has("--bf16")) set("trainer.plugins", has("--fp8-format") ? "bf16_with_fp8_mixed()" : "bf16_mixed()");
   else if (has("--fp16")) set("trainer.plugins", has("--fp8-format") ? "fp16_with_fp8_mixed()" : "fp16_mixed()");
+  if (has("--grad-reduce-in-bf16")) {  // as NeMo's performance recipes set it
+    set("trainer.plugins.grad_reduce_in_fp32", "False");
+    set("trainer.strategy.ddp.grad_reduce_in_fp32", "False");
+  }
   const std::string backend = f.at("--attention-backend");
   set("model.config.attention_backend", "AttnBackend." + backend);
   if (has("--tp-comm-overlap") || has("--overlap-p2p-comm"))
@@ -245,6 +249,13 @@ LaunchImport importNemo(const std::string& text, const std::string& source, cons
     if (plugins.find("bf16") != std::string::npos) args += "--bf16\n";
     else if (plugins.find("fp16") != std::string::npos) args += "--fp16\n";
   }
+  // MegatronMixedPrecision reduces (and accumulates) gradients in fp32 unless told otherwise.
+  for (const char* key : {"trainer.plugins.grad_reduce_in_fp32", "trainer.strategy.ddp.grad_reduce_in_fp32"})
+    if (v.count(key) && v.at(key) != "True" && v.at(key) != "False")
+      throw Error(source, std::string("recipe.") + key + " must be True or False, got '" + v.at(key) + "'");
+  if ((v.count("trainer.plugins.grad_reduce_in_fp32") && v.at("trainer.plugins.grad_reduce_in_fp32") == "False") ||
+      (v.count("trainer.strategy.ddp.grad_reduce_in_fp32") && v.at("trainer.strategy.ddp.grad_reduce_in_fp32") == "False"))
+    args += "--grad-reduce-in-bf16\n";
   if (v.count("model.config.attention_backend")) {
     const std::string& backend = v.at("model.config.attention_backend");
     if (!backend.starts_with("AttnBackend.")) throw Error(source, "recipe.model.config.attention_backend must be AttnBackend.<name>");

@@ -149,6 +149,7 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       mem.statics.gradients += sc.staticParts.gradients;
       mem.statics.optimizer += sc.staticParts.optimizer;
       mem.statics.host += sc.staticParts.host;
+      mem.statics.step += sc.staticParts.step;
       mem.activations = saturatingBytes(static_cast<double>(mem.activations) + static_cast<double>(sc.activationMemory));
     }
     out.memory.push_back(mem);

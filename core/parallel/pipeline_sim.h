@@ -33,6 +33,7 @@
 //   communication = the largest, over stages, of its blocking collective time plus the time
 //            from its last pass to the end of its gradient sync not hidden behind the passes.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -79,8 +80,10 @@ struct StageMemory {
   StaticMemory statics;
   int64_t activations = 0;
   RuntimeMemory runtime;
-  int64_t tensors() const { return saturatingBytes(statics.total()) + activations; }
-  int64_t total() const { return saturatingBytes(statics.total() + runtime.total()) + activations; }
+  // The larger of the passes' activations and the optimizer step's own copy.
+  int64_t transient() const { return std::max(activations, saturatingBytes(statics.step)); }
+  int64_t tensors() const { return saturatingBytes(statics.total()) + transient(); }
+  int64_t total() const { return saturatingBytes(statics.total() + runtime.total()) + transient(); }
 };
 
 // Where the step's time goes on the stage that finishes last; the parts add up to the step:

@@ -9,8 +9,8 @@ namespace gp {
 
 StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams) {
   const double P = static_cast<double>(params), n = dp;
-  StaticMemory m{tb.weight * P, tb.grad * P, tb.optimizer * P, tb.host * P};
-  if (zero >= 1) m.optimizer /= n, m.host /= n;
+  StaticMemory m{tb.weight * P, tb.grad * P, tb.optimizer * P, tb.host * P, tb.stepCopy * P};
+  if (zero >= 1) m.optimizer /= n, m.host /= n, m.step /= n;
   if (zero >= 2) m.gradients /= n;
   if (zero >= 3) m.weights = m.weights / n + 2 * tb.weight * static_cast<double>(largestPartParams);
   return m;
@@ -28,6 +28,7 @@ StaticMemory stageStaticMemory(const TrainingBytes& tb, int zero, int dp, int64_
   m.gradients += tb.grad * own;
   m.optimizer += tb.optimizer * own;
   m.host += tb.host * own;
+  m.step += tb.stepCopy * own;
   return m;
 }
 
@@ -322,7 +323,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.zeroGather += pc.gather + pc.gatherBackward + (full ? pc.gather : 0);
     sc.recompute += full ? pc.forward : stg.recompute == Recompute::Selective ? pc.coreForward : 0;
     sc.bucketBackward.push_back(bwd);
-    sc.bucketBytes.push_back(tb.grad * static_cast<double>(pc.params));
+    sc.bucketBytes.push_back(tb.reduce * static_cast<double>(pc.params));
     sc.params += pc.params;
     sc.localParams += pc.localParams;
     sc.fp8Params += pc.fp8Params;

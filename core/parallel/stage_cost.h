@@ -75,6 +75,7 @@ Precision defaultTrainingPrecision(const Cluster& c);
 struct StaticMemory {
   double weights = 0, gradients = 0, optimizer = 0;  // bytes on the device
   double host = 0;  // bytes in host memory: an offloaded optimizer's (not in total)
+  double step = 0;  // bytes only while the optimizer steps, when the activations are freed (not in total)
   double total() const { return weights + gradients + optimizer; }
 };
 StaticMemory staticMemoryParts(const TrainingBytes& tb, int zero, int dp, int64_t params, int64_t largestPartParams);

@@ -47,6 +47,7 @@ LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx) {
   t += "tensor_parallel_degree = " + num(p.tp) + "\n";
   t += std::string("compile = ") + (p.overlapTpComm ? "true" : "false") + "\n";
   t += std::string("mixed_precision_param = \"") + (st.activationType == DType::F32 ? "float32" : "bfloat16") + "\"\n";
+  t += std::string("mixed_precision_reduce = \"") + layout.reduce + "\"\n";
   if (layout.cpuOffload) t += "enable_cpu_offload = true\n";
   t += "\n[experimental]\n";
   t += "context_parallel_degree = " + num(p.cp) + "\n";
@@ -191,6 +192,8 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   }
   p.attention = AttentionImpl::Flash2;
   p.training.framework = TrainingFramework::Torchtitan;
+  p.training.gradAccumulation =
+      torchtitanReduce(text_("training", "mixed_precision_reduce", "float32"), source, "[training] mixed_precision_reduce");
   if (flag("training", "enable_cpu_offload")) {
     if (p.zero != 3) throw fail("[training] enable_cpu_offload needs FSDP (data_parallel_shard_degree > 1, no pipeline)");
     p.training.optimizerOffload = true;

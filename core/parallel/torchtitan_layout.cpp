@@ -68,6 +68,10 @@ TorchtitanLayout torchtitanLayout(const ParallelPlan& p, int64_t globalBatch, bo
                                        "there too (a little less GPU memory than the plan)"
                                      : "the optimizer on the CPU: torchtitan offloads under FSDP only, not written");
   }
+  if (p.training.gradAccumulation == GradAccumulation::Param) l.reduce = "bfloat16";
+  if (p.training.gradAccumulation == GradAccumulation::Fp32)
+    l.inexact.push_back("fp32 gradient accumulation: FSDP2 keeps the unsharded gradients in bfloat16 and reduces them in "
+                        "float32 (mixed_precision_reduce), written as that");
   if (p.training.optimizerStates != OptimizerStates::Fp32)
     l.inexact.push_back("16- or 8-bit Adam moments: torchtitan's AdamW keeps them in fp32, written as that");
   std::set<Recompute> kinds;
@@ -79,6 +83,12 @@ TorchtitanLayout torchtitanLayout(const ParallelPlan& p, int64_t globalBatch, bo
     l.inexact.push_back("selective recomputation: torchtitan's op policy keeps the products' and attention's outputs and "
                         "recomputes the rest, where the plan recomputes the attention cores only");
   return l;
+}
+
+GradAccumulation torchtitanReduce(const std::string& value, const std::string& source, const std::string& key) {
+  if (value == "float32") return GradAccumulation::Framework;
+  if (value == "bfloat16") return GradAccumulation::Param;
+  throw Error(source, key + " must be float32 or bfloat16, got '" + value + "'");
 }
 
 }  // namespace gp

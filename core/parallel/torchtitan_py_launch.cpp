@@ -117,6 +117,7 @@ LaunchFile exportTorchtitanPython(const ParallelPlan& p, const LaunchContext& ct
   set("activation_checkpoint", layout.recompute == Recompute::Full        ? "FullAC.Config()"
                                : layout.recompute == Recompute::Selective ? "SelectiveAC.Config()"
                                                                           : "None");
+  set("training.mixed_precision_reduce", std::string("\"") + layout.reduce + "\"");
   if (layout.cpuOffload) set("training.enable_cpu_offload", "True");
   set("compile.enable", p.overlapTpComm ? "True" : "False");
   set("compile.enable_async_tensor_parallel", p.overlapTpComm ? "True" : "False");
@@ -287,6 +288,8 @@ LaunchImport importTorchtitanPython(const std::string& text, const std::string& 
     r.approximated.push_back("no config.model_spec: the recipe's attention read as FlashAttention-2, its FP8 setting unknown (read as off)");
   }
   p.training.framework = TrainingFramework::Torchtitan;
+  if (auto it = values.find("training.mixed_precision_reduce"); it != values.end())
+    p.training.gradAccumulation = torchtitanReduce(unquoted(it->second), source, "config.training.mixed_precision_reduce");
   if (flag("training.enable_cpu_offload", false)) {
     if (p.zero != 3) throw fail("training.enable_cpu_offload needs FSDP (data_parallel_shard_degree > 1, no pipeline)");
     p.training.optimizerOffload = true;

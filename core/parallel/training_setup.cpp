@@ -25,6 +25,7 @@ TrainingFramework parseTrainingFramework(std::string_view name, const std::strin
 TrainingBytes trainingBytesFor(DType activationType, const TrainingSetup& s, int zero) {
   const double moments = s.optimizerStates == OptimizerStates::Fp32 ? 8 : s.optimizerStates == OptimizerStates::Bf16 ? 4 : 2;
   TrainingBytes b;
+  double reduce = 0;  // when not the gradient buffer: the precision the framework reduces in
   if (dtypeSize(activationType) != 2) {
     b = {4, 4, moments};  // fp32: the weights are the master weights
   } else {
@@ -33,25 +34,31 @@ TrainingBytes trainingBytesFor(DType activationType, const TrainingSetup& s, int
     constexpr double kFp32Copy = 4;  // an fp32 copy of the gradient, sharded with the optimizer
     switch (s.framework) {
       case TrainingFramework::Generic:
-      case TrainingFramework::Torchtitan:
         if (s.gradAccumulation == GradAccumulation::Fp32) b.grad = 4;
+        break;
+      case TrainingFramework::Torchtitan:  // FSDP2's reduce_dtype: mixed_precision_reduce, float32 by default
+        if (s.gradAccumulation == GradAccumulation::Fp32) b.grad = 4;
+        if (s.gradAccumulation != GradAccumulation::Param) reduce = 4;
         break;
       case TrainingFramework::Megatron:
         if (s.gradAccumulation == GradAccumulation::Fp32 || (!fp16 && s.gradAccumulation == GradAccumulation::Framework))
           b.grad = 4;  // the main-gradient buffer
         else
-          b.optimizer += kFp32Copy;
+          b.stepCopy = kFp32Copy;
         break;
       case TrainingFramework::DeepSpeed:
         if (!fp16 && s.gradAccumulation != GradAccumulation::Param &&
-            (zero == 0 || (zero == 1 && s.gradAccumulation == GradAccumulation::Fp32)))
+            (zero == 0 || (zero == 1 && s.gradAccumulation == GradAccumulation::Fp32))) {
           b.grad = 2 + 4;  // BF16_Optimizer: the bf16 gradients and the whole fp32 accumulation buffer
-        else
-          b.optimizer += kFp32Copy;
+          reduce = 4;      // which it reduces
+        } else {
+          b.stepCopy = kFp32Copy;
+        }
         break;
     }
   }
-  if (s.optimizerOffload) b.host = b.optimizer, b.optimizer = 0;
+  b.reduce = reduce > 0 ? reduce : b.grad;
+  if (s.optimizerOffload) b.host = b.optimizer + b.stepCopy, b.optimizer = 0, b.stepCopy = 0;  // CPU Adam's fp32 gradients
   return b;
 }
 

@@ -17,7 +17,14 @@
 //   deepspeed, bf16      ZeRO 0, or 1 with fp32 accumulation: w 2, g 6, o 4 + s (BF16_Optimizer's
 //                        whole fp32 gradient buffer beside the bf16 gradients); else as fp16
 // with s the moments: 8 (fp32), 4 (bf16), 2 (8-bit). grad_accumulation "fp32" makes g 4 and
-// drops the optimizer's copy; "16bit" makes g 2, the copy then in o for megatron and deepspeed.
+// drops the optimizer's copy; "16bit" makes g 2, the copy then made for megatron and deepspeed.
+// The optimizer's fp32 copy of the gradient (Megatron-LM's _copy_model_grads_to_main_grads,
+// DeepSpeed's single_partition_of_fp32_groups grads) is made when the step begins and dropped
+// after it, when the activations are gone: it counts against them (stepCopy), not beside them.
+// The data-parallel reduction moves the gradient buffer: 4 bytes per parameter where it is
+// fp32 (Megatron-LM's main gradients, --grad-reduce-in-bf16 or NeMo's grad_reduce_in_fp32 =
+// False making it 2; DeepSpeed's BF16_Optimizer; fp32 accumulation; fp32 training), else 2;
+// torchtitan's FSDP2 reduces in float32 (mixed_precision_reduce) unless "16bit" says bfloat16.
 // fp32 training: w 4, g 4, o s. An offloaded optimizer keeps o in host memory instead (sharded
 // as on the device), and each step sends the gradients of its shard down and the updated 16-bit
 // weights back over the host link (optimizer_offload.h).
@@ -55,6 +62,8 @@ struct TrainingSetup {
 struct TrainingBytes {
   double weight = 4, grad = 4, optimizer = 8;  // per parameter on the device
   double host = 0;                             // per parameter in host memory (an offloaded optimizer)
+  double reduce = 4;  // per parameter the data-parallel gradient reduction moves: the buffer it reduces
+  double stepCopy = 0;  // per parameter on the device only while the optimizer steps (its fp32 gradient copy)
 };
 // The table above for a model whose activations are `activationType` under ZeRO stage `zero`.
 TrainingBytes trainingBytesFor(DType activationType, const TrainingSetup& s = {}, int zero = 0);

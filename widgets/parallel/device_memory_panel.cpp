@@ -43,6 +43,8 @@ void DeviceMemoryPanel::setMeasurement(const ParallelMeasurement& m, int ranksPe
                        .arg(s)
                        .arg(size(sm.statics.weights), size(sm.statics.gradients), size(sm.statics.optimizer),
                             size(static_cast<double>(sm.activations)), size(sm.runtime.nccl), size(sm.runtime.workspaces));
+    if (sm.statics.step > static_cast<double>(sm.activations))
+      stageLine[s] += tr(" · the optimizer step's fp32 gradient copy %1, counted in place of the activations").arg(size(sm.statics.step));
   }
   for (size_t r = 0; r < m.rankDevice.size() && r < m.peakMemory.size(); ++r) {
     const int d = m.rankDevice[r];

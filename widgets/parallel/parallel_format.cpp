@@ -35,6 +35,14 @@ const char* const kKnobNotes[] = {
     QT_TRANSLATE_NOOP("gp::PlanKnob", "FP8 GEMMs"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "sequence parallel"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "TP communication overlapped"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "Megatron-LM"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "DeepSpeed"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "torchtitan"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "optimizer on the CPU"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "bf16 Adam moments"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "8-bit Adam moments"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "fp32 gradient accumulation"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "16-bit gradient accumulation"),
 };
 
 bool knobNoteTranslatable(std::string_view note) {

@@ -27,6 +27,7 @@ def graphplace_plan(config: Trainer.Config) -> Trainer.Config:
     config.parallelism.module_fqns_per_model_part = [["tok_embeddings", "layers.0", "layers.1"], ["layers.2", "layers.3"], ["layers.4", "layers.5"], ["layers.6", "layers.7", "norm", "lm_head"]]
     config.parallelism.pipeline_parallel_schedule_csv = os.path.splitext(__file__)[0] + "_schedule.csv"
     config.activation_checkpoint = FullAC.Config()
+    config.training.mixed_precision_reduce = "float32"
     config.compile.enable = False
     config.compile.enable_async_tensor_parallel = False
     return config

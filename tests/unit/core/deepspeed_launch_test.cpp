@@ -25,6 +25,7 @@ ParallelPlan plan(int dp, int tp, int pp, int microbatches, int zero) {
   ParallelPlan p;
   p.dp = dp, p.tp = tp, p.pp = pp, p.microbatches = microbatches, p.zero = zero;
   p.stages = evenStages(stack().numLayers(), pp);
+  p.training.framework = TrainingFramework::DeepSpeed;  // costed as DeepSpeed runs it
   return p;
 }
 

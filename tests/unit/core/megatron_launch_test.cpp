@@ -17,8 +17,11 @@ namespace {
 // Eight GPT layers of sequence 256, hidden 1024, 8 heads, in bf16.
 const LayerStack& stack() { return gptest::launchStack(); }
 
+// A plan costed as Megatron-LM runs it.
 ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r = Recompute::None) {
-  return gptest::launchPlan(dp, tp, pp, v, microbatches, r);
+  ParallelPlan p = gptest::launchPlan(dp, tp, pp, v, microbatches, r);
+  p.training.framework = TrainingFramework::Megatron;
+  return p;
 }
 
 LaunchFile exported(const ParallelPlan& p, int64_t batch) {

@@ -73,6 +73,7 @@ TEST(NemoLaunch, RefusesAsMegatronDoesAndNamesWhatYamlCannotExpress) {
 TEST(NemoLaunch, RecipeOverridesReadBackAsThePlan) {
   ParallelPlan p = gptest::launchPlan(2, 2, 2, 2, 8, Recompute::Full);
   p.sequenceParallel = true, p.overlapTpComm = true, p.zero = 1;
+  p.training.framework = TrainingFramework::Megatron;  // NeMo trains through Megatron-Core
   const LaunchFile f = exportNemo(p, gptest::launchContext(64));
   ASSERT_TRUE(f.inexact.empty()) << f.inexact.front();
   const LaunchImport back = importLaunchConfig(f.text, "recipe.py", gptest::launchStack(), 16);
@@ -98,6 +99,7 @@ TEST(NemoLaunch, RecipeOverridesReadBackAsThePlan) {
 TEST(NemoLaunch, YamlReadsBackAsThePlan) {
   ParallelPlan p = gptest::launchPlan(2, 2, 4, 1, 8, Recompute::Full);
   p.sequenceParallel = true, p.zero = 1, p.overlapParamGather = true;
+  p.training.framework = TrainingFramework::Megatron;
   const LaunchFile f = exportNemo1(p, gptest::launchContext(64));
   const LaunchImport back = importLaunchConfig(f.text, "megatron_gpt_config.yaml", gptest::launchStack(), 16);
   EXPECT_EQ(back.globalBatch, 64);

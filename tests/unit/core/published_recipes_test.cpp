@@ -57,7 +57,9 @@ TEST(PublishedRecipes, ShippedFileHoldsTheCorpusRunsAndEachCarriesOverToItself) 
   for (const PublishedRow& row : rows) {
     ASSERT_TRUE(byName.contains(row.name)) << row.name;
     const PublishedRecipe& r = *byName[row.name];
-    EXPECT_TRUE(sameKnobs(r.plan, row.parallel->plan)) << row.name;
+    ParallelPlan layout = row.parallel->plan;  // a recipe is the run's layout; the framework is the user's
+    layout.training = {};
+    EXPECT_TRUE(sameKnobs(r.plan, layout)) << row.name;
     EXPECT_EQ(r.recompute, row.parallel->recompute) << row.name;
     EXPECT_EQ(r.gpus, row.parallel->plan.devicesUsed()) << row.name;
     EXPECT_EQ(r.globalBatch, row.parallel->globalBatch) << row.name;

@@ -14,8 +14,11 @@ namespace {
 
 const LayerStack& stack() { return gptest::launchStack(); }
 
+// A plan costed as torchtitan runs it.
 ParallelPlan plan(int dp, int tp, int pp, int v, int microbatches, Recompute r = Recompute::Full) {
-  return gptest::launchPlan(dp, tp, pp, v, microbatches, r, /*torchtitan=*/true);
+  ParallelPlan p = gptest::launchPlan(dp, tp, pp, v, microbatches, r, /*torchtitan=*/true);
+  p.training.framework = TrainingFramework::Torchtitan;
+  return p;
 }
 
 LaunchFile exported(const ParallelPlan& p, int64_t batch) {

@@ -30,10 +30,12 @@ TrainingSetup with(TrainingFramework f) {
   return s;
 }
 
-// Bytes per parameter on one of d devices under ZeRO `zero`.
+// Bytes per parameter on one of d devices under ZeRO `zero` while the optimizer steps (its
+// gradient copy made), as Megatron-LM's table counts them.
 double perParam(DType act, const TrainingSetup& s, int zero, int d) {
   const TrainingBytes tb = trainingBytesFor(act, s, zero);
-  return staticMemoryParts(tb, zero, d, 1'000'000, 0).total() / 1e6;
+  const StaticMemory m = staticMemoryParts(tb, zero, d, 1'000'000, 0);
+  return (m.total() + m.step) / 1e6;
 }
 
 ParallelPlan plan16(int zero, TrainingFramework f) {
@@ -53,6 +55,18 @@ TEST(TrainingSetup, BytesPerParameterAsEachFrameworkKeepsThem) {
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, megatron, 1, 8), 6 + 12.0 / 8);
   EXPECT_DOUBLE_EQ(perParam(DType::F16, megatron, 0, 8), 20);
   EXPECT_DOUBLE_EQ(perParam(DType::F16, megatron, 1, 8), 4 + 16.0 / 8);
+  // The fp32 copy of the fp16 gradients is made for the step only: beside the weights, not the
+  // activations.
+  const TrainingBytes fp16 = trainingBytesFor(DType::F16, megatron, 1);
+  EXPECT_DOUBLE_EQ(fp16.stepCopy, 4);
+  EXPECT_DOUBLE_EQ(staticMemoryParts(fp16, 1, 8, 1'000'000, 0).total() / 1e6, 4 + 12.0 / 8);
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, megatron, 1).stepCopy, 0);  // its fp32 main gradients are the buffer
+  // The data-parallel reduction moves the buffer: fp32 main gradients for Megatron-LM's bf16,
+  // fp16 gradients for its fp16, torchtitan's float32 reduce_dtype, the generic 16-bit.
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, megatron, 1).reduce, 4);
+  EXPECT_DOUBLE_EQ(fp16.reduce, 2);
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, with(TrainingFramework::Torchtitan), 3).reduce, 4);
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, {}, 0).reduce, 2);
   // The generic accounting: Rajbhandari et al.'s 16 (2 + 2 + 12), and 16 for fp32 (4 + 4 + 8).
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, {}, 0, 8), 16);
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, {}, 3, 8), 16.0 / 8);
@@ -64,6 +78,7 @@ TEST(TrainingSetup, BytesPerParameterAsEachFrameworkKeepsThem) {
   EXPECT_DOUBLE_EQ(perParam(DType::F16, ds, 0, 8), 20);
   EXPECT_DOUBLE_EQ(perParam(DType::F16, ds, 2, 8), 2 + 18.0 / 8);
   EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, ds, 0).grad, 6);
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, ds, 0).reduce, 4);  // BF16_Optimizer reduces its fp32 buffer
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, ds, 1, 8), 4 + 16.0 / 8);
   TrainingSetup dsFp32 = ds;
   dsFp32.gradAccumulation = GradAccumulation::Fp32;
@@ -74,6 +89,10 @@ TEST(TrainingSetup, BytesPerParameterAsEachFrameworkKeepsThem) {
   m16.gradAccumulation = GradAccumulation::Param;
   gFp32.gradAccumulation = GradAccumulation::Fp32;
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, m16, 1, 8), 4 + 16.0 / 8);
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, m16, 1).reduce, 2);  // --grad-reduce-in-bf16
+  TrainingSetup t16 = with(TrainingFramework::Torchtitan);
+  t16.gradAccumulation = GradAccumulation::Param;
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::BF16, t16, 3).reduce, 2);  // mixed_precision_reduce bfloat16
   EXPECT_DOUBLE_EQ(perParam(DType::BF16, gFp32, 0, 8), 18);
   // Adam's moments in bf16 (4 bytes) or 8 bits (2), beside the fp32 master weights.
   TrainingSetup bf16Moments, eightBit;
@@ -88,6 +107,9 @@ TEST(TrainingSetup, BytesPerParameterAsEachFrameworkKeepsThem) {
   const TrainingBytes tb = trainingBytesFor(DType::BF16, off, 1);
   EXPECT_DOUBLE_EQ(tb.optimizer, 0);
   EXPECT_DOUBLE_EQ(tb.host, 12);
+  TrainingSetup offFp16 = off;
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::F16, offFp16, 1).host, 16);  // CPU Adam's fp32 gradients beside it
+  EXPECT_DOUBLE_EQ(trainingBytesFor(DType::F16, offFp16, 1).stepCopy, 0);
   const StaticMemory m = staticMemoryParts(tb, 1, 8, 1'000'000, 0);
   EXPECT_DOUBLE_EQ(m.total(), 6e6);
   EXPECT_DOUBLE_EQ(m.host, 12e6 / 8);
