@@ -515,6 +515,12 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     const int64_t elems = g.tensorBytes(t) / (size > 0 ? size : 4);
     StackPart& sp = partOf(part[static_cast<size_t>(reader)]);
     sp.params += elems;
+    if (part[static_cast<size_t>(reader)] < 0)
+      for (OpId c : g.consumers(t))
+        if (g.role(c) == OpRole::Forward && part[static_cast<size_t>(c)] >= L) {
+          st.epilogue.tiedParams += elems;
+          break;
+        }
     if (opSharded[static_cast<size_t>(reader)]) sp.shardedParams += elems;
     if (underExperts(g, g.opScope(reader))) {
       sp.expertParams += elems;

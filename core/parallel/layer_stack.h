@@ -85,6 +85,8 @@ struct StackPart {
   int64_t params = 0;        // parameter elements
   int64_t shardedParams = 0; // of which split over TP
   int64_t expertParams = 0;  // of which experts (split over the expert-parallel group)
+  int64_t tiedParams = 0;    // the epilogue: elements of the prologue's parameters it reads too (a
+                             // tied word embedding), which a later pipeline stage keeps a copy of
   double outputBytes = 0;    // per sample: the activation handed to the next part (the epilogue:
                              // the model's outputs, which the loss reads)
   int tpAllReducesForward = 0;

@@ -245,6 +245,10 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.tpForward = pc.arForward, pc.tpBackward = pc.arBackward;
   }
   pc.params = part.params - part.shardedParams + (part.shardedParams + p.tp - 1) / p.tp;
+  // A tied word embedding under a pipeline: the last stage keeps its own copy for the output
+  // layer, vocabulary-parallel, and its gradient is summed with the first stage's (Megatron-LM's
+  // embedding group).
+  if (pi == st_->numLayers() && p.pp > 1) pc.params += (part.tiedParams + p.tp - 1) / p.tp;
   if (p.expertParallel && part.expertParams > 0) {
     // Each replica keeps experts / dp of the experts (TP-split like any product).
     const int64_t expertOnRank = (part.expertParams + p.tp - 1) / p.tp;

@@ -12,7 +12,10 @@
 #include "io/hf_config.h"
 #include "io/model_loader.h"
 #include "cluster/cluster.h"
+#include "cost/cost_model.h"
 #include "parallel/parallel_plan.h"
+#include "parallel/pipeline_sim.h"
+#include "parallel/stage_cost.h"
 #include "test_paths.h"
 
 using namespace gp;
@@ -141,6 +144,35 @@ TEST(HfConfig, TheLayerStackIsWhatTheConfigSays) {
   std::ofstream(ours) << R"({"format": "graphplace-graph", "version": 1, "model_type": "llama"})";
   EXPECT_EQ(hfConfigPath(ours), "");
   std::filesystem::remove(ours);
+}
+
+// GPT-2 ties its output layer to the word embedding: split over a pipeline, the last stage keeps
+// its own copy (as Megatron-LM does), so the stages hold the model's weights and the copy.
+// Mistral's output layer is its own.
+TEST(HfConfig, ATiedEmbeddingIsCopiedToThePipelinesLastStage) {
+  LoadOptions o;
+  o.mode = GraphMode::Inference;
+  o.zoo.seqLen = 256;
+  o.precision = Precision::BF16;
+  const Graph gpt2 = loadModel("hf:" + config("gpt2"), o);
+  const LayerStack st = detectLayerStack(gpt2, "gpt2", 1);
+  EXPECT_EQ(st.epilogue.tiedParams, 50257 * 768);
+  EXPECT_EQ(detectLayerStack(loadModel("hf:" + config("mistral-7b"), o), "mistral-7b", 1).epilogue.tiedParams, 0);
+  const Cluster c = loadCluster("8xH100-NVSwitch");
+  const CostModel cost(gpt2, c);
+  const StageCostModel model(st, cost);
+  ParallelPlan one;
+  one.dp = 8, one.microbatches = 2;
+  one.stages = evenStages(st.numLayers(), 1);
+  ParallelPlan two = one;
+  two.dp = 4, two.pp = 2;
+  two.stages = evenStages(st.numLayers(), 2);
+  const ParallelMeasurement a = simulateParallel(model, 16, one), b = simulateParallel(model, 16, two);
+  ASSERT_TRUE(a.feasible && b.feasible) << a.problem << b.problem;
+  const double bytes = trainingBytesFor(DType::BF16).weight;
+  EXPECT_DOUBLE_EQ(a.memory[0].statics.weights, bytes * static_cast<double>(st.totalParams()));
+  EXPECT_DOUBLE_EQ(b.memory[0].statics.weights + b.memory[1].statics.weights,
+                   bytes * static_cast<double>(st.totalParams() + st.epilogue.tiedParams));
 }
 
 TEST(HfConfig, BadConfigsAreOneLineNamingTheField) {
