@@ -593,7 +593,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>스테이지 %1: 가중치 %2 · 그래디언트 %3 · 옵티마이저 상태 %4 · 활성값 %5 · NCCL 버퍼 %6 · cuBLAS 작업 공간 %7</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+5"/>
+        <source> · the optimizer step&apos;s fp32 gradient copy %1, counted in place of the activations</source>
+        <translation> · 옵티마이저 스텝의 fp32 그래디언트 사본 %1, 활성값 대신 계산됨</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>rank %1, %2</source>
         <translation>랭크 %1, %2</translation>
     </message>
@@ -3194,7 +3199,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+53"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+61"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -3860,7 +3865,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-122"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-130"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>
@@ -3893,6 +3898,46 @@ Where the time moved: %6.</source>
         <location line="+1"/>
         <source>TP communication overlapped</source>
         <translation>텐서 병렬 통신 중첩</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan</source>
+        <translation>torchtitan</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer on the CPU</source>
+        <translation>CPU의 옵티마이저</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bf16 Adam moments</source>
+        <translation>bf16 Adam 모멘트</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>8-bit Adam moments</source>
+        <translation>8비트 Adam 모멘트</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fp32 gradient accumulation</source>
+        <translation>fp32 그래디언트 누적</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>16-bit gradient accumulation</source>
+        <translation>16비트 그래디언트 누적</translation>
     </message>
 </context>
 <context>

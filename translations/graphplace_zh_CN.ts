@@ -593,7 +593,12 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation>阶段 %1：权重 %2 · 梯度 %3 · 优化器状态 %4 · 激活 %5 · NCCL 缓冲区 %6 · cuBLAS 工作区 %7</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+5"/>
+        <source> · the optimizer step&apos;s fp32 gradient copy %1, counted in place of the activations</source>
+        <translation> · 优化器步骤的 fp32 梯度副本 %1，代替激活值计入</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>rank %1, %2</source>
         <translation>rank %1，%2</translation>
     </message>
@@ -3194,7 +3199,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+53"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+61"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -3860,7 +3865,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-122"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-130"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>
@@ -3893,6 +3898,46 @@ Where the time moved: %6.</source>
         <location line="+1"/>
         <source>TP communication overlapped</source>
         <translation>张量并行通信已重叠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan</source>
+        <translation>torchtitan</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer on the CPU</source>
+        <translation>优化器在 CPU 上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bf16 Adam moments</source>
+        <translation>bf16 Adam 矩</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>8-bit Adam moments</source>
+        <translation>8 位 Adam 矩</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fp32 gradient accumulation</source>
+        <translation>fp32 梯度累加</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>16-bit gradient accumulation</source>
+        <translation>16 位梯度累加</translation>
     </message>
 </context>
 <context>
