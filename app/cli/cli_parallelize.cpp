@@ -62,8 +62,11 @@ std::vector<std::string> methodsFrom(const std::string& text) {
 struct Comparison {
   const ParallelResult* other = nullptr;
   double speedup = 0;
+  bool otherAtRisk = false;  // the other plan is at out-of-memory risk, the best fits
   std::string changes, moved;
 };
+
+bool fitsWithRoom(const ParallelResult& r) { return memoryVerdict(r.measurement).fit == MemoryFit::Fits; }
 
 std::optional<Comparison> compareWith(const std::vector<ParallelResult>& results, int best, int64_t batch,
                                       const std::string& method) {
@@ -74,6 +77,7 @@ std::optional<Comparison> compareWith(const std::vector<ParallelResult>& results
     Comparison out;
     out.other = &r;
     out.speedup = r.measurement.stepTime / b.measurement.stepTime;
+    out.otherAtRisk = !fitsWithRoom(r) && fitsWithRoom(b);
     out.changes = planChanges(r.plan, b.plan, batch);
     out.moved = breakdownChanges(r.measurement.breakdown, r.measurement.stepTime, b.measurement.breakdown, b.measurement.stepTime);
     return out;
@@ -364,12 +368,18 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
       }
     }
   }
+  // The best: the fastest plan that fits with room beyond the peak's error, else the fastest at
+  // out-of-memory risk.
   int best = -1;
   for (size_t i = 0; i < results.size(); ++i) {
     const ParallelResult& r = results[i];
-    if (r.found && r.measurement.feasible &&
-        (best < 0 || r.measurement.samplesPerSecond > results[static_cast<size_t>(best)].measurement.samplesPerSecond))
-      best = static_cast<int>(i);
+    if (!r.found || !r.measurement.feasible) continue;
+    if (best >= 0) {
+      const ParallelResult& b = results[static_cast<size_t>(best)];
+      const bool fits = fitsWithRoom(r), bFits = fitsWithRoom(b);
+      if (fits != bFits ? !fits : r.measurement.samplesPerSecond <= b.measurement.samplesPerSecond) continue;
+    }
+    best = static_cast<int>(i);
   }
   if (best >= 0) {
     ParallelResult& b = results[static_cast<size_t>(best)];
@@ -402,6 +412,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
       if (auto cmp = compareWith(results, best, batch, method))
         j[std::string("beside_") + method] = {{"plan", cmp->other->note}, {"speedup", cmp->speedup},
                                               {"beyond_band", fasterBeyondBand(cmp->speedup)}, {"band_share", kStepErrorShare},
+                                              {"other_at_memory_risk", cmp->otherAtRisk},
                                               {"changes", cmp->changes}, {"time_moved", cmp->moved}};
     out << dump(j) << "\n";
     return 0;
@@ -441,9 +452,11 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
         if (results.size() > 1) out << "\n" << what << " is the best found\n";
         continue;
       }
-      std::snprintf(line, sizeof line, "\nbeside %s: %.2fx faster, %.1f against %.1f ms per step\n", what, cmp->speedup,
+      std::snprintf(line, sizeof line, "\nbeside %s: %.2fx %s, %.1f against %.1f ms per step\n", what,
+                    cmp->speedup >= 1 ? cmp->speedup : 1 / cmp->speedup, cmp->speedup >= 1 ? "faster" : "slower",
                     results[static_cast<size_t>(best)].measurement.stepTime * 1e3, cmp->other->measurement.stepTime * 1e3);
       out << line;
+      if (cmp->otherAtRisk) out << "  it fits with room to spare, where " << what << " is at out-of-memory risk\n";
       // A gain the simulator's own error could make is no gain to stake a launch on.
       std::snprintf(line, sizeof line, "  %s the ±%.0f %% a simulated step may be off%s\n",
                     fasterBeyondBand(cmp->speedup) ? "beyond" : "within", 100 * kStepErrorShare,

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <tuple>
+
+#include "parallel/memory_verdict.h"
 
 namespace gp {
 namespace {
@@ -326,7 +329,10 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
   // In order of that bound: partition (the dynamic programme's tighter bound), then simulate
   // while a shape's bound can still beat the best step.
   std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.bound < b.bound; });
+  // A plan within the memory verdict's band of its GPUs' capacity (an out-of-memory risk) is kept
+  // aside: it is the answer only when no plan fits with room to spare.
   double bestStep = kInf;
+  ParallelResult risky;
   int64_t partitioned = 0, fit = 0;
   for (const Candidate& cand : cands) {
     if (cand.bound >= bestStep) break;
@@ -343,19 +349,30 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     ParallelPlan plan = planOf(shape, part->stages);
     ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
     ++res.evaluated;
-    if (meas.feasible && meas.stepTime < bestStep) {
-      bestStep = meas.stepTime;
-      res.plan = std::move(plan);
-      res.measurement = std::move(meas);
-      res.found = true;
-      res.evaluatedToBest = res.evaluated;
-    }
+    if (!meas.feasible || meas.stepTime >= bestStep) continue;
+    ParallelResult& into = memoryVerdict(meas).fit == MemoryFit::Fits ? res : risky;
+    if (into.found && meas.stepTime >= into.measurement.stepTime) continue;
+    if (&into == &res) bestStep = meas.stepTime;
+    into.plan = std::move(plan);
+    into.measurement = std::move(meas);
+    into.found = true;
+    into.evaluatedToBest = res.evaluated;
   }
   res.searchSeconds = secondsSince(t0);
+  std::string aside;
+  if (risky.found && !res.found) {
+    res.plan = std::move(risky.plan), res.measurement = std::move(risky.measurement);
+    res.found = true, res.evaluatedToBest = risky.evaluatedToBest;
+    aside = "; no plan fits with room beyond the peak's error: this one is at out-of-memory risk";
+  } else if (risky.found) {
+    char gain[64];
+    std::snprintf(gain, sizeof gain, "%.0f %%", (res.measurement.stepTime / risky.measurement.stepTime - 1) * 100);
+    aside = std::string("; a plan ") + gain + " faster at out-of-memory risk set aside";
+  }
   res.note = std::to_string(shapes.size()) + " shapes, " + std::to_string(cands.size()) + " within memory on average, " +
              std::to_string(partitioned) + " partitioned (the rest bounded out), " +
              std::to_string(fit) + " fit memory, " + std::to_string(res.evaluated) + " simulated" +
-             (res.complete ? "" : " (stopped at the budget)");
+             (res.complete ? "" : " (stopped at the budget)") + aside;
   if (!res.found) res.note = "no plan fits the devices' memory: " + res.note;
   return res;
 }

@@ -19,7 +19,10 @@
 // bound, micro-batches x (every part's pass) / pp (the busiest stage holds at least the mean),
 // until it reaches the best step found: each is partitioned, and simulated (pipeline_sim.h) when
 // the partition's bound — max over stages k of (the passes of the chunks before chunk k) +
-// micro-batches x (stage k's passes) — still beats the best step. Within its budget it is exact over shapes; the partition within a
+// micro-batches x (stage k's passes) — still beats the best step. A simulated plan at
+// out-of-memory risk (memory_verdict.h: its headroom within the peak's error) is set aside, and
+// is the answer only when no plan fits with room to spare; the note says when one was faster.
+// Within its budget it is exact over shapes; the partition within a
 // shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
 // groups: exact on clusters of identical servers (every preset), an approximation on mixed ones.
 #pragma once
