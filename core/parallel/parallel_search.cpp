@@ -155,7 +155,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, int64
 }
 
 std::optional<StagePartition> partitionStages(const StageCostModel& model, const PlanShape& shape,
-                                              const std::vector<PartCost>& parts) {
+                                              const std::vector<PartCost>& parts, double fill) {
   const LayerStack& st = model.stack();
   const Cluster& c = model.cluster();
   const int L = st.numLayers(), pp = shape.pp, m = shape.microbatches;
@@ -164,7 +164,7 @@ std::optional<StagePartition> partitionStages(const StageCostModel& model, const
   int64_t capacity = std::numeric_limits<int64_t>::max();
   for (int r = 0; r < plan.devicesUsed(); ++r) {
     const int64_t cap = c.device(rankDevice[static_cast<size_t>(r)]).memCapacity;
-    if (cap > 0) capacity = std::min(capacity, cap);
+    if (cap > 0) capacity = std::min(capacity, static_cast<int64_t>(static_cast<double>(cap) * fill));
   }
 
   // Parts [lo, hi] (inclusive, -1 the prologue, L the epilogue) as one chunk under recomputation r.
@@ -346,17 +346,28 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
     if (!part) continue;
     ++fit;
     if (part->lowerBound >= bestStep) continue;
-    ParallelPlan plan = planOf(shape, part->stages);
-    ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
-    ++res.evaluated;
-    if (!meas.feasible || meas.stepTime >= bestStep) continue;
-    ParallelResult& into = memoryVerdict(meas).fit == MemoryFit::Fits ? res : risky;
-    if (into.found && meas.stepTime >= into.measurement.stepTime) continue;
-    if (&into == &res) bestStep = meas.stepTime;
-    into.plan = std::move(plan);
-    into.measurement = std::move(meas);
-    into.found = true;
-    into.evaluatedToBest = res.evaluated;
+    // Simulated; kept as the best that fits, or aside when at out-of-memory risk. True when at risk.
+    auto simulate = [&](ParallelPlan plan) {
+      ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
+      ++res.evaluated;
+      if (!meas.feasible || meas.stepTime >= bestStep) return false;
+      const bool atRisk = memoryVerdict(meas).fit != MemoryFit::Fits;
+      ParallelResult& into = atRisk ? risky : res;
+      if (into.found && meas.stepTime >= into.measurement.stepTime) return atRisk;
+      if (!atRisk) bestStep = meas.stepTime;
+      into.plan = std::move(plan), into.measurement = std::move(meas), into.found = true;
+      into.evaluatedToBest = res.evaluated;
+      return atRisk;
+    };
+    if (!simulate(planOf(shape, part->stages))) continue;
+    // At risk: the shape again with room for the peak's error (more recomputation, other boundaries).
+    const auto roomy = partitionStages(model, shape, *cand.parts, 1 / (1 + kMemoryErrorShare));
+    auto same = [](const PipeStage& x, const PipeStage& y) {
+      return x.first == y.first && x.last == y.last && x.recompute == y.recompute;
+    };
+    if (roomy && roomy->lowerBound < bestStep &&
+        !std::equal(roomy->stages.begin(), roomy->stages.end(), part->stages.begin(), part->stages.end(), same))
+      simulate(planOf(shape, roomy->stages));
   }
   res.searchSeconds = secondsSince(t0);
   std::string aside;

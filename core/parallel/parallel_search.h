@@ -20,8 +20,10 @@
 // until it reaches the best step found: each is partitioned, and simulated (pipeline_sim.h) when
 // the partition's bound — max over stages k of (the passes of the chunks before chunk k) +
 // micro-batches x (stage k's passes) — still beats the best step. A simulated plan at
-// out-of-memory risk (memory_verdict.h: its headroom within the peak's error) is set aside, and
-// is the answer only when no plan fits with room to spare; the note says when one was faster.
+// out-of-memory risk (memory_verdict.h: its headroom within the peak's error) is set aside, its
+// shape partitioned again with each stage within 1 / (1 + that error) of memory and simulated;
+// a plan at risk is the answer only when no plan fits with room to spare, and the note says when
+// one was faster.
 // Within its budget it is exact over shapes; the partition within a
 // shape is the DP's. The partition and the bound cost every stage with stage 0's devices and
 // groups: exact on clusters of identical servers (every preset), an approximation on mixed ones.
@@ -92,9 +94,10 @@ struct StagePartition {
 };
 // nullopt when no partition fits memory.
 std::optional<StagePartition> partitionStages(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape);
-// The same from the shape's part costs (stagePartCosts: every part on stage 0's devices and groups).
+// The same from the shape's part costs (stagePartCosts: every part on stage 0's devices and groups),
+// each stage filling at most `fill` of its devices' memory.
 std::optional<StagePartition> partitionStages(const StageCostModel& model, const PlanShape& shape,
-                                              const std::vector<PartCost>& parts);
+                                              const std::vector<PartCost>& parts, double fill = 1.0);
 std::vector<PartCost> stagePartCosts(const StageCostModel& model, int64_t globalBatch, const PlanShape& shape);
 
 ParallelPlan planOf(const PlanShape& shape, std::vector<PipeStage> stages);
