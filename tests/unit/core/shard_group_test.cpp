@@ -10,7 +10,9 @@
 #include "cost/cost_model.h"
 #include "launch_test_stack.h"
 #include "parallel/deepspeed_launch.h"
+#include "parallel/launch_formats.h"
 #include "parallel/megatron_launch.h"
+#include "parallel/nemo_launch.h"
 #include "parallel/parallel_search.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
@@ -100,6 +102,19 @@ TEST(ShardGroup, LaunchFormatsWriteAndReadIt) {
   EXPECT_EQ(mi.plan.shardGroup, 8);
   EXPECT_EQ(mi.plan.zero, 1);
   EXPECT_THROW(importMegatron(m.text + " --num-distributed-optimizer-instances 3", "m.sh", stack(), 16), Error);
+
+  // NeMo 2.0: the same instances under recipe.trainer.strategy.ddp, read back as the group;
+  // NeMo 1.x has none (its distributed_fused_adam shards over the whole group: said inexact).
+  const LaunchFile n = exportNemo(hsdp(1, 8), ctx);
+  EXPECT_NE(n.text.find("recipe.trainer.strategy.ddp.num_distributed_optimizer_instances = 2\n"), std::string::npos) << n.text;
+  EXPECT_TRUE(n.inexact.empty()) << n.inexact.front();
+  const LaunchImport ni = importLaunchConfig(n.text, "recipe.py", stack(), 16);
+  EXPECT_EQ(ni.plan.shardGroup, 8);
+  EXPECT_EQ(ni.plan.zero, 1);
+  const LaunchFile n1 = exportNemo1(hsdp(1, 8), ctx);
+  ASSERT_FALSE(n1.inexact.empty());
+  EXPECT_NE(n1.inexact.back().find("the sharding group"), std::string::npos) << n1.inexact.back();
+  EXPECT_EQ(importLaunchConfig(n1.text, "c.yaml", stack(), 16).plan.shardGroup, 0);
 
   // torchtitan: HSDP as data_parallel_replicate_degree x data_parallel_shard_degree, exact.
   const LaunchFile t = exportTorchtitan(hsdp(3, 8), ctx);
