@@ -239,8 +239,9 @@ PartCost StageCostModel::partCost(const ParallelPlan& p, int pi, int64_t mbs, in
     pc.arForward = part.tpAllReducesForward * ar;
     pc.arBackward = part.tpAllReducesBackward * ar;
     if (p.overlapTpComm && withinServers(groups.tp, serverOf_)) {  // pipelined with the products beside them
-      pc.arForward = std::max(0.0, pc.arForward - times.productsForward);
-      pc.arBackward = std::max(0.0, pc.arBackward - 2 * times.productsForward);
+      const double share = tpOverlapShare(p.training.framework);
+      pc.arForward -= share * std::min(pc.arForward, times.productsForward);
+      pc.arBackward -= share * std::min(pc.arBackward, 2 * times.productsForward);
     }
     pc.tpForward = pc.arForward, pc.tpBackward = pc.arBackward;
   }

@@ -188,7 +188,7 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
   p.sequenceParallel = p.tp > 1;
   if (flag("experimental", "enable_async_tensor_parallel") && p.tp > 1) {
     if (!flag("training", "compile")) throw fail("Async TP requires --training.compile");
-    r.approximated.push_back("async TP: its measured gain is 4-16 %, read as TP communication not overlapped");
+    p.overlapTpComm = true;
   }
   p.attention = AttentionImpl::Flash2;
   p.training.framework = TrainingFramework::Torchtitan;

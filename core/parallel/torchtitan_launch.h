@@ -15,8 +15,8 @@
 //                 pipeline_parallel_schedule 1F1B / Interleaved1F1B / GPipe
 //   recompute     [activation_checkpoint] mode none / selective (op policy) / full
 //   FP8           [float8] enable_float8_linear
-//   TP overlap    [experimental] enable_async_tensor_parallel with [training] compile (inexact: its
-//                 measured gain is a fraction of the full overlap; read back as not overlapped)
+//   TP overlap    [experimental] enable_async_tensor_parallel with [training] compile (async TP:
+//                 it hides a share of the TP collectives, tpOverlapShare in training_setup.h)
 #pragma once
 #include <string>
 

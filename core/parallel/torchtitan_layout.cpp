@@ -48,9 +48,6 @@ TorchtitanLayout torchtitanLayout(const ParallelPlan& p, int64_t globalBatch, bo
     l.inexact.push_back("ZeRO-0 with context parallelism: torchtitan applies FSDP over dp x cp (ZeRO-3)");
   if (p.zero == 3 && !p.overlapParamGather)
     l.inexact.push_back("ZeRO-3 without prefetching: FSDP2 prefetches the next layer's parameters (faster than the plan)");
-  if (p.overlapTpComm)
-    l.inexact.push_back("TP communication overlapped: written as torchtitan's async TP, whose measured gain (4-16 %) is "
-                        "a fraction of the full overlap the plan assumes");
   if (p.tp > 1 && !p.sequenceParallel && !current)
     l.inexact.push_back("tensor parallelism without sequence parallelism: torchtitan's runs the norms sequence-parallel");
   if (p.attention == AttentionImpl::Flash)

@@ -274,7 +274,8 @@ LaunchImport importTorchtitanPython(const std::string& text, const std::string& 
   p.sequenceParallel = p.tp > 1 && flag("parallelism.enable_sequence_parallel", true);
   if (flag("compile.enable_async_tensor_parallel", false) && p.tp > 1) {
     if (!flag("compile.enable", false)) throw fail("Async TP requires compile.enable");
-    r.approximated.push_back("async TP: its measured gain is 4-16 %, read as TP communication not overlapped");
+    p.overlapTpComm = p.sequenceParallel;
+    if (!p.sequenceParallel) r.approximated.push_back("async TP without sequence parallelism: read as TP communication not overlapped");
   }
   // The model spec: the attention backend (llama3's model_registry defaults to FlexAttention) and
   // FP8 converters.

@@ -67,6 +67,8 @@ LossBytes lossBytesFor(TrainingFramework f) {
   return {4, 8};
 }
 
+double tpOverlapShare(TrainingFramework f) { return f == TrainingFramework::Torchtitan ? kTorchtitanAsyncTpShare : 1.0; }
+
 std::string trainingSetupProblem(const ParallelPlan& p) {
   const TrainingSetup& s = p.training;
   switch (s.framework) {

@@ -73,6 +73,18 @@ struct LossBytes {
 };
 LossBytes lossBytesFor(TrainingFramework f);
 
+// The share of the tensor-parallel collectives that TP communication overlap hides behind the
+// products beside them (up to the products' time). Megatron-LM's --tp-comm-overlap
+// (Transformer Engine's userbuffers: the collectives on their own SMs, ring-exchanged chunk by
+// chunk) and the generic accounting hide all of it. torchtitan's async TP (symmetric-memory
+// all-gathers and reduce-scatters fused with the products under torch.compile) hides
+// kTorchtitanAsyncTpShare of it: the products are decomposed per rank, and the copies contend
+// with them. Fitted on torchtitan's Dec 2024 Llama 3.1 70B pair on 256 H100s (829 -> 876
+// tokens/s/GPU with async TP: 5.7 %), checked on its 2025 70B pairs and 405B row
+// (docs/simulator-fidelity.md).
+inline constexpr double kTorchtitanAsyncTpShare = 0.25;
+double tpOverlapShare(TrainingFramework f);
+
 // "" when the framework can run a plan of these degrees and knobs; else the framework's own
 // reason: Megatron-LM has no ZeRO-2, no FSDP2 with pipeline or expert parallelism, offloads and
 // keeps 16- or 8-bit moments only in its distributed optimizer (ZeRO-1); DeepSpeed has no TP

@@ -25,7 +25,7 @@ bool knobNoteTranslatable(std::string_view note);
 // "0–9, 10–19 r, 20–29 s, …": each stage's layers, r where it recomputes everything, s where it
 // recomputes the attention cores (selective); "96 chunks of 1 layer(s)" for even virtual stages
 QString stagesText(const ParallelPlan& p);
-// "1,333.8 samples/s · step 48.0 ms (±20 %) · MFU 35.1 % · bubble 0.0 % · communication 1.6 %"
+// "1,333.8 samples/s · step 48.0 ms (±21 %) · MFU 35.1 % · bubble 0.0 % · communication 1.6 %"
 // (with the step's band, prediction_band.h), or the measurement's problem when the plan does
 // not fit.
 QString summaryText(const ParallelMeasurement& m);

@@ -172,8 +172,8 @@ TEST(CliParallelize, PlanFileIsComparedWithTheSearchedPlans) {
   // Called a gain only beyond the simulator's own error, and the text says which.
   EXPECT_EQ(doc["beside_file"]["beyond_band"].get<bool>(), speedup > 1 + gp::kStepErrorShare);
   EXPECT_EQ(doc["beside_file"]["band_share"].get<double>(), gp::kStepErrorShare);
-  EXPECT_NE(r.out.find(speedup > 1 + gp::kStepErrorShare ? "  beyond the ±20 % a simulated step may be off\n"
-                                                      : "  within the ±20 % a simulated step may be off: not a gain"),
+  EXPECT_NE(r.out.find(speedup > 1 + gp::kStepErrorShare ? "  beyond the ±21 % a simulated step may be off\n"
+                                                      : "  within the ±21 % a simulated step may be off: not a gain"),
             std::string::npos)
       << r.out;
   std::filesystem::remove(plan);

@@ -362,7 +362,8 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   EXPECT_GT(check, 2 * set);
   const FidelityReport rep = runFidelity(rows);
   // The set rows chose the products' efficiency on A100 and H100 presets and on torchtitan's
-  // power-limited H100s; the check rows test it.
+  // power-limited H100s, and the share of TP communication torchtitan's async TP hides; the
+  // check rows test them.
   EXPECT_EQ(rep.parallelSet.unmatchedOom, 0);
   EXPECT_LT(std::abs(std::log(rep.parallelSet.medianRatio)), std::log(1.05));
   EXPECT_LT(std::abs(std::log(rep.parallelCheck.medianRatio)), std::log(1.10));
@@ -419,7 +420,7 @@ TEST(ParallelFidelity, ShippedSweepsRankAndCallMemoryAsReported) {
   const FidelityReport rep = runFidelity(rows);
   EXPECT_EQ(rep.sweepsSet.sweeps + rep.sweepsCheck.sweeps, 11);
   const SweepSummary& s = rep.sweepsCheck;
-  EXPECT_EQ(s.sweeps, 10);
+  EXPECT_EQ(s.sweeps, 9);
   EXPECT_GE(s.medianTau, 0.85);
   EXPECT_LE(s.meanRegret, 0.04);
   EXPECT_EQ(s.picksOutOfMemory, 0);

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
+#include "gpt_layer_task.h"
 #include "launch_test_stack.h"
 #include "parallel/deepspeed_launch.h"
 #include "parallel/megatron_launch.h"
@@ -151,6 +152,32 @@ TEST(TrainingSetup, TheSimulatedStepFollowsTheFramework) {
   EXPECT_NEAR(o.memory[0].statics.host, megatron.memory[0].statics.optimizer, 1);
   EXPECT_GT(o.breakdown.optimizer, 10 * megatron.breakdown.optimizer);
   EXPECT_GT(o.stepTime, megatron.stepTime);
+}
+
+TEST(TrainingSetup, TpOverlapHidesTheFrameworksShareOfTheCollectives) {
+  const gptest::GptLayerTask t;
+  ParallelPlan p;
+  p.tp = 4, p.sequenceParallel = true;
+  const PartCost blocking = t.layer(p, 2);
+  const PartTimes times = t.model.partTimes(1, 2, 4, 1, true, AttentionImpl::Flash, false, 0);
+  ASSERT_GT(blocking.arForward, 0);
+  p.overlapTpComm = true;
+  for (auto [f, share] : {std::pair{TrainingFramework::Megatron, 1.0}, std::pair{TrainingFramework::Generic, 1.0},
+                          std::pair{TrainingFramework::Torchtitan, kTorchtitanAsyncTpShare}}) {
+    p.training.framework = f;
+    const PartCost pc = t.layer(p, 2);
+    EXPECT_NEAR(pc.arForward, blocking.arForward - share * std::min(blocking.arForward, times.productsForward), 1e-12)
+        << trainingFrameworkName(f);
+    EXPECT_NEAR(pc.arBackward, blocking.arBackward - share * std::min(blocking.arBackward, 2 * times.productsForward),
+                1e-12)
+        << trainingFrameworkName(f);
+  }
+  // torchtitan's async TP, read from its file, is the overlap.
+  const LaunchImport r = importTorchtitan(
+      "[training]\ntensor_parallel_degree = 2\ncompile = true\n[experimental]\nenable_async_tensor_parallel = true\n",
+      "train.toml", stack(), 8);
+  EXPECT_TRUE(r.plan.overlapTpComm);
+  EXPECT_TRUE(r.plan.sequenceParallel);
 }
 
 TEST(TrainingSetup, FrameworksRefuseWhatTheyCannotRun) {
