@@ -160,6 +160,7 @@ std::string Cluster::toJson() const {
     k["launch_overhead_us"] = d->launchOverhead / kMicro;
     if (d->bandwidthEfficiency > 0) k["bandwidth_efficiency"] = d->bandwidthEfficiency;
     if (d->flash2Share != 1) k["flash2_attention_share"] = d->flash2Share;
+    if (d->smCount > 0) k["sm_count"] = d->smCount;
     if (d->listsEfficiency()) {
       ordered_json eff = ordered_json::object();
       for (int c = 0; c < kNumOpClasses; ++c) {

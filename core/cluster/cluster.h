@@ -63,6 +63,7 @@ struct DeviceSpec {
   int64_t memPhysical = 0;                   // bytes on the device (memory_GiB)
   double bandwidthEfficiency = 0;            // fraction of memBandwidth streaming kernels reach; 0 = default
   double launchOverhead = 0;                 // seconds per kernel
+  int smCount = 0;                           // streaming multiprocessors (device_kinds.K.sm_count); 0 = not stated
   int node = 0;                              // index of its vertex in the topology
   // FlashAttention-2's rate as a share of the fastest fused attention kernel's on this kind
   // (device_kinds.K.flash2_attention_share): 1 where FlashAttention-2 is that kernel.

@@ -104,7 +104,7 @@ class ClusterParser {
       if (!it->is_object()) fail(where, "must be an object");
       const json& k = *it;
       checkKeys(k, where, {"peak_TFLOPS", "memory_bandwidth_GBps", "memory_GiB", "launch_overhead_us", "efficiency",
-                           "bandwidth_efficiency", "flash2_attention_share"});
+                           "bandwidth_efficiency", "flash2_attention_share", "sm_count"});
       DeviceSpec d;
       d.kind = it.key();
       const json& peaks = member(k, "peak_TFLOPS", where, json::value_t::object);
@@ -136,6 +136,12 @@ class ClusterParser {
         d.flash2Share = num(k, "flash2_attention_share", where);
         if (d.flash2Share < 0.05 || d.flash2Share > 1)
           fail(where, "field 'flash2_attention_share' must be in [0.05, 1], got " + k["flash2_attention_share"].dump());
+      }
+      if (k.contains("sm_count")) {
+        const double sms = num(k, "sm_count", where);
+        if (sms < 1 || sms > 4096 || sms != std::floor(sms))
+          fail(where, "field 'sm_count' must be a whole number 1 .. 4096, got " + k["sm_count"].dump());
+        d.smCount = static_cast<int>(sms);
       }
       if (k.contains("efficiency")) parseEfficiency(member(k, "efficiency", where, json::value_t::object), where, d);
       kinds_.emplace(d.kind, d);

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "base/error.h"
+#include "cost/kernel_shape.h"
 #include "parallel/attention_core.h"
 #include "parallel/saved_tensors.h"
 
@@ -471,8 +472,18 @@ LayerStack detectLayerStack(const Graph& g, const std::string& source, double sa
     if (core) attentionOf(op).innerBytes += keep.maskBytes / samplesInGraph;
     else so.savedBytes += keep.maskBytes / samplesInGraph;
     bool outSharded = false;
+    if (so.cls == OpClass::MatMul && readsParam && !outs.empty()) {
+      const std::span<const int64_t> shape = g.shape(outs[0]);
+      const int64_t k = kernelShapeOf(g, op).reduction;
+      if (!shape.empty() && shape.back() > 0 && k > 0) {
+        so.gemmCols = shape.back();
+        so.gemmDepth = k;
+        so.gemmRows = static_cast<double>(elementsOf(g, outs[0])) / static_cast<double>(shape.back()) / samplesInGraph;
+      }
+    }
     if (so.cls == OpClass::MatMul && readsParam && outElems >= smallOutput) {
       so.split = TpSplit::Sharded;
+      so.rowParallel = readsSharded;
       if (readsSharded) {  // row-parallel: partial sums, all-reduced
         ++sp.tpAllReducesForward;
         sp.tpAllReduceBytes = std::max(sp.tpAllReduceBytes, outBytes / samplesInGraph);

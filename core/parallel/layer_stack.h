@@ -59,6 +59,12 @@ struct StackOp {
   double savedBytes = 0;      // bytes per sample of whole (not TP-sharded) tensors kept for backward
   double savedSplitBytes = 0; // bytes per sample of TP-sharded tensors kept for backward
   bool attentionCore = false; // one of an attention core's ops (its costs are in StackPart::attention)
+  // A weight product's shape (0 where unknown): rows per sample (its tokens), output columns and
+  // reduction, whole (before any TP split); row-parallel products split the reduction over TP,
+  // column-parallel ones the columns.
+  double gemmRows = 0;
+  int64_t gemmCols = 0, gemmDepth = 0;
+  bool rowParallel = false;
 };
 
 // An attention core of a part, per sample: what a fused kernel (FlashAttention) reads, writes

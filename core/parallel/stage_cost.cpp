@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cost/gemm_tiles.h"
 #include "parallel/optimizer_offload.h"
 
 namespace gp {
@@ -158,6 +159,15 @@ bool withinServers(const std::vector<std::vector<int>>& groups, const std::vecto
 
 }  // namespace
 
+ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount) {
+  if (op.gemmCols <= 0 || op.gemmDepth <= 0 || op.expert) return {};
+  const bool sharded = op.split == TpSplit::Sharded;
+  const double m = op.gemmRows * samples / (!sharded && sequenceParallel ? tp : 1);
+  const double n = static_cast<double>(op.gemmCols) / (sharded && !op.rowParallel ? tp : 1);
+  const double k = static_cast<double>(op.gemmDepth) / (sharded && op.rowParallel ? tp : 1);
+  return {gemmShapeShare({m, n, k}, smCount), gemmShapeShare({m, k, n}, smCount), gemmShapeShare({k, n, m}, smCount)};
+}
+
 PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool sequenceParallel, AttentionImpl attention,
                                      bool fp8, int device) const {
   const Cluster& c = cost_->cluster();
@@ -179,14 +189,19 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
       const StackPart& sp = partAt(pi);
       const bool layer = pi >= 0 && pi < st_->numLayers();
       double castForward = 0, castBackward = 0;  // FP8 casts: kernels of their own, no backward twice over
+      double backward = 0;
       for (const StackOp& op : sp.ops) {
         if (op.metadata || (fused && op.attentionCore)) continue;
         const double split = op.split == TpSplit::Sharded || sequenceParallel ? tp : 1;
         const double flops = op.flops * b / split;
-        const double bytes = (op.activationBytes * b + op.paramBytesRead * weightScale) / split;
+        const int64_t bytes = saturatingBytes((op.activationBytes * b + op.paramBytesRead * weightScale) / split);
         const bool inFp8 = fp8 && layer && fp8Product(op);
-        const double f = cost_->fusedTime(flops, saturatingBytes(bytes), op.cls, inFp8 ? DType::F8 : op.dtype, rep);
+        const DType type = inFp8 ? DType::F8 : op.dtype;
+        const ProductShares q = productShares(op, b, tp, sequenceParallel, c.device(rep).smCount);
+        const double f = cost_->fusedTime(flops / q.forward, bytes, op.cls, type, rep);
         t.forward += f;
+        backward += cost_->fusedTime(flops / q.inputGradient, bytes, op.cls, type, rep) +
+                    cost_->fusedTime(flops / q.weightGradient, bytes, op.cls, type, rep);
         if (op.attentionCore) t.coreForward += f;
         if (fp8Product(op)) t.productsForward += f;
         if (inFp8) {
@@ -195,7 +210,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
           castBackward += cost_->fusedTime(0, saturatingBytes(kFp8CastBackwardBytes * moved), OpClass::Elementwise, op.dtype, rep);
         }
       }
-      t.backward = 2 * t.forward + castBackward;
+      t.backward = backward + castBackward;
       t.forward += castForward;
       if (fused)
         for (const StackAttention& a : sp.attention) {

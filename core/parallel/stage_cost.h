@@ -7,7 +7,9 @@
 // divided by tp when it is split (layer_stack.h), and by tp for the rest too under sequence
 // parallelism, timed by the cost model's roofline as one kernel (CostModel::fusedTime);
 // backward = 2 x forward per op (a gradient op does about twice the work of its forward: two
-// matrix products, or twice the memory traffic). A fused attention core is one kernel of the
+// matrix products, or twice the memory traffic). A weight product of known shape runs at the share
+// of the device's product rate its tiles and waves reach (productShares below): forward at its
+// own, backward as its two gradient products at theirs. A fused attention core is one kernel of the
 // core's FLOPs (half of them when causal: the masked blocks are skipped) reading Q, K, V and
 // writing the output, at kFusedAttentionForwardShare of the device's matrix-product rate; its
 // backward does 2.5 x those FLOPs (FlashAttention-2: five products against two, the
@@ -178,6 +180,18 @@ bool fp8Product(const StackOp& op);
 // backward.
 inline constexpr double kFp8CastForwardBytes = 0.75;
 inline constexpr double kFp8CastBackwardBytes = 1.5;
+
+// The shares of the large-product rate (cost/gemm_tiles.h) a weight product reaches at
+// `samples` per micro-batch on one rank of a TP group of tp: forward (tokens x columns, over the
+// reduction), the input's gradient (tokens x reduction, over the columns) and the weight's
+// gradient (reduction x columns, over the tokens), each after the TP split (column-parallel
+// products split their columns, row-parallel ones their reduction; under sequence parallelism a
+// replicated product runs on 1 / tp of the tokens). 1 for an op that is no weight product of
+// known shape, and for experts.
+struct ProductShares {
+  double forward = 1, inputGradient = 1, weightGradient = 1;
+};
+ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount);
 
 // Compute times of one part per micro-batch on one device.
 struct PartTimes {

@@ -112,6 +112,7 @@ ProfileSummary summarizeProfile(const ProfileResult& r) {
     if (!first) throw Error("profile", "no GPU of kind " + k.kind + " was measured");
     k.memBandwidth = median(bw);
     k.launchOverhead = median(launch);
+    k.smCount = first->multiprocessors;
     if (auto peaks = theoreticalPeaks(first->ccMajor, first->ccMinor, first->multiprocessors, first->smClockHz)) {
       k.peak = *peaks;
       k.peakFromTable = true;
@@ -214,6 +215,7 @@ std::string profileClusterJson(const ProfileResult& r, const ProfileSummary& s, 
                      {"memory_bandwidth_GBps", sig4(k.memBandwidth / kGiga)},
                      {"memory_GiB", sig(static_cast<double>(k.memoryBytes) / kGiB, 6)},
                      {"launch_overhead_us", sig4(k.launchOverhead / kMicro)}};
+    if (k.smCount > 0) kinds[k.kind]["sm_count"] = k.smCount;
     ordered_json eff = efficiencyJson(k);
     if (!eff.empty()) kinds[k.kind]["efficiency"] = eff;
   }

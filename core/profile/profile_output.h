@@ -33,6 +33,7 @@ struct KindSummary {
   std::array<std::optional<double>, kNumOpClasses> bandwidthFraction{};
   double memBandwidth = 0;    // bytes/s (median over the kind's measured devices)
   double launchOverhead = 0;  // s
+  int smCount = 0;            // multiprocessors of the kind's first measured GPU
   int64_t memoryBytes = 0;
 };
 
