@@ -598,6 +598,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation> · 옵티마이저 스텝의 fp32 그래디언트 사본 %1, 활성값 대신 계산됨</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source> · reserved by PyTorch&apos;s caching allocator %1</source>
+        <translation> · PyTorch 캐싱 할당자가 예약한 메모리 %1</translation>
+    </message>
+    <message>
         <location line="+9"/>
         <source>rank %1, %2</source>
         <translation>랭크 %1, %2</translation>

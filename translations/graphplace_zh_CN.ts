@@ -598,6 +598,11 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
         <translation> · 优化器步骤的 fp32 梯度副本 %1，代替激活值计入</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source> · reserved by PyTorch&apos;s caching allocator %1</source>
+        <translation> · PyTorch 缓存分配器保留 %1</translation>
+    </message>
+    <message>
         <location line="+9"/>
         <source>rank %1, %2</source>
         <translation>rank %1，%2</translation>

@@ -151,6 +151,7 @@ ordered_json resultJson(const ParallelResult& r) {
                       {"nccl_buffers", std::llround(s.runtime.nccl)},
                       {"cublas_workspaces", std::llround(s.runtime.workspaces)},
                       {"total", s.total()},
+                      {"allocator_reserved", std::llround(s.reserved)},
                       {"host_optimizer", std::llround(s.statics.host)},
                       {"optimizer_step_copy", std::llround(s.statics.step)}});
   j["memory_per_stage"] = memory;

@@ -106,8 +106,12 @@ void simulateParallelRow(const PublishedRow& r, const Cluster& c, const Fidelity
   if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);
   const ParallelMeasurement m = simulateParallel(model, run.globalBatch, plan);
   // The caching allocator's peak, as the sources print it: the tensors and cuBLAS's workspaces
-  // (NCCL's buffers are allocated beside it); the last stage's where the source logs the last rank.
-  auto allocated = [](const StageMemory& s) { return (static_cast<double>(s.tensors()) + s.runtime.workspaces) / (1u << 30); };
+  // allocated, or the segments reserved for them (caching_allocator.h) where the source prints
+  // the reserved peak (NCCL's buffers are allocated beside it); the last stage's where the source
+  // logs the last rank.
+  auto allocated = [&](const StageMemory& s) {
+    return (run.peakMemoryReserved ? s.reserved : static_cast<double>(s.tensors()) + s.runtime.workspaces) / (1u << 30);
+  };
   if (run.peakMemoryLastRank && !m.memory.empty())
     out.simulatedPeakGiB = allocated(m.memory.back());
   else

@@ -44,7 +44,8 @@ struct FidelityRow {
   std::string simulatedProblem;     // why it does not fit
   std::string clusterUsed;          // the cluster's name
   double simulatedPeakGiB = 0;      // parallel runs: the largest memory of a GPU (the last rank's
-                                    // where the published peak is the last rank's)
+                                    // where the published peak is the last rank's), allocated, or
+                                    // reserved (caching_allocator.h) where the published peak is
   double memoryRatio = 0;           // simulated / published peak memory, when published
   MemoryVerdict verdict;            // parallel runs: fits, out-of-memory risk or over
   ParallelPlan plan;                // parallel runs: the plan simulated (the run's, chunks even)

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "base/byte_text.h"
+#include "parallel/caching_allocator.h"
 
 namespace gp {
 namespace {
@@ -155,7 +156,12 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     out.memory.push_back(mem);
   }
   const std::vector<RuntimeMemory> runtime = stageRuntimeMemory(c, plan, out.rankDevice, model.serverOf());
-  for (int s = 0; s < pp; ++s) out.memory[static_cast<size_t>(s)].runtime = runtime[static_cast<size_t>(s)];
+  for (int s = 0; s < pp; ++s) {
+    StageMemory& mem = out.memory[static_cast<size_t>(s)];
+    mem.runtime = runtime[static_cast<size_t>(s)];
+    const DeviceSpec& first = c.device(out.rankDevice[static_cast<size_t>(s * perStage)]);
+    mem.reserved = reservedPeakBytes(mem, c.framework(), cublasWorkspaceBytes(first));
+  }
 
   for (int r = 0; r < used; ++r) {
     const int s = r / perStage;

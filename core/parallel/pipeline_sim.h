@@ -80,6 +80,7 @@ struct StageMemory {
   StaticMemory statics;
   int64_t activations = 0;
   RuntimeMemory runtime;
+  double reserved = 0;  // bytes the caching allocator reserves at the peak (caching_allocator.h)
   // The larger of the passes' activations and the optimizer step's own copy.
   int64_t transient() const { return std::max(activations, saturatingBytes(statics.step)); }
   int64_t tensors() const { return saturatingBytes(statics.total()) + transient(); }

@@ -261,7 +261,7 @@ class ParallelViewsTest : public QObject {
     // Its tooltip breaks the peak down.
     const QString tip = panel.toolTip(m.rankDevice[8]);
     QVERIFY2(tip.contains(QStringLiteral("stage 1")) && tip.contains(QStringLiteral("optimizer state")) &&
-                 tip.contains(QStringLiteral("activations")),
+                 tip.contains(QStringLiteral("activations")) && tip.contains(QStringLiteral("reserved by PyTorch's caching allocator")),
              qPrintable(tip));
     // A server's row: the least and most of its GPUs, and the fullest of them.
     const int server = model.groups().serverOf(m.rankDevice[8]);

@@ -45,6 +45,7 @@ void DeviceMemoryPanel::setMeasurement(const ParallelMeasurement& m, int ranksPe
                             size(static_cast<double>(sm.activations)), size(sm.runtime.nccl), size(sm.runtime.workspaces));
     if (sm.statics.step > static_cast<double>(sm.activations))
       stageLine[s] += tr(" · the optimizer step's fp32 gradient copy %1, counted in place of the activations").arg(size(sm.statics.step));
+    if (sm.reserved > 0) stageLine[s] += tr(" · reserved by PyTorch's caching allocator %1").arg(size(sm.reserved));
   }
   for (size_t r = 0; r < m.rankDevice.size() && r < m.peakMemory.size(); ++r) {
     const int d = m.rankDevice[r];

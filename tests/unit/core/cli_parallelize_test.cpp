@@ -47,6 +47,9 @@ TEST(CliParallelize, JsonHasTheDocumentedKeysAndThePlanReloadsToTheSameNumbers) 
     EXPECT_NEAR(static_cast<double>(parts), res["peak_memory_bytes"][0].get<double>(), 6.0);
     EXPECT_EQ(m0["total"].get<int64_t>(), res["peak_memory_bytes"][0].get<int64_t>());
     EXPECT_GT(m0["cublas_workspaces"].get<int64_t>(), 0);
+    // What the caching allocator reserves: the tensors and workspaces in its segments, NCCL's
+    // buffers beside it.
+    EXPECT_GE(m0["allocator_reserved"].get<int64_t>(), parts - m0["nccl_buffers"].get<int64_t>());
     // The step's breakdown adds up to the step.
     double sum = 0;
     for (const char* key : {"compute", "recompute", "pass_comm", "bubble", "dp_exposed", "optimizer"})

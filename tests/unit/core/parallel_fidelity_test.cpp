@@ -381,25 +381,25 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   // All but the four ZeRO-3 rows, three torchtitan context-parallel runs, one torchtitan A100 run
   // (x1.26) and the two over memory.
   EXPECT_GE(within25, 47);
-  // Peak memory where published (torchtitan's H100 runs, the caching allocator's peak): eight of
-  // eleven within 15 %, the simulated peak never above the published one by more than 3 %, and
-  // at most 1.5x below it (70B at 131k tokens per GPU).
+  // Peak memory where published (torchtitan's H100 runs, the caching allocator's reserved peak,
+  // simulated as caching_allocator.h reserves it): eight of eleven within 15 %, the simulated peak
+  // never above the published one by more than 8 % (the 405B near a full GPU, where the allocator
+  // gives cached blocks back), and at most 1.5x below it (70B at 131k tokens per GPU).
   EXPECT_EQ(rep.memoryRows, 11);
   EXPECT_GE(memoryWithin15, 8);
   EXPECT_LT(rep.memoryWorstFactor, 1.5) << rep.memoryWorstRow;
   for (const FidelityRow& f : rep.rows) {
     if (f.memoryRatio > 0) {
-      EXPECT_LT(f.memoryRatio, 1.03) << f.row.name;
+      EXPECT_LT(f.memoryRatio, 1.08) << f.row.name;
     }
   }
   EXPECT_EQ(runs16k, 1);    // Llama 3 405B on 16,384 H100s is simulated
 
-  // The bands every figure is shown with (prediction_band.h) are the corpus's: four in five
-  // check rows' steps within kStepErrorShare and eight of the eleven peaks within
-  // kMemoryErrorShare, and no wider than that needs (five points less would hold fewer).
-  int checkRows = 0, inStepBand = 0, inTighterStepBand = 0, inTighterMemoryBand = 0;
+  // The step band every figure is shown with (prediction_band.h) is the corpus's: four in five
+  // check rows' steps within kStepErrorShare, and no wider than that needs (five points less
+  // would hold fewer). The memory band is held to the peaks of 16 GiB and more (below).
+  int checkRows = 0, inStepBand = 0, inTighterStepBand = 0;
   for (const FidelityRow& f : rep.rows) {
-    if (f.memoryRatio > 0 && std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare - 0.05) ++inTighterMemoryBand;
     if (!f.counted || f.row.split != RowSplit::Check) continue;
     ++checkRows;
     const double miss = std::exp(std::abs(std::log(f.ratio)));
@@ -408,7 +408,6 @@ TEST(ParallelFidelity, ShippedLlmRunsFitAndStayWithinTheReportedBounds) {
   }
   EXPECT_GE(inStepBand, 0.8 * checkRows);
   EXPECT_LT(inTighterStepBand, 0.8 * checkRows);
-  EXPECT_LT(inTighterMemoryBand, 8);
 }
 
 // The published layout sweeps (llm_sweeps.json and the tables of llm_training.json): the figures
@@ -430,13 +429,16 @@ TEST(ParallelFidelity, ShippedSweepsRankAndCallMemoryAsReported) {
   // torchtitan's FSDP over 128 GPUs for 405B.
   EXPECT_EQ(s.ranOutOfMemory, 2);
   EXPECT_EQ(s.outOfMemoryCalled, 2);
-  // Peaks of 16 GiB and more: four in five within kMemoryErrorShare.
-  int big = 0, inBand = 0;
+  // Peaks of 16 GiB and more: four in five within kMemoryErrorShare, fewer within five points
+  // less (the band is no wider than the corpus needs).
+  int big = 0, inBand = 0, inTighterBand = 0;
   for (const FidelityRow& f : rep.rows) {
     if (f.memoryRatio <= 0 || *f.row.parallel->peakMemoryGiB < 16) continue;
     ++big;
     inBand += std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare;
+    inTighterBand += std::exp(std::abs(std::log(f.memoryRatio))) <= 1 + kMemoryErrorShare - 0.05;
   }
   EXPECT_EQ(big, 15);
   EXPECT_GE(inBand, 0.8 * big);
+  EXPECT_LT(inTighterBand, 0.8 * big);
 }
