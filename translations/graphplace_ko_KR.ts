@@ -3032,6 +3032,26 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>ZeRO&apos;s sharding group (HSDP, hybrid ZeRO): the state ZeRO splits is split over groups of this many data-parallel replicas and replicated across the groups</source>
+        <translation>ZeRO의 샤딩 그룹(HSDP, 하이브리드 ZeRO): ZeRO가 나누는 상태를 이만큼의 데이터 병렬 복제본 그룹 안에서 나누고 그룹 간에는 복제합니다</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sharded over</source>
+        <translation>샤딩 범위</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The software that trains the plan: what it keeps per parameter, how it computes the loss, how much of the TP communication it hides, and which plans it can run</source>
+        <translation>계획을 학습시키는 소프트웨어: 파라미터마다 무엇을 보관하는지, 손실을 어떻게 계산하는지, 텐서 병렬 통신을 얼마나 숨기는지, 어떤 계획을 실행할 수 있는지</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Framework</source>
+        <translation>프레임워크</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Fused (FlashAttention)</source>
         <translation>융합 (FlashAttention)</translation>
     </message>
@@ -3106,7 +3126,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>각 파이프라인 스테이지의 시작 위치(또는 레이어 스택에서 경계를 드래그)와 역전파에서 보관 대신 재계산하는 것: 없음, 어텐션 코어(선택적) 또는 전부(전체)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+48"/>
+        <source>Sharded over %1</source>
+        <translation>샤딩 범위 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Framework %1</source>
+        <translation>프레임워크 %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>TP overlap on</source>
         <translation>TP 중첩 켜기</translation>
     </message>
@@ -3116,7 +3146,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>TP 중첩 끄기</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+95"/>
+        <source>all %1 replicas</source>
+        <translation>복제본 %1개 전체</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>groups of %1</source>
+        <translation>%1개씩 그룹</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Chunk %1 starts at layer %2</source>
         <translation>청크 %1이(가) 레이어 %2에서 시작</translation>
     </message>
@@ -3131,7 +3171,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>스테이지 %1: %2 재계산</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-203"/>
         <source>Global batch %1</source>
         <translation>전역 배치 %1</translation>
     </message>
@@ -3161,7 +3201,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
         <source>Attention %1</source>
         <translation>어텐션 %1</translation>
     </message>
@@ -3186,12 +3226,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>FP8 GEMM 끔</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × 샘플 %2개</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+25"/>
         <source>%1 · chunk %2</source>
         <translation>%1 · 청크 %2</translation>
     </message>
@@ -3219,7 +3259,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × 샘플 %5개 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
+        <source>Generic (PyTorch)</source>
+        <translation>일반(PyTorch)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Selective</source>
         <translation>선택적</translation>
     </message>
@@ -3870,7 +3915,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-130"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-140"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>

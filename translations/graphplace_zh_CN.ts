@@ -3032,6 +3032,26 @@ Wheel: zoom · drag: pan · double-click: fit</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>ZeRO&apos;s sharding group (HSDP, hybrid ZeRO): the state ZeRO splits is split over groups of this many data-parallel replicas and replicated across the groups</source>
+        <translation>ZeRO 的分片组（HSDP，混合 ZeRO）：ZeRO 切分的状态在每组这么多个数据并行副本内切分，并在组间复制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sharded over</source>
+        <translation>分片范围</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The software that trains the plan: what it keeps per parameter, how it computes the loss, how much of the TP communication it hides, and which plans it can run</source>
+        <translation>训练该方案的软件：每个参数保留什么、如何计算损失、隐藏多少张量并行通信，以及它能运行哪些方案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Fused (FlashAttention)</source>
         <translation>融合（FlashAttention）</translation>
     </message>
@@ -3106,7 +3126,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>每个流水线阶段从哪里开始（或在层堆栈中拖动边界），以及它在反向时重计算而不保留的内容：不重计算、注意力核心（选择性）或全部（完全）</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+48"/>
+        <source>Sharded over %1</source>
+        <translation>分片范围 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Framework %1</source>
+        <translation>框架 %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>TP overlap on</source>
         <translation>开启张量并行重叠</translation>
     </message>
@@ -3116,7 +3146,17 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>关闭张量并行重叠</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+95"/>
+        <source>all %1 replicas</source>
+        <translation>全部 %1 个副本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>groups of %1</source>
+        <translation>每组 %1 个</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Chunk %1 starts at layer %2</source>
         <translation>块 %1 从第 %2 层开始</translation>
     </message>
@@ -3131,7 +3171,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>阶段 %1：%2重计算</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-203"/>
         <source>Global batch %1</source>
         <translation>全局批量 %1</translation>
     </message>
@@ -3161,7 +3201,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>ZeRO-%1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+16"/>
         <source>Attention %1</source>
         <translation>注意力 %1</translation>
     </message>
@@ -3186,12 +3226,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>关闭 FP8 矩阵乘</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>%1 × %2 samples</source>
         <translation>%1 × %2 个样本</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+25"/>
         <source>%1 · chunk %2</source>
         <translation>%1 · 块 %2</translation>
     </message>
@@ -3219,7 +3259,12 @@ Wheel: zoom · drag: pan · double-click: fit</source>
         <translation>dp %1 × tp %2 × pp %3 · %4 × %5 个样本 · %6 · ZeRO-%7</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
+        <source>Generic (PyTorch)</source>
+        <translation>通用（PyTorch）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Selective</source>
         <translation>选择性</translation>
     </message>
@@ -3870,7 +3915,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-130"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-140"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>

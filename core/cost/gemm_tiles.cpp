@@ -35,4 +35,10 @@ double gemmShapeShare(const GemmShape& s, int smCount) {
   return std::clamp(best / large, 1e-3, 1.0);
 }
 
+double GemmShares::operator()(const GemmShape& s, int smCount) {
+  const auto key = std::make_tuple(s.m, s.n, s.k, s.batch, smCount);
+  if (const auto it = known_.find(key); it != known_.end()) return it->second;
+  return known_.emplace(key, gemmShapeShare(s, smCount)).first->second;
+}
+
 }  // namespace gp

@@ -20,6 +20,8 @@
 //   gemmShapeShare({35, 8457, 2048}, 80)      // ~0.5: 35 rows fill part of a 64-row tile
 #pragma once
 #include <array>
+#include <map>
+#include <tuple>
 
 namespace gp {
 
@@ -46,5 +48,14 @@ inline constexpr double kSplitKShare = 0.9;  // a split-K kernel's extra reducti
 // The share in (0, 1] of the large-product rate; 1 for a shape it cannot judge (a dimension
 // below 1). smCount <= 0: tile quantization only.
 double gemmShapeShare(const GemmShape& s, int smCount);
+
+// gemmShapeShare, remembered: a model's identical layers ask for the same shapes.
+class GemmShares {
+ public:
+  double operator()(const GemmShape& s, int smCount);
+
+ private:
+  std::map<std::tuple<double, double, double, double, int>, double> known_;
+};
 
 }  // namespace gp

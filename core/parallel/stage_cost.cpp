@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cost/gemm_tiles.h"
 #include "parallel/optimizer_offload.h"
 
 namespace gp {
@@ -159,13 +158,15 @@ bool withinServers(const std::vector<std::vector<int>>& groups, const std::vecto
 
 }  // namespace
 
-ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount) {
+ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount,
+                            GemmShares* shares) {
   if (op.gemmCols <= 0 || op.gemmDepth <= 0 || op.expert) return {};
   const bool sharded = op.split == TpSplit::Sharded;
   const double m = op.gemmRows * samples / (!sharded && sequenceParallel ? tp : 1);
   const double n = static_cast<double>(op.gemmCols) / (sharded && !op.rowParallel ? tp : 1);
   const double k = static_cast<double>(op.gemmDepth) / (sharded && op.rowParallel ? tp : 1);
-  return {gemmShapeShare({m, n, k}, smCount), gemmShapeShare({m, k, n}, smCount), gemmShapeShare({k, n, m}, smCount)};
+  auto share = [&](const GemmShape& s) { return shares ? (*shares)(s, smCount) : gemmShapeShare(s, smCount); };
+  return {share({m, n, k}), share({m, k, n}), share({k, n, m})};
 }
 
 PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool sequenceParallel, AttentionImpl attention,
@@ -184,6 +185,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
     const double b = static_cast<double>(mbs) / cp;  // each context rank runs 1 / cp of the tokens
     const bool fused = fusedAttention(attention);
     const double kernelShare = attention == AttentionImpl::Flash2 ? cost_->cluster().device(rep).flash2Share : 1.0;
+    GemmShares shares;
     for (int pi = -1; pi <= st_->numLayers(); ++pi) {
       PartTimes t;
       const StackPart& sp = partAt(pi);
@@ -197,7 +199,7 @@ PartTimes StageCostModel::partTimes(int part, int64_t mbs, int tp, int cp, bool 
         const int64_t bytes = saturatingBytes((op.activationBytes * b + op.paramBytesRead * weightScale) / split);
         const bool inFp8 = fp8 && layer && fp8Product(op);
         const DType type = inFp8 ? DType::F8 : op.dtype;
-        const ProductShares q = productShares(op, b, tp, sequenceParallel, c.device(rep).smCount);
+        const ProductShares q = productShares(op, b, tp, sequenceParallel, c.device(rep).smCount, &shares);
         const double f = cost_->fusedTime(flops / q.forward, bytes, op.cls, type, rep);
         t.forward += f;
         backward += cost_->fusedTime(flops / q.inputGradient, bytes, op.cls, type, rep) +

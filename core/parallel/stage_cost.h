@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "cost/gemm_tiles.h"
 #include "graph/precision.h"
 #include "parallel/collectives.h"
 #include "parallel/parallel_plan.h"
@@ -191,7 +192,8 @@ inline constexpr double kFp8CastBackwardBytes = 1.5;
 struct ProductShares {
   double forward = 1, inputGradient = 1, weightGradient = 1;
 };
-ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount);
+ProductShares productShares(const StackOp& op, double samples, int tp, bool sequenceParallel, int smCount,
+                            GemmShares* shares = nullptr);
 
 // Compute times of one part per micro-batch on one device.
 struct PartTimes {

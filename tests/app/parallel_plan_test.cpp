@@ -243,6 +243,31 @@ class ParallelPlanTest : public QObject {
     QCOMPARE(c->virtualStagesCombo()->currentData().toInt(), 1);
     QVERIFY(!c->fp8Box()->isChecked());
 
+    // The framework and ZeRO's sharding group: Megatron-LM keeps fp32 main gradients (twice the
+    // generic gradient bytes); ZeRO-1 sharded over groups of 4 of the 8 replicas keeps twice the
+    // optimizer state of ZeRO-1 over all 8. The group box is off at ZeRO 0; undone step by step.
+    const int before = s.undoStack()->index();
+    chooseData(c->zeroCombo(), 0);
+    QVERIFY(!c->shardGroupCombo()->isEnabled());
+    QCOMPARE(c->shardGroupCombo()->count(), 1);
+    const double genericGradients = s.measurement().memory[0].statics.gradients;
+    chooseData(c->frameworkCombo(), static_cast<int>(TrainingFramework::Megatron));
+    QCOMPARE(s.state().plan.training.framework, TrainingFramework::Megatron);
+    QCOMPARE(s.measurement().memory[0].statics.gradients, 2 * genericGradients);
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    chooseData(c->zeroCombo(), 1);
+    QVERIFY(c->shardGroupCombo()->isEnabled());
+    QCOMPARE(c->shardGroupCombo()->currentData().toInt(), 0);
+    const double overAll = s.measurement().memory[0].statics.optimizer;
+    chooseData(c->shardGroupCombo(), 4);
+    QCOMPARE(s.state().plan.shardGroup, 4);
+    QCOMPARE(s.state().plan.shardSize(), 4);
+    QVERIFY(std::abs(s.measurement().memory[0].statics.optimizer - 2 * overAll) < 1e-6 * overAll);
+    QCOMPARE(pw->summaryText(), expectedSummary(s, s.state()));
+    while (s.undoStack()->index() > before) QTest::keyClick(pw, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(pedit::sameState(s.state(), evenStages));
+    QCOMPARE(c->frameworkCombo()->currentData().toInt(), static_cast<int>(TrainingFramework::Generic));
+
     // A batch the mesh cannot split: refused with parallelPlanProblem's reason, nothing changes.
     const int undoSteps = s.undoStack()->index();
     c->batchSpin()->setValue(100);

@@ -82,6 +82,17 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
   zero_->addItem(tr("3: + parameters"), 3);
   zero_->setToolTip(tr("ZeRO stage: what is split over the data-parallel replicas instead of replicated"));
   form->addRow(tr("ZeRO"), zero_);
+  shard_ = makeCombo(this, "parallelShardGroup");
+  shard_->setToolTip(tr("ZeRO's sharding group (HSDP, hybrid ZeRO): the state ZeRO splits is split over groups of "
+                        "this many data-parallel replicas and replicated across the groups"));
+  form->addRow(tr("Sharded over"), shard_);
+  framework_ = makeCombo(this, "parallelFramework");
+  for (TrainingFramework f : {TrainingFramework::Generic, TrainingFramework::Megatron, TrainingFramework::DeepSpeed,
+                              TrainingFramework::Torchtitan})
+    framework_->addItem(pformat::frameworkName(f), static_cast<int>(f));
+  framework_->setToolTip(tr("The software that trains the plan: what it keeps per parameter, how it computes the loss, "
+                            "how much of the TP communication it hides, and which plans it can run"));
+  form->addRow(tr("Framework"), framework_);
   attention_ = makeCombo(this, "parallelAttention");
   attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionImpl::Flash));
   attention_->addItem(tr("Fused (FlashAttention-2)"), static_cast<int>(AttentionImpl::Flash2));
@@ -165,6 +176,16 @@ ParallelControls::ParallelControls(QWidget* parent) : QWidget(parent) {
     if (z == state_.plan.zero) return;
     Q_EMIT editRequested({state_.batch, pedit::withZero(state_.plan, z)}, tr("ZeRO-%1").arg(z));
   });
+  connect(shard_, &QComboBox::activated, this, [this](int index) {
+    const int g = shard_->itemData(index).toInt();
+    if (g == state_.plan.shardGroup) return;
+    Q_EMIT editRequested({state_.batch, pedit::withShardGroup(state_.plan, g)}, tr("Sharded over %1").arg(shard_->itemText(index)));
+  });
+  connect(framework_, &QComboBox::activated, this, [this](int index) {
+    const auto f = static_cast<TrainingFramework>(framework_->itemData(index).toInt());
+    if (f == state_.plan.training.framework) return;
+    Q_EMIT editRequested({state_.batch, pedit::withFramework(state_.plan, f)}, tr("Framework %1").arg(framework_->itemText(index)));
+  });
   connect(attention_, &QComboBox::activated, this, [this](int index) {
     const auto a = static_cast<AttentionImpl>(attention_->itemData(index).toInt());
     if (a == state_.plan.attention) return;
@@ -214,6 +235,8 @@ void ParallelControls::setState(const pedit::PlanState& state) {
   fillMicrobatches();
   selectData(schedule_, static_cast<int>(state.plan.schedule));
   selectData(zero_, state.plan.zero);
+  fillShardGroups();
+  selectData(framework_, static_cast<int>(state.plan.training.framework));
   selectData(attention_, static_cast<int>(state.plan.attention));
   {
     const QSignalBlocker block(sequenceParallel_);
@@ -265,6 +288,18 @@ void ParallelControls::fillMicrobatches() {
             .arg(loc.toString(m), loc.toString(static_cast<qlonglong>(state_.batch / (int64_t{state_.plan.dp} * m)))),
         m);
   micro_->setCurrentIndex(micro_->findData(state_.plan.microbatches));
+}
+
+void ParallelControls::fillShardGroups() {
+  const QSignalBlocker block(shard_);
+  shard_->clear();
+  const QLocale loc;
+  for (int g : pedit::shardGroupChoices(state_.plan))
+    shard_->addItem(g == 0 ? tr("all %1 replicas").arg(loc.toString(state_.plan.gradientGroup()))
+                           : tr("groups of %1").arg(loc.toString(g)),
+                    g);
+  shard_->setCurrentIndex(shard_->findData(state_.plan.shardGroup));
+  shard_->setEnabled(editable_ && state_.plan.zero > 0);
 }
 
 void ParallelControls::fillStages() {
@@ -330,12 +365,13 @@ QComboBox* ParallelControls::recomputeBox(int stage) const { return qobject_cast
 void ParallelControls::setEditable(bool editable, const QString& whyNot) {
   for (QWidget* w : {static_cast<QWidget*>(batch_), static_cast<QWidget*>(dp_), static_cast<QWidget*>(tp_),
                      static_cast<QWidget*>(pp_), static_cast<QWidget*>(cp_), static_cast<QWidget*>(virtual_), static_cast<QWidget*>(micro_), static_cast<QWidget*>(schedule_),
-                     static_cast<QWidget*>(zero_), static_cast<QWidget*>(attention_),
+                     static_cast<QWidget*>(zero_), static_cast<QWidget*>(framework_), static_cast<QWidget*>(attention_),
                      static_cast<QWidget*>(sequenceParallel_), static_cast<QWidget*>(fp8_), static_cast<QWidget*>(stages_)}) {
     w->setEnabled(editable);
   }
   editable_ = editable;
   tpOverlap_->setEnabled(editable && state_.plan.sequenceParallel);
+  shard_->setEnabled(editable && state_.plan.zero > 0);
   setToolTip(editable ? QString() : whyNot);
 }
 

@@ -1,7 +1,7 @@
 // ParallelControls: the hand controls of a parallel plan — global batch, the dp / tp / pp
 // degrees (only combinations whose product fits the devices are offered), the micro-batch count
-// (only counts that divide the per-replica batch), the schedule, the ZeRO stage, fused or unfused
-// attention, sequence parallelism, and per stage its first layer and recomputation (none,
+// (only counts that divide the per-replica batch), the schedule, the ZeRO stage and its sharding
+// group (HSDP), the training framework, fused or unfused attention, sequence parallelism, and per stage its first layer and recomputation (none,
 // selective, full). Every change is reported as editRequested(the edited
 // state, a one-line description); the owner checks and applies it, then calls setState — also
 // after a refusal, which setNotice shows, so the controls always show the applied plan.
@@ -39,6 +39,8 @@ class ParallelControls : public QWidget {
   QComboBox* microbatchCombo() const { return micro_; }
   QComboBox* scheduleCombo() const { return schedule_; }
   QComboBox* zeroCombo() const { return zero_; }
+  QComboBox* shardGroupCombo() const { return shard_; }  // ZeRO's sharding group; enabled with ZeRO 1-3
+  QComboBox* frameworkCombo() const { return framework_; }
   QComboBox* attentionCombo() const { return attention_; }
   QCheckBox* sequenceParallelBox() const { return sequenceParallel_; }
   QCheckBox* fp8Box() const { return fp8_; }
@@ -56,12 +58,13 @@ class ParallelControls : public QWidget {
   void fillMicrobatches();
   void fillVirtualStages();
   void fillStages();
+  void fillShardGroups();
   void requestMesh(int which, int value);
 
   int devices_ = 1, layers_ = 1;
   pedit::PlanState state_;
   QSpinBox* batch_;
-  QComboBox *dp_, *tp_, *pp_, *cp_, *virtual_, *micro_, *schedule_, *zero_, *attention_;
+  QComboBox *dp_, *tp_, *pp_, *cp_, *virtual_, *micro_, *schedule_, *zero_, *shard_, *framework_, *attention_;
   QCheckBox *sequenceParallel_, *tpOverlap_, *fp8_;
   bool editable_ = true;
   QTableWidget* stages_;

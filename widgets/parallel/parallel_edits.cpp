@@ -70,6 +70,7 @@ ParallelPlan withMesh(const ParallelPlan& p, int layers, int64_t batch, int dp, 
   if (tp < 2) out.sequenceParallel = out.overlapTpComm = false;  // nothing to split the sequence over
   if (dp != p.dp) out.microbatches = countKeepingSize(batch, dp, mbs, p.microbatches);
   if (pp == 1 && out.schedule == PipeSchedule::GPipe) out.schedule = PipeSchedule::OneFOneB;
+  if (out.shardGroup > 0 && out.gradientGroup() % out.shardGroup != 0) out.shardGroup = 0;  // no longer divides
   out.devices.clear();  // a custom device order is for its own degrees only
   return out;
 }
@@ -104,6 +105,7 @@ ParallelPlan withContextParallel(const ParallelPlan& p, int devices, int64_t bat
     if (out.dp != p.dp) out.microbatches = countKeepingSize(batch, out.dp, mbs, p.microbatches);
   }
   if (cp > 1) out.expertParallel = false;  // not modelled together
+  if (out.shardGroup > 0 && out.gradientGroup() % out.shardGroup != 0) out.shardGroup = 0;  // no longer divides
   out.devices.clear();
   return out;
 }
@@ -120,6 +122,28 @@ ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualSta
 ParallelPlan withZero(const ParallelPlan& p, int zero) {
   ParallelPlan out = p;
   out.zero = zero;
+  if (zero == 0) out.shardGroup = 0;
+  return out;
+}
+
+ParallelPlan withShardGroup(const ParallelPlan& p, int group) {
+  ParallelPlan out = p;
+  out.shardGroup = p.zero > 0 ? group : 0;
+  return out;
+}
+
+std::vector<int> shardGroupChoices(const ParallelPlan& p) {
+  std::vector<int> out{0};
+  if (p.zero == 0) return out;
+  const int g = p.gradientGroup();
+  for (int d = 1; d < g; ++d)
+    if (g % d == 0) out.push_back(d);
+  return out;
+}
+
+ParallelPlan withFramework(const ParallelPlan& p, TrainingFramework f) {
+  ParallelPlan out = p;
+  out.training.framework = f;
   return out;
 }
 

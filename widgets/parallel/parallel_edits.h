@@ -47,6 +47,12 @@ ParallelPlan withSchedule(const ParallelPlan& p, PipeSchedule schedule);
 // the 1F1B schedule when v > 1.
 ParallelPlan withVirtualStages(const ParallelPlan& p, int layers, int virtualStages);
 ParallelPlan withZero(const ParallelPlan& p, int zero);
+// ZeRO's sharding group: 0 (the whole gradient group) or a size dividing dp x cp; ZeRO 0 keeps
+// none (it shards nothing).
+ParallelPlan withShardGroup(const ParallelPlan& p, int group);
+// The sizes offered: 0, then every divisor of dp x cp between 1 and it (with ZeRO 0: only 0).
+std::vector<int> shardGroupChoices(const ParallelPlan& p);
+ParallelPlan withFramework(const ParallelPlan& p, TrainingFramework f);
 ParallelPlan withRecompute(const ParallelPlan& p, int stage, Recompute r);
 ParallelPlan withSequenceParallel(const ParallelPlan& p, bool on);
 // TP communication overlapped with the products; only with sequence parallelism (else off).

@@ -73,6 +73,16 @@ QString shapeText(const ParallelPlan& p, int64_t batch) {
   return text;
 }
 
+QString frameworkName(TrainingFramework f) {
+  switch (f) {
+    case TrainingFramework::Megatron: return QStringLiteral("Megatron-LM");
+    case TrainingFramework::DeepSpeed: return QStringLiteral("DeepSpeed");
+    case TrainingFramework::Torchtitan: return QStringLiteral("torchtitan");
+    case TrainingFramework::Generic: break;
+  }
+  return QCoreApplication::translate("gp::ParallelFormat", "Generic (PyTorch)");
+}
+
 QString recomputeName(Recompute r) {
   switch (r) {
     case Recompute::Selective: return QCoreApplication::translate("gp::ParallelFormat", "Selective");

@@ -15,6 +15,7 @@ QString stepMsText(double seconds);            // "48.0": milliseconds, one deci
 QString percentText(double share);             // "35.1" for 0.351
 QString scheduleName(PipeSchedule s);          // "1F1B", "GPipe"
 QString recomputeName(Recompute r);            // "None", "Selective", "Full"
+QString frameworkName(TrainingFramework f);    // "Generic (PyTorch)", "Megatron-LM", "DeepSpeed", "torchtitan"
 // "dp 8 × tp 2 × pp 4 (2 virtual) · 64 × 1 samples · 1F1B · ZeRO-1", then " · " and the
 // summary of every plan knob not at its default ("sequence parallel", "unfused attention")
 QString shapeText(const ParallelPlan& p, int64_t batch);
