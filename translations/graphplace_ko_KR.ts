@@ -3244,7 +3244,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+61"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+62"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1 (가상 %2)</translation>
     </message>
@@ -3915,7 +3915,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-140"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-141"/>
         <source>parameter gather overlapped</source>
         <translation>파라미터 수집 중첩</translation>
     </message>
@@ -3978,6 +3978,11 @@ Where the time moved: %6.</source>
         <location line="+1"/>
         <source>8-bit Adam moments</source>
         <translation>8비트 Adam 모멘트</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>checkpoints on the CPU</source>
+        <translation>체크포인트를 CPU에</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -3244,7 +3244,7 @@ Wheel: zoom · drag: pan · double-click: fit</source>
 <context>
     <name>gp::ParallelFormat</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="+61"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="+62"/>
         <source>%1 (%2 virtual)</source>
         <translation>%1（%2 个虚拟）</translation>
     </message>
@@ -3915,7 +3915,7 @@ Where the time moved: %6.</source>
 <context>
     <name>gp::PlanKnob</name>
     <message>
-        <location filename="../widgets/parallel/parallel_format.cpp" line="-140"/>
+        <location filename="../widgets/parallel/parallel_format.cpp" line="-141"/>
         <source>parameter gather overlapped</source>
         <translation>参数收集已重叠</translation>
     </message>
@@ -3978,6 +3978,11 @@ Where the time moved: %6.</source>
         <location line="+1"/>
         <source>8-bit Adam moments</source>
         <translation>8 位 Adam 矩</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>checkpoints on the CPU</source>
+        <translation>检查点在 CPU 上</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -153,6 +153,7 @@ ordered_json resultJson(const ParallelResult& r) {
                       {"total", s.total()},
                       {"allocator_reserved", std::llround(s.reserved)},
                       {"host_optimizer", std::llround(s.statics.host)},
+                      {"host_activations", std::llround(s.hostActivations)},
                       {"optimizer_step_copy", std::llround(s.statics.step)}});
   j["memory_per_stage"] = memory;
   const MemoryVerdict v = memoryVerdict(m);
@@ -208,6 +209,11 @@ void printMemory(std::ostream& out, const ParallelMeasurement& m) {
     if (c.statics.host > 0) {
       std::snprintf(line, sizeof line, "           + %.1f GiB of optimizer state in host memory (offloaded)\n",
                     gib(static_cast<int64_t>(c.statics.host)));
+      out << line;
+    }
+    if (c.hostActivations > 0) {
+      std::snprintf(line, sizeof line, "           + %.1f GiB of recomputation checkpoints in host memory (offloaded)\n",
+                    gib(static_cast<int64_t>(c.hostActivations)));
       out << line;
     }
   }

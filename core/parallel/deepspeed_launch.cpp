@@ -75,7 +75,12 @@ LaunchFile exportDeepSpeed(const ParallelPlan& p, const LaunchContext& ctx) {
   std::set<Recompute> kinds;
   for (const PipeStage& s : p.stages) kinds.insert(s.recompute);
   if (kinds.count(Recompute::Full) || kinds.count(Recompute::Selective)) {
-    j["activation_checkpointing"] = {{"partition_activations", false}, {"contiguous_memory_optimization", false}};
+    // cpu_checkpointing offloads the checkpoints DeepSpeed's checkpointing partitions over the
+    // model-parallel ranks (partition_activations).
+    const bool offload = p.training.activationOffload;
+    j["activation_checkpointing"] = {{"partition_activations", offload},
+                                     {"cpu_checkpointing", offload},
+                                     {"contiguous_memory_optimization", false}};
     f.inexact.push_back("recomputation: DeepSpeed recomputes what the model wraps in deepspeed.checkpointing.checkpoint; "
                         "wrap every layer" + std::string(kinds.size() > 1 ? " of the chunks the plan recomputes" : "") +
                         (kinds.count(Recompute::Selective) ? " (selective: its attention core only)" : ""));
@@ -227,6 +232,11 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   if (j.contains("activation_checkpointing")) {
     for (PipeStage& s : p.stages) s.recompute = Recompute::Full;
     r.approximated.push_back("activation_checkpointing: which layers recompute is the model's code; read as every layer");
+    if (j["activation_checkpointing"].is_object() && flag(j["activation_checkpointing"], "cpu_checkpointing", false)) {
+      if (!flag(j["activation_checkpointing"], "partition_activations", false))
+        throw fail("activation_checkpointing.cpu_checkpointing offloads partitioned activations: it needs partition_activations");
+      p.training.activationOffload = true;
+    }
   }
   if (p.cp > 1) r.approximated.push_back("sequence_parallel_size (Ulysses): read as context parallelism (ring attention)");
   if (j.contains("tensor_parallel") && flag(j["tensor_parallel"], "tp_overlap_comm", false))
@@ -246,7 +256,8 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
       if (key != "stage" && key != "overlap_comm" && key != "mics_shard_size" && key != "offload_optimizer" && key != "offload_param")
         note("zero_optimization." + key);
   if (j.contains("activation_checkpointing") && j["activation_checkpointing"].is_object())
-    for (const auto& [key, value] : j["activation_checkpointing"].items()) note("activation_checkpointing." + key);
+    for (const auto& [key, value] : j["activation_checkpointing"].items())
+      if (key != "cpu_checkpointing") note("activation_checkpointing." + key);
   if (!unread.empty())
     r.approximated.push_back("not read (bucket sizes, partitioned activations and the rest are not simulated): " + unread);
   return r;

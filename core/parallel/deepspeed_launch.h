@@ -8,6 +8,7 @@
 //   ZeRO 0-3        zero_optimization.stage; overlapped gathers: zero_optimization.overlap_comm
 //   tp              tensor_parallel.autotp_size (AutoTP), its overlap tensor_parallel.tp_overlap_comm
 //   full recompute  activation_checkpointing (the model checkpoints its layers)
+//   checkpoints offloaded  activation_checkpointing.cpu_checkpointing with partition_activations
 //   precision       bf16.enabled / fp16.enabled
 //   pp              the PipelineModule the model is wrapped in: num_stages and its layer partition,
 //                   written under "graphplace" (DeepSpeed reads no pipeline from its configuration)

@@ -143,6 +143,11 @@ std::string parallelPlanProblem(const LayerStack& st, const Cluster& c, int64_t 
       if (!(c.device(d).peakFlops(DType::F8) > c.device(d).peakFlops(st.activationType)))
         return "FP8 GEMMs need GPUs with an FP8 rate above their 16-bit one: " + c.device(d).name + " has none";
   if (std::string why = trainingSetupProblem(p); !why.empty()) return why;
+  if (p.training.activationOffload)
+    for (const PipeStage& s : p.stages)
+      if (s.recompute != Recompute::Full)
+        return "activation offload keeps full recomputation's checkpoints in host memory: every stage must recompute "
+               "full";
   if (p.sequenceParallel && p.tp < 2) return "sequence parallelism splits over the TP group: it needs tp > 1";
   if (p.overlapTpComm && !p.sequenceParallel)
     return "Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled (Megatron-LM)";

@@ -138,8 +138,10 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
     for (int k = s; k < chunks; k += pp) ks.push_back(k);
     return ks;
   };
-  std::vector<double> kept, workingSet;
-  for (const StageCost& sc : out.stages) kept.push_back(sc.keptPerMicrobatch), workingSet.push_back(sc.workingSet);
+  std::vector<double> kept, workingSet, hostKept;
+  for (const StageCost& sc : out.stages)
+    kept.push_back(sc.keptPerMicrobatch), workingSet.push_back(sc.workingSet), hostKept.push_back(sc.hostKeptPerMicrobatch);
+  const std::vector<double> none(out.stages.size(), 0.0);
   for (int s = 0; s < pp; ++s) {
     const std::vector<double> act = stageActivations(plan, s, kept, workingSet);
     for (int k : chunksOf(s)) out.stages[static_cast<size_t>(k)].activationMemory = saturatingBytes(act[static_cast<size_t>(k)]);
@@ -153,6 +155,8 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       mem.statics.step += sc.staticParts.step;
       mem.activations = saturatingBytes(static_cast<double>(mem.activations) + static_cast<double>(sc.activationMemory));
     }
+    if (plan.training.activationOffload)
+      for (double bytes : stageActivations(plan, s, hostKept, none)) mem.hostActivations += bytes;
     out.memory.push_back(mem);
   }
   const std::vector<RuntimeMemory> runtime = stageRuntimeMemory(c, plan, out.rankDevice, model.serverOf());

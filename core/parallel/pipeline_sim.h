@@ -81,6 +81,7 @@ struct StageMemory {
   int64_t activations = 0;
   RuntimeMemory runtime;
   double reserved = 0;  // bytes the caching allocator reserves at the peak (caching_allocator.h)
+  double hostActivations = 0;  // bytes of offloaded checkpoints in host memory at the peak (not in total)
   // The larger of the passes' activations and the optimizer step's own copy.
   int64_t transient() const { return std::max(activations, saturatingBytes(statics.step)); }
   int64_t tensors() const { return saturatingBytes(statics.total()) + transient(); }

@@ -330,7 +330,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
 
   const TrainingBytes tb = bytes(p);
   StageCost sc;
-  double saved = 0, largestSaved = 0, inputs = 0;
+  double saved = 0, largestSaved = 0, inputs = 0, largestInput = 0;
   int64_t largestLayerParams = 0;
   for (int pi = first; pi <= last; ++pi) {
     const PartCost pc = partCost(p, pi, mbs, device, groups);
@@ -353,6 +353,7 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     saved += pc.kept(stg.recompute);
     largestSaved = std::max(largestSaved, pc.saved);
     inputs += pc.input;
+    largestInput = std::max(largestInput, pc.input);
   }
   std::reverse(sc.bucketBackward.begin(), sc.bucketBackward.end());
   std::reverse(sc.bucketBytes.begin(), sc.bucketBytes.end());
@@ -378,6 +379,18 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     const LossBytes loss = lossBytesFor(p.training.framework);
     sc.keptPerMicrobatch += loss.kept * outputs;
     sc.workingSet = std::max(sc.workingSet, loss.working * outputs);
+  }
+  if (full && p.training.activationOffload) {
+    // The checkpoints go to host memory as forward makes them and come back as backward needs
+    // them, each copy beside its pass: only what outlasts the pass's compute adds to it.
+    sc.hostKeptPerMicrobatch = inputs;
+    sc.keptPerMicrobatch -= inputs;  // the loss's buffers stay
+    sc.workingSet += 2 * largestInput;
+    const double copy = inputs / hostLinkBandwidth(cost_->cluster().device(device));
+    const double exposedForward = std::max(0.0, copy - sc.forward), exposedBackward = std::max(0.0, copy - sc.backward);
+    sc.forward += exposedForward;
+    sc.backward += exposedBackward;
+    sc.offloadExposed = exposedForward + exposedBackward;
   }
 
   const double P = static_cast<double>(sc.params);

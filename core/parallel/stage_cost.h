@@ -111,6 +111,10 @@ struct StageCost {
                                  // inputs; the last chunk: the loss's fp32 probabilities too)
   double workingSet = 0;         // bytes: full recomputation's one part recomputed at a time, or the
                                  // loss's backward (fp32 gradients) on the last chunk, the larger
+                                 // (with activation offload, + two parts' checkpoints: the one
+                                 // written or read, and the next one under way)
+  double hostKeptPerMicrobatch = 0;  // bytes per micro-batch in flight in host memory (offloaded checkpoints)
+  double offloadExposed = 0;     // s per micro-batch of forward + backward the checkpoints' copies outlast the passes
   // Bytes: activations of its micro-batches in flight when its pipeline stage's memory peaks,
   // + working set (set by the pipeline simulation, which knows the schedule).
   int64_t activationMemory = 0;

@@ -78,6 +78,9 @@ std::string trainingSetupProblem(const ParallelPlan& p) {
       if (p.zero == 3 && p.pp > 1) return "--use-torch-fsdp2 is not supported with pipeline parallelism (Megatron-LM)";
       if (p.zero == 3 && p.expertParallel) return "--use-torch-fsdp2 is not supported with expert parallelism (Megatron-LM)";
       if (s.optimizerOffload && p.zero != 1) return "--optimizer-cpu-offload needs --use-distributed-optimizer (Megatron-LM's ZeRO-1)";
+      if (s.activationOffload)
+        return "Megatron-LM offloads no recomputation checkpoints (--cpu-offloading moves whole layers' activations, "
+               "without recomputation)";
       if (s.optimizerStates != OptimizerStates::Fp32 && p.zero != 1)
         return "--use-precision-aware-optimizer (16- or 8-bit moments) needs --use-distributed-optimizer (Megatron-LM's ZeRO-1)";
       break;
@@ -91,6 +94,7 @@ std::string trainingSetupProblem(const ParallelPlan& p) {
       if (p.zero == 2) return "torchtitan shards with FSDP2: ZeRO-3, or ZeRO-1 under pipeline parallelism, not ZeRO-2";
       if (p.zero == 1 && p.pp == 1) return "torchtitan shards with FSDP2, which reshards after forward without pipelines: ZeRO-3, not ZeRO-1";
       if (s.optimizerOffload && p.zero != 3) return "torchtitan offloads (training.enable_cpu_offload) only under FSDP2 (ZeRO-3)";
+      if (s.activationOffload) return "torchtitan offloads no recomputation checkpoints";
       if (s.optimizerStates != OptimizerStates::Fp32) return "torchtitan's AdamW keeps its moments in fp32";
       break;
   }

@@ -56,6 +56,10 @@ struct TrainingSetup {
   bool optimizerOffload = false;
   OptimizerStates optimizerStates = OptimizerStates::Fp32;
   GradAccumulation gradAccumulation = GradAccumulation::Framework;
+  // Full recomputation's checkpoints (each part's input, per micro-batch in flight) kept in host
+  // memory: written over the host link as forward makes them, read back as backward needs them,
+  // both beside the pass's compute (DeepSpeed's activation_checkpointing.cpu_checkpointing).
+  bool activationOffload = false;
   bool operator==(const TrainingSetup&) const = default;
 };
 
@@ -87,10 +91,11 @@ double tpOverlapShare(TrainingFramework f);
 
 // "" when the framework can run a plan of these degrees and knobs; else the framework's own
 // reason: Megatron-LM has no ZeRO-2, no FSDP2 with pipeline or expert parallelism, offloads and
-// keeps 16- or 8-bit moments only in its distributed optimizer (ZeRO-1); DeepSpeed has no TP
-// communication overlap, no ZeRO-2 / 3 with pipelines, fp32 moments only and offloads only
-// under ZeRO; torchtitan shards with FSDP2 (ZeRO-3, or ZeRO-1 under
-// pipelines), offloads only with it and keeps fp32 moments.
+// keeps 16- or 8-bit moments only in its distributed optimizer (ZeRO-1), and no offload of
+// recomputation's checkpoints; DeepSpeed has no TP communication overlap, no ZeRO-2 / 3 with
+// pipelines, fp32 moments only and offloads only under ZeRO; torchtitan shards with FSDP2
+// (ZeRO-3, or ZeRO-1 under pipelines), offloads only with it, keeps fp32 moments and offloads no
+// checkpoints.
 struct ParallelPlan;
 std::string trainingSetupProblem(const ParallelPlan& p);
 

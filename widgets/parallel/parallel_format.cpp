@@ -41,6 +41,7 @@ const char* const kKnobNotes[] = {
     QT_TRANSLATE_NOOP("gp::PlanKnob", "optimizer on the CPU"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "bf16 Adam moments"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "8-bit Adam moments"),
+    QT_TRANSLATE_NOOP("gp::PlanKnob", "checkpoints on the CPU"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "fp32 gradient accumulation"),
     QT_TRANSLATE_NOOP("gp::PlanKnob", "16-bit gradient accumulation"),
 };
