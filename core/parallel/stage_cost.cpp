@@ -387,10 +387,8 @@ StageCost StageCostModel::stageCost(const ParallelPlan& p, int chunk, int64_t mb
     sc.keptPerMicrobatch -= inputs;  // the loss's buffers stay
     sc.workingSet += 2 * largestInput;
     const double copy = inputs / hostLinkBandwidth(cost_->cluster().device(device));
-    const double exposedForward = std::max(0.0, copy - sc.forward), exposedBackward = std::max(0.0, copy - sc.backward);
-    sc.forward += exposedForward;
-    sc.backward += exposedBackward;
-    sc.offloadExposed = exposedForward + exposedBackward;
+    sc.forward += std::max(0.0, copy - sc.forward);
+    sc.backward += std::max(0.0, copy - sc.backward);
   }
 
   const double P = static_cast<double>(sc.params);

@@ -114,7 +114,6 @@ struct StageCost {
                                  // (with activation offload, + two parts' checkpoints: the one
                                  // written or read, and the next one under way)
   double hostKeptPerMicrobatch = 0;  // bytes per micro-batch in flight in host memory (offloaded checkpoints)
-  double offloadExposed = 0;     // s per micro-batch of forward + backward the checkpoints' copies outlast the passes
   // Bytes: activations of its micro-batches in flight when its pipeline stage's memory peaks,
   // + working set (set by the pipeline simulation, which knows the schedule).
   int64_t activationMemory = 0;

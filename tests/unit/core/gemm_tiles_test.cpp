@@ -33,6 +33,10 @@ TEST(GemmTiles, EvenlyTiledProductsReachTheLargeRate) {
   EXPECT_DOUBLE_EQ(gemmShapeShare({512, 256, 65536}, 4), depth(65536));
   EXPECT_NEAR(depth(65536), 1024.0 / 1026, 1e-15);
   EXPECT_DOUBLE_EQ(gemmShapeShare({0, 256, 64}, 4), 1);  // a shape it cannot judge
+  // The header's examples: 768 tiles of 256 x 128 in six waves of 132 (768 / 792 useful), K 8192
+  // in 128 steps and 2 more; 35 rows in a 64-row tile.
+  EXPECT_NEAR(gemmShapeShare({8192, 3072, 8192}, 132), 768.0 / 792 * 128 / 130, 1e-12);
+  EXPECT_NEAR(gemmShapeShare({35, 8457, 2048}, 80), 0.34, 0.005);
 }
 
 TEST(GemmTiles, TileQuantization) {
