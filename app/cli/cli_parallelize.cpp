@@ -66,7 +66,7 @@ struct Comparison {
   std::string changes, moved;
 };
 
-bool fitsWithRoom(const ParallelResult& r) { return memoryVerdict(r.measurement).fit == MemoryFit::Fits; }
+bool fitsWithRoom(const ParallelResult& r) { return gp::fitsWithRoom(r.measurement); }
 
 std::optional<Comparison> compareWith(const std::vector<ParallelResult>& results, int best, int64_t batch,
                                       const std::string& method) {
@@ -381,11 +381,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   for (size_t i = 0; i < results.size(); ++i) {
     const ParallelResult& r = results[i];
     if (!r.found || !r.measurement.feasible) continue;
-    if (best >= 0) {
-      const ParallelResult& b = results[static_cast<size_t>(best)];
-      const bool fits = fitsWithRoom(r), bFits = fitsWithRoom(b);
-      if (fits != bFits ? !fits : r.measurement.samplesPerSecond <= b.measurement.samplesPerSecond) continue;
-    }
+    if (best >= 0 && !ranksBefore(r.measurement, results[static_cast<size_t>(best)].measurement)) continue;
     best = static_cast<int>(i);
   }
   if (best >= 0) {

@@ -20,6 +20,12 @@ const char* memoryFitName(MemoryFit f) {
   return "fits";
 }
 
+bool ranksBefore(const ParallelMeasurement& a, const ParallelMeasurement& b) {
+  const bool roomA = fitsWithRoom(a), roomB = fitsWithRoom(b);
+  if (roomA != roomB) return roomA;
+  return a.stepTime < b.stepTime;
+}
+
 MemoryVerdict memoryVerdict(const ParallelMeasurement& m, double errorShare) {
   MemoryVerdict v;
   for (size_t r = 0; r < m.peakMemory.size() && r < m.capacity.size(); ++r) {

@@ -30,5 +30,10 @@ struct MemoryVerdict {
 };
 
 MemoryVerdict memoryVerdict(const ParallelMeasurement& m, double errorShare = kMemoryErrorShare);
+// Whether a fits with room beyond the peak's error (its verdict is "fits").
+inline bool fitsWithRoom(const ParallelMeasurement& m) { return memoryVerdict(m).fit == MemoryFit::Fits; }
+// How the searches rank two plans that run: one that fits with room before one at risk, then the
+// shorter step.
+bool ranksBefore(const ParallelMeasurement& a, const ParallelMeasurement& b);
 
 }  // namespace gp

@@ -125,7 +125,13 @@ struct FixedKnobs {
   bool fp8 = false;
   TrainingSetup training;
   void applyTo(ParallelPlan& p) const { p.attention = attention, p.fp8 = fp8, p.training = training; }
-  static FixedKnobs of(const ParallelPlan& p) { return {p.attention, p.fp8, p.training}; }
+  // A plan's knobs for the plans a search tries: all of its training setup but the activation
+  // offload, which needs full recomputation everywhere where the searches choose it per stage.
+  static FixedKnobs of(const ParallelPlan& p) {
+    FixedKnobs k{p.attention, p.fp8, p.training};
+    k.training.activationOffload = false;
+    return k;
+  }
 };
 
 // `n` chunks of near-equal layer counts (the first ones take the remainder).

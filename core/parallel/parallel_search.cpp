@@ -497,7 +497,7 @@ ParallelResult dataParallelPlan(const StageCostModel& model, int64_t globalBatch
       plan.stages = evenStages(model.stack().numLayers(), 1, recompute);
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, false});
       ++res.evaluated;
-      if (meas.feasible && (!res.found || meas.stepTime < res.measurement.stepTime)) {
+      if (meas.feasible && (!res.found || ranksBefore(meas, res.measurement))) {
         res.plan = std::move(plan), res.measurement = std::move(meas), res.found = true;
         res.note = "the fastest of ZeRO 0-3 x micro-batch counts x recomputation none / selective / full: ZeRO-" + std::to_string(zero) + ", " +
                    std::to_string(m) + " micro-batches" +

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parallel/memory_verdict.h"
+
 namespace gp {
 namespace {
 
@@ -189,7 +191,12 @@ const PlanEvaluator::Outcome& PlanEvaluator::evaluate(const PlanShape& s) {
       o.plan = std::move(plan);
     }
   }
-  if (o.plan && (!best_.plan || o.reward > best_.reward)) best_ = o;
+  // The best so far as the exact search ranks plans: one that fits with room beyond the peak's
+  // error before one at out-of-memory risk, then the higher MFU (the reward is MFU either way).
+  if (o.plan) {
+    const bool room = fitsWithRoom(o.measurement), bestRoom = best_.plan && fitsWithRoom(best_.measurement);
+    if (!best_.plan || (room && !bestRoom) || (room == bestRoom && o.reward > best_.reward)) best_ = o;
+  }
   return o;
 }
 

@@ -82,7 +82,8 @@ class PlanEvaluator {
   const Outcome& evaluate(const PlanShape& s);
   int64_t simulated() const { return simulated_; }
   size_t evaluatedShapes() const { return seen_.size(); }  // distinct shapes asked for
-  // The best outcome so far (reward 0 and no plan if none fits).
+  // The best outcome so far (reward 0 and no plan if none fits): the best that fits with room
+  // beyond the peak's error (memory_verdict.h), else the best at out-of-memory risk.
   const Outcome& best() const { return best_; }
 
  private:

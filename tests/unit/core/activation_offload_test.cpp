@@ -80,6 +80,9 @@ TEST(ActivationOffload, PlanRuleFrameworksAndDeepSpeed) {
   p.training.framework = TrainingFramework::DeepSpeed;
   p.zero = 1;
   EXPECT_EQ(planKnobsJson(p)["activation_offload"], true);
+  // The searches choose recomputation per stage: a plan's offload is not carried into them.
+  EXPECT_FALSE(FixedKnobs::of(p).training.activationOffload);
+  EXPECT_EQ(FixedKnobs::of(p).training.framework, TrainingFramework::DeepSpeed);
   // DeepSpeed: written as cpu_checkpointing with partition_activations, read back.
   const LayerStack& st = gptest::launchStack();
   ParallelPlan ds = gptest::launchPlan(16, 1, 1, 1, 1, Recompute::Full);
