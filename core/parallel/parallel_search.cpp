@@ -351,7 +351,7 @@ ParallelResult exactSearch(const StageCostModel& model, int64_t globalBatch, con
       ParallelMeasurement meas = simulateParallel(model, globalBatch, plan, {false, true});
       ++res.evaluated;
       if (!meas.feasible || meas.stepTime >= bestStep) return false;
-      const bool atRisk = memoryVerdict(meas).fit != MemoryFit::Fits;
+      const bool atRisk = !fitsWithRoom(meas);
       ParallelResult& into = atRisk ? risky : res;
       if (into.found && meas.stepTime >= into.measurement.stepTime) return atRisk;
       if (!atRisk) bestStep = meas.stepTime;

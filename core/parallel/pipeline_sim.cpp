@@ -141,7 +141,6 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
   std::vector<double> kept, workingSet, hostKept;
   for (const StageCost& sc : out.stages)
     kept.push_back(sc.keptPerMicrobatch), workingSet.push_back(sc.workingSet), hostKept.push_back(sc.hostKeptPerMicrobatch);
-  const std::vector<double> none(out.stages.size(), 0.0);
   for (int s = 0; s < pp; ++s) {
     const std::vector<double> act = stageActivations(plan, s, kept, workingSet);
     for (int k : chunksOf(s)) out.stages[static_cast<size_t>(k)].activationMemory = saturatingBytes(act[static_cast<size_t>(k)]);
@@ -155,8 +154,10 @@ ParallelMeasurement simulateParallel(const StageCostModel& model, int64_t global
       mem.statics.step += sc.staticParts.step;
       mem.activations = saturatingBytes(static_cast<double>(mem.activations) + static_cast<double>(sc.activationMemory));
     }
-    if (plan.training.activationOffload)
+    if (plan.training.activationOffload) {
+      const std::vector<double> none(out.stages.size(), 0.0);  // no working set in host memory
       for (double bytes : stageActivations(plan, s, hostKept, none)) mem.hostActivations += bytes;
+    }
     out.memory.push_back(mem);
   }
   const std::vector<RuntimeMemory> runtime = stageRuntimeMemory(c, plan, out.rankDevice, model.serverOf());
