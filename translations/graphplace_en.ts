@@ -89,7 +89,7 @@
 <context>
     <name>gp::Document</name>
     <message numerus="yes">
-        <location filename="../app/desktop/document.cpp" line="+283"/>
+        <location filename="../app/desktop/document.cpp" line="+284"/>
         <source>%n moved op(s) left their fusion groups: ops on different devices never fuse.</source>
         <translation>
             <numerusform>%n moved op left its fusion group: ops on different devices never fuse.</numerusform>

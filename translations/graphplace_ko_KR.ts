@@ -15,8 +15,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Cluster preset or JSON file.</source>
-        <translation>클러스터 프리셋 또는 JSON 파일.</translation>
+        <source>Cluster preset, N servers of one (128x8xH100-IB), JSON file, or cpu (this machine).</source>
+        <translation>클러스터 프리셋, 같은 서버 N대(128x8xH100-IB), JSON 파일 또는 cpu(이 컴퓨터).</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -65,6 +65,39 @@
         <location filename="../app/desktop/language.cpp" line="+12"/>
         <source>System default</source>
         <translation>시스템 기본값</translation>
+    </message>
+</context>
+<context>
+    <name>LaunchFormat</name>
+    <message>
+        <location filename="../core/launch/launch_formats.cpp" line="+32"/>
+        <source>Megatron-LM arguments</source>
+        <translation>Megatron-LM 인수</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 2.0 recipe overrides</source>
+        <translation>NeMo 2.0 레시피 재정의</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 1.x configuration</source>
+        <translation>NeMo 1.x 구성</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan configuration</source>
+        <translation>torchtitan 구성</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan Python configuration and schedule</source>
+        <translation>torchtitan Python 구성 및 스케줄</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DeepSpeed configuration</source>
+        <translation>DeepSpeed 구성</translation>
     </message>
 </context>
 <context>
@@ -128,17 +161,18 @@
     </message>
     <message>
         <location filename="../app/desktop/parallel_export.cpp" line="+23"/>
-        <location line="+60"/>
+        <location line="+35"/>
+        <location line="+15"/>
         <source>no parallel plan is shown</source>
         <translation>표시된 병렬 계획이 없습니다</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-31"/>
         <source>the file trains in %1 (%2), this view simulates %3; graphplace-cli parallelize --config simulates it in the file&apos;s</source>
         <translation>파일은 %1 (%2)(으)로 학습하고, 이 보기는 %3(으)로 시뮬레이션합니다. graphplace-cli parallelize --config 는 파일의 정밀도로 시뮬레이션합니다</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+37"/>
         <source>Import %1</source>
         <translation>%1 가져오기</translation>
     </message>
@@ -754,7 +788,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+141"/>
+        <location filename="../app/desktop/document.cpp" line="+142"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
@@ -3362,7 +3396,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelSession</name>
     <message>
-        <location filename="../app/desktop/parallel_session.cpp" line="+36"/>
+        <location filename="../app/desktop/parallel_session.cpp" line="+12"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -3387,7 +3421,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+1"/>
+        <source>Random</source>
+        <translation>무작위</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Start</source>
         <translation>시작</translation>
     </message>
@@ -3422,7 +3461,7 @@ Global batch %2, layers per stage %3</source>
         <translation>정확 탐색 중지: 계획을 직접 변경함</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+73"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+62"/>
         <source>%1 failed: %2</source>
         <translation>%1 실패: %2</translation>
     </message>
@@ -3435,7 +3474,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+60"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+62"/>
         <source>Parallel Plan</source>
         <translation>병렬 계획</translation>
     </message>
@@ -3756,37 +3795,7 @@ Where the time moved: %6.</source>
         <translation>; %1에서 정확히 표현할 수 없음: %2</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Megatron-LM arguments (*.sh)</source>
-        <translation>Megatron-LM 인수 (*.sh)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>NeMo 2.0 recipe overrides (*.py)</source>
-        <translation>NeMo 2.0 레시피 재정의 (*.py)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>NeMo 1.x configuration (*.yaml)</source>
-        <translation>NeMo 1.x 구성 (*.yaml)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>torchtitan configuration (*.toml)</source>
-        <translation>torchtitan 구성 (*.toml)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>torchtitan Python configuration and schedule (*.py)</source>
-        <translation>torchtitan Python 구성 및 스케줄 (*.py)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DeepSpeed configuration (*.json)</source>
-        <translation>DeepSpeed 구성 (*.json)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+14"/>
         <source>Export Launch Configuration</source>
         <translation>실행 구성 내보내기</translation>
     </message>

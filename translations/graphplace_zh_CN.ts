@@ -15,8 +15,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Cluster preset or JSON file.</source>
-        <translation>集群预设或 JSON 文件。</translation>
+        <source>Cluster preset, N servers of one (128x8xH100-IB), JSON file, or cpu (this machine).</source>
+        <translation>集群预设、N 台同款服务器（128x8xH100-IB）、JSON 文件，或 cpu（本机）。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -65,6 +65,39 @@
         <location filename="../app/desktop/language.cpp" line="+12"/>
         <source>System default</source>
         <translation>系统默认</translation>
+    </message>
+</context>
+<context>
+    <name>LaunchFormat</name>
+    <message>
+        <location filename="../core/launch/launch_formats.cpp" line="+32"/>
+        <source>Megatron-LM arguments</source>
+        <translation>Megatron-LM 参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 2.0 recipe overrides</source>
+        <translation>NeMo 2.0 配方覆盖项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NeMo 1.x configuration</source>
+        <translation>NeMo 1.x 配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan configuration</source>
+        <translation>torchtitan 配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchtitan Python configuration and schedule</source>
+        <translation>torchtitan Python 配置与调度表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DeepSpeed configuration</source>
+        <translation>DeepSpeed 配置</translation>
     </message>
 </context>
 <context>
@@ -128,17 +161,18 @@
     </message>
     <message>
         <location filename="../app/desktop/parallel_export.cpp" line="+23"/>
-        <location line="+60"/>
+        <location line="+35"/>
+        <location line="+15"/>
         <source>no parallel plan is shown</source>
         <translation>没有显示并行方案</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-31"/>
         <source>the file trains in %1 (%2), this view simulates %3; graphplace-cli parallelize --config simulates it in the file&apos;s</source>
         <translation>该文件以 %1 (%2) 训练，此视图按 %3 模拟；graphplace-cli parallelize --config 按文件的精度模拟</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+37"/>
         <source>Import %1</source>
         <translation>导入 %1</translation>
     </message>
@@ -754,7 +788,7 @@ Drop ops here to move them to %1; double-click to select its ops.</source>
 <context>
     <name>gp::Document</name>
     <message>
-        <location filename="../app/desktop/document.cpp" line="+141"/>
+        <location filename="../app/desktop/document.cpp" line="+142"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -3362,7 +3396,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelSession</name>
     <message>
-        <location filename="../app/desktop/parallel_session.cpp" line="+36"/>
+        <location filename="../app/desktop/parallel_session.cpp" line="+12"/>
         <source>Megatron</source>
         <translation>Megatron</translation>
     </message>
@@ -3387,7 +3421,12 @@ Global batch %2, layers per stage %3</source>
         <translation>DQN</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+1"/>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Start</source>
         <translation>起点</translation>
     </message>
@@ -3422,7 +3461,7 @@ Global batch %2, layers per stage %3</source>
         <translation>精确搜索已停止：计划已手动更改</translation>
     </message>
     <message>
-        <location filename="../app/desktop/parallel_session_search.cpp" line="+73"/>
+        <location filename="../app/desktop/parallel_session_search.cpp" line="+62"/>
         <source>%1 failed: %2</source>
         <translation>%1 失败：%2</translation>
     </message>
@@ -3435,7 +3474,7 @@ Global batch %2, layers per stage %3</source>
 <context>
     <name>gp::ParallelWindow</name>
     <message>
-        <location filename="../app/desktop/parallel_window.cpp" line="+60"/>
+        <location filename="../app/desktop/parallel_window.cpp" line="+62"/>
         <source>Parallel Plan</source>
         <translation>并行方案</translation>
     </message>
@@ -3756,37 +3795,7 @@ Where the time moved: %6.</source>
         <translation>；%1 无法精确表达：%2</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Megatron-LM arguments (*.sh)</source>
-        <translation>Megatron-LM 参数 (*.sh)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>NeMo 2.0 recipe overrides (*.py)</source>
-        <translation>NeMo 2.0 配方覆盖项 (*.py)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>NeMo 1.x configuration (*.yaml)</source>
-        <translation>NeMo 1.x 配置 (*.yaml)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>torchtitan configuration (*.toml)</source>
-        <translation>torchtitan 配置 (*.toml)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>torchtitan Python configuration and schedule (*.py)</source>
-        <translation>torchtitan Python 配置与调度 (*.py)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>DeepSpeed configuration (*.json)</source>
-        <translation>DeepSpeed 配置 (*.json)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+14"/>
         <source>Export Launch Configuration</source>
         <translation>导出启动配置</translation>
     </message>

@@ -3,13 +3,9 @@
 #include <charconv>
 #include <stdexcept>
 
-namespace gp::cli {
+#include "cli/cli_option_tables.h"
 
-std::optional<std::string> Args::value(const std::string& name) const {
-  auto it = options.find(name);
-  if (it == options.end()) return std::nullopt;
-  return it->second;
-}
+namespace gp::cli {
 
 namespace {
 bool parseInt64(const std::string& s, int64_t& out) {
@@ -18,56 +14,8 @@ bool parseInt64(const std::string& s, int64_t& out) {
 }
 }  // namespace
 
-int Args::intValue(const std::string& name, int fallback) const {
-  auto v = value(name);
-  if (!v) return fallback;
-  int64_t x = 0;
-  if (!parseInt64(*v, x) || x <= 0 || x > 1'000'000)
-    throw std::invalid_argument(name + " needs a positive integer, got '" + *v + "'");
-  return static_cast<int>(x);
-}
-
-int Args::countValue(const std::string& name, int fallback) const {
-  auto v = value(name);
-  if (!v) return fallback;
-  int64_t x = 0;
-  if (!parseInt64(*v, x) || x < 0 || x > 1'000'000)
-    throw std::invalid_argument(name + " needs a whole number 0 or more, got '" + *v + "'");
-  return static_cast<int>(x);
-}
-
-Args parseArgs(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
-               const std::set<std::string>& switchOptions) {
-  Args a;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& w = argv[i];
-    if (w.rfind("--", 0) != 0 || w == "--") {
-      a.positional.push_back(w);
-      continue;
-    }
-    std::string name = w, val;
-    bool inlineValue = false;
-    if (auto eq = w.find('='); eq != std::string::npos) {
-      name = w.substr(0, eq);
-      val = w.substr(eq + 1);
-      inlineValue = true;
-    }
-    if (switchOptions.count(name)) {
-      if (inlineValue) throw std::invalid_argument(name + " takes no value");
-      a.switches.insert(name);
-    } else if (valueOptions.count(name)) {
-      if (!inlineValue) {
-        if (i + 1 >= argv.size()) throw std::invalid_argument(name + " needs a value");
-        val = argv[++i];
-      }
-      auto [it, fresh] = a.options.emplace(name, val);
-      if (!fresh && name == "--dim") it->second += "," + val;  // --dim repeats: a list
-      else if (!fresh) it->second = val;
-    } else {
-      throw std::invalid_argument("unknown option " + name);
-    }
-  }
-  return a;
+Args parseArgs(const std::vector<std::string>& argv, const std::string& command) {
+  return parseCommandLine(argv, commandSpec(command));
 }
 
 std::vector<int64_t> parseShape(const std::string& text) {

@@ -9,13 +9,16 @@
 #include "cli/cli_calibration.h"
 #include "cli/cli_bench_optimize.h"
 #include "cli/cli_bench_tasks.h"
+#include "cli/cli_json.h"
 #include "cli/cli_optimize_options.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_model_options.h"
+#include "cli/cli_option_tables.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "io/placement_file.h"
 #include "placement/placer.h"
+#include "session/placement_start.h"
 #include "sim/simulator.h"
 
 namespace gp::cli {
@@ -31,14 +34,6 @@ std::vector<std::string> methodsFrom(const std::string& m) {
 
 }  // namespace
 
-int bestOf(const std::vector<PlacementResult>& rs) {
-  int best = -1;
-  for (size_t i = 0; i < rs.size(); ++i)
-    if (rs[i].measurement.feasible && (best < 0 || rs[i].measurement.stepTime < rs[best].measurement.stepTime))
-      best = static_cast<int>(i);
-  return best;
-}
-
 ordered_json resultJson(const PlacementResult& r) {
   ordered_json j{{"method", r.method},
                  {"step_time_ms", r.measurement.stepTime * 1e3},
@@ -51,45 +46,25 @@ ordered_json resultJson(const PlacementResult& r) {
   return j;
 }
 
-std::string dump(const ordered_json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-
-Cluster clusterFrom(const Args& a, const char* fallback) {
-  auto spec = a.value("--cluster");
-  if (spec && !spec->empty()) return loadClusterSpec(*spec);
-  if (fallback) return loadClusterSpec(fallback);
-  throw std::invalid_argument("needs --cluster PRESET|FILE");
-}
-
-std::vector<PlacementResult> runAll(const CostModel& cost, const std::vector<std::string>& methods) {
-  Simulator sim(cost);
-  std::vector<PlacementResult> rs;
-  for (const auto& m : methods) rs.push_back(runPlacement(m, cost, sim));
-  return rs;
-}
-
 int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--cluster", "--method", "--out", "--calibration", "--costs"});
-  Args a = parseArgs(argv, opts, {"--json"});
+  Args a = parseArgs(argv, "baseline");
   if (a.positional.size() != 1) throw std::invalid_argument("baseline needs exactly one MODEL");
   const std::string& spec = a.positional[0];
-  const LoadOptions lo = loadOptionsFrom(a);
-  Cluster c = clusterFrom(a, nullptr);
-  CalibrationOption calibration = calibrationFrom(a);
-  warnIfNoKindMatches(calibration, c, std::cerr);
-  Graph g = loadModel(spec, lo);
-  CostModel cost(g, c, {}, calibration.tableFor(g, c));
-  std::vector<PlacementResult> rs = runAll(cost, methodsFrom(a.value("--method").value_or("all")));
-  const int best = bestOf(rs);
+  const auto model = costedModelFrom(a, spec);
+  const Graph& g = model->graph;
+  const Cluster& c = model->cluster;
+  const CostModel& cost = *model->cost;
+  std::vector<PlacementResult> rs = runBaselines(cost, methodsFrom(a.text("--method")));
+  const int best = bestBaseline(rs);
   if (auto outPath = a.value("--out")) {
     if (best < 0) throw std::invalid_argument("no method found a feasible placement; nothing written to " + *outPath);
-    writePlacement(g, ModelIdentity{spec, modelSha256(spec, lo), g.numOps()}, c, rs[best].plan, rs[best].measurement,
+    writePlacement(g, ModelIdentity{spec, modelSha256(spec, model->load), g.numOps()}, c, rs[best].plan, rs[best].measurement,
                    *outPath);
   }
   const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
   if (a.has("--json")) {
     ordered_json j{{"model", spec}, {"cluster", c.name()}, {"lower_bound_ms", bound * 1e3}};
-    j["calibration"] = calibrationJson(calibration, cost);
+    j["calibration"] = calibrationJson(model->calibration, cost);
     auto& results = j["results"] = ordered_json::array();
     for (const auto& r : rs) results.push_back(resultJson(r));
     j["best"] = best >= 0 ? ordered_json(rs[best].method) : ordered_json(nullptr);
@@ -100,7 +75,7 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
   std::snprintf(line, sizeof line, "%s on %s: %d ops, lower bound %.3f ms\n", spec.c_str(), c.name().c_str(),
                 g.numOps(), bound * 1e3);
   out << line;
-  if (calibration.used()) out << "calibration: " << calibrationText(calibration, cost) << "\n";
+  if (model->calibration.used()) out << "calibration: " << calibrationText(model->calibration, cost) << "\n";
   for (size_t i = 0; i < rs.size(); ++i) {
     const auto& r = rs[i];
     std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  %-10s placer %.3f s\n",
@@ -112,10 +87,7 @@ int runBaseline(const std::vector<std::string>& argv, std::ostream& out) {
 }
 
 int runBench(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--cluster", "--models", "--calibration"});
-  opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  Args a = parseArgs(argv, opts, {"--json", "--optimize", "--tasks-table", "--no-update"});
+  Args a = parseArgs(argv, "bench");
   if (!a.positional.empty()) throw std::invalid_argument("bench takes no positional arguments (use --models)");
   Cluster c = clusterFrom(a, "4xP100-PCIe");
   std::vector<std::string> models;
@@ -127,8 +99,9 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
   // bench --optimize and --tasks-table read --calibration from `a` themselves
   if (a.has("--optimize")) return runBenchOptimize(a, models, c, out);
   if (a.has("--tasks-table")) return runBenchTasks(a, models, c, out);
-  for (const auto& name : optimizeOptionNames())
-    if (a.has(name)) throw std::invalid_argument(name + " is an option of bench --optimize or --tasks-table");
+  for (const OptionSpec& o : optimizeOptionSpecs())
+    if (o.name != "--no-update" && a.has(o.name))
+      throw std::invalid_argument(o.name + " is an option of bench --optimize or --tasks-table");
   if (a.has("--no-update")) throw std::invalid_argument("--no-update is an option of bench --optimize");
   const LoadOptions lo = loadOptionsFrom(a);
   const CalibrationOption calibration = calibrationFrom(a);
@@ -151,8 +124,8 @@ int runBench(const std::vector<std::string>& argv, std::ostream& out) {
     CostModel cost(g, c, {}, calibration.table());
     calibrated += cost.numCalibrated();
     allOpTimes += opTimes(cost);
-    std::vector<PlacementResult> rs = runAll(cost, methods);
-    const int best = bestOf(rs);
+    std::vector<PlacementResult> rs = runBaselines(cost, methods);
+    const int best = bestBaseline(rs);
     const double bound = rs.empty() ? 0 : rs[0].measurement.lowerBound;
     if (a.has("--json")) {
       ordered_json j{{"model", spec}, {"ops", g.numOps()}, {"lower_bound_ms", bound * 1e3}};

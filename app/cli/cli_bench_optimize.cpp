@@ -4,14 +4,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_baseline.h"
 #include "cli/cli_calibration.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
 #include "io/model_loader.h"
 #include "optimize/optimize.h"
 #include "placement/placer.h"
+#include "session/placement_start.h"
 
 namespace gp::cli {
 namespace {
@@ -45,13 +46,13 @@ int runBenchOptimize(const Args& a, const std::vector<std::string>& models, cons
     CostModel cost(g, cluster, {}, calibration.table());
     calibrated += cost.numCalibrated();
     allOpTimes += opTimes(cost);
-    const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
-    const int best = bestOf(bs);
+    const std::vector<PlacementResult> bs = runBaselines(cost);
+    const int best = bestBaseline(bs);
     const PlacementResult* expert = nullptr;
     for (const auto& b : bs)
       if (b.method == "expert" && b.measurement.feasible) expert = &b;
     OptimizeOptions o = base;
-    if (best >= 0) o.startPlan = bs[best].plan;
+    startFromBaselines(bs, o);  // as optimize starts
     OptimizeResult r = optimizePlan(cost, o, {}, interrupt.flag());
     const Measurement& m = r.measurement;
     const double bestMs = best >= 0 ? bs[best].measurement.stepTime * 1e3 : 0;

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cli_baseline.h"
 #include "cli/cli_calibration.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
@@ -14,6 +14,7 @@
 #include "io/model_loader.h"
 #include "optimize/optimize.h"
 #include "placement/placer.h"
+#include "session/placement_start.h"
 #include "sim/simulator.h"
 
 namespace gp::cli {
@@ -86,8 +87,8 @@ int runBenchTasks(const Args& a, const std::vector<std::string>& models, const C
     calibrated += cost.numCalibrated();
     allOpTimes += opTimes(cost);
     Simulator sim(cost);
-    const std::vector<PlacementResult> bs = runAll(cost, placementMethods());
-    const int best = bestOf(bs);
+    const std::vector<PlacementResult> bs = runBaselines(cost);
+    const int best = bestBaseline(bs);
     // baselines as they come: devices + their priorities (the placers' list-schedule order; on
     // GNMT plain FIFO runs out of memory where that order fits), no groups
     Plan expert = Plan::singleDevice(g.numOps());

@@ -1,13 +1,12 @@
 #include "cli/cli_calibration.h"
 
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <stdexcept>
 
 #include "base/error.h"
-#include "base/file_text.h"
-#include "costmodel/analytic_baseline.h"
-#include "costmodel/cpu_cluster.h"
+#include "cli/cli_model_options.h"
 #include "optimize/cost_plugin.h"
 
 namespace gp::cli {
@@ -63,14 +62,6 @@ CalibrationOption calibrationFrom(const Args& a) {
     requireKernelModel(file, cal.learnedInfo());  // before any slow work
   }
   return cal;
-}
-
-Cluster loadClusterSpec(const std::string& spec) {
-  if (spec != "cpu") return loadCluster(spec);
-  const std::string path = shippedCostModel("cpu_roofline.json");
-  if (path.empty()) return cpuCluster(nullptr, "");
-  const AnalyticCostModel fit = AnalyticCostModel::parse(readFileText(path, "a fitted roofline"), path);
-  return cpuCluster(&fit, path);
 }
 
 bool warnIfNoKindMatches(const CalibrationOption& cal, const Cluster& c, std::ostream& err) {
@@ -131,6 +122,16 @@ nlohmann::ordered_json calibrationJson(const CalibrationOption& cal, const CostM
                                                         {"predicted_op_times", cal.learnedOpTimes()}}
                                : nlohmann::ordered_json(nullptr);
   return j;
+}
+
+std::unique_ptr<CostedModel> costedModelFrom(const Args& a, const std::string& spec) {
+  LoadOptions load = loadOptionsFrom(a);
+  Cluster cluster = clusterFrom(a, nullptr);
+  auto m = std::make_unique<CostedModel>(CostedModel{std::move(load), std::move(cluster), calibrationFrom(a), Graph{}, nullptr});
+  warnIfNoKindMatches(m->calibration, m->cluster, std::cerr);
+  m->graph = loadModel(spec, m->load);
+  m->cost = std::make_unique<CostModel>(m->graph, m->cluster, CostParams{}, m->calibration.tableFor(m->graph, m->cluster));
+  return m;
 }
 
 }  // namespace gp::cli

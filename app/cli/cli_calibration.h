@@ -11,6 +11,7 @@
 //   CostModel cost(g, cluster, {}, cal.tableFor(g, cluster));
 //   out << "calibration: " << calibrationText(cal, cost) << "\n";
 #pragma once
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -20,6 +21,7 @@
 #include "cluster/cluster.h"
 #include "cost/calibration.h"
 #include "cost/cost_model.h"
+#include "io/model_loader.h"
 #include "optimize/learned_op_times.h"
 
 namespace gp::cli {
@@ -61,9 +63,17 @@ class CalibrationOption {
 // option without either.
 CalibrationOption calibrationFrom(const Args& a);
 
-// --cluster's value: a preset, a file, or "cpu", this machine's CPU (costmodel/cpu_cluster.h)
-// with the roofline fitted on the shipped cost models' measurements.
-Cluster loadClusterSpec(const std::string& spec);
+// MODEL on --cluster with its cost model (--calibration, --costs), as `baseline` and `optimize`
+// read them; a calibration that matches no device kind is a warning on stderr. Held by pointer:
+// the cost model refers to the graph and the cluster beside it.
+struct CostedModel {
+  LoadOptions load;
+  Cluster cluster;
+  CalibrationOption calibration;
+  Graph graph;
+  std::unique_ptr<CostModel> cost;
+};
+std::unique_ptr<CostedModel> costedModelFrom(const Args& a, const std::string& spec);
 
 // One line on `err` when the table's device kinds include none of the cluster's kinds, and one
 // when the learned model's kind is not among them. Returns whether it warned.

@@ -15,6 +15,5 @@ int runBaseline(const std::vector<std::string>& args, std::ostream& out);
 int runOptimize(const std::vector<std::string>& args, std::ostream& out);
 int runPretrain(const std::vector<std::string>& args, std::ostream& out);
 int runBench(const std::vector<std::string>& args, std::ostream& out);
-void printUsage(std::ostream& out);
 
 }  // namespace gp::cli

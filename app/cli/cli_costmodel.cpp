@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/file_text.h"
 #include "cli/cli_args.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "costmodel/analytic_baseline.h"
@@ -57,7 +58,7 @@ DatasetMakeOptions makeOptions(const Args& a) {
   o.repeats = a.intValue("--repeats", o.repeats);
   o.planConfigs = a.countValue("--plan-configs", o.planConfigs);
   o.maxKernelsPerModel = a.countValue("--max-kernels", o.maxKernelsPerModel);
-  o.seed = static_cast<uint64_t>(a.countValue("--seed", 1));
+  o.seed = a.seed("--seed");
   return o;
 }
 
@@ -94,7 +95,7 @@ CostTrainOptions trainOptions(const Args& a) {
   o.segmentsPerStep = a.intValue("--segments-per-step", o.segmentsPerStep);
   o.keep = nonNegative(a, "--keep", o.keep);
   if (o.keep <= 0 || o.keep > 1) throw std::invalid_argument("--keep must be in (0, 1]");
-  o.seed = static_cast<uint64_t>(a.countValue("--seed", 1));
+  o.seed = a.seed("--seed");
   if (auto l = a.value("--loss")) {
     if (*l == "listmle") o.loss = RankingLoss::ListMle;
     else if (*l == "hinge") o.loss = RankingLoss::Hinge;
@@ -362,14 +363,14 @@ int costScreen(const Args& a, std::ostream& out) {
     if (std::error_code ec; !std::filesystem::is_regular_file(f, ec)) throw Error(f, "no such cost-model file");
   const LoadedModels lm = loadModels({a.positional[1]}, a);
   auto source = cpuMeasurementSource();
-  PlanCandidates pc = makePlanCandidates(lm.models[0], *source, candidates - 2, static_cast<uint64_t>(a.countValue("--seed", 1)));
+  PlanCandidates pc = makePlanCandidates(lm.models[0], *source, candidates - 2, a.seed("--seed"));
   const std::vector<double> learned = predictCostsWith(planModel, pc.data)[0];
   const std::vector<double> analytic = roofline.predict(pc.data.graphs[0], CostTask::Plan, pc.data.configWidth);
   const std::vector<double> kernelSum = kernelSumPredictions(kernelModel, *lm.models[0].graph, pc);
   // the search without a model: the candidates in an order drawn from the seed
   const std::vector<double> randomOrder = [&] {
     std::vector<double> draws(pc.runs.size());
-    std::mt19937_64 rng(static_cast<uint64_t>(a.countValue("--seed", 1)) + 1);
+    std::mt19937_64 rng(a.seed("--seed") + 1);
     for (double& v : draws) v = std::uniform_real_distribution<double>(0, 1)(rng);
     return draws;
   }();
@@ -426,22 +427,14 @@ int datasetMerge(const Args& a, std::ostream& out) {
 }  // namespace
 
 int runDataset(const std::vector<std::string>& args, std::ostream& out) {
-  std::set<std::string> values{"--kernels", "--plans", "--repeats", "--plan-configs", "--max-kernels", "--seed", "--out"};
-  values.insert(modelOptions().begin(), modelOptions().end());
-  const Args a = parseArgs(args, values, {"--quiet"});
+  const Args a = parseArgs(args, "dataset");
   if (!a.positional.empty() && a.positional[0] == "make") return datasetMake(a, out);
   if (!a.positional.empty() && a.positional[0] == "merge") return datasetMerge(a, out);
   throw std::invalid_argument("usage: dataset make MODEL... --kernels FILE --plans FILE | dataset merge FILE... --out FILE");
 }
 
 int runCostModel(const std::vector<std::string>& args, std::ostream& out) {
-  std::set<std::string> values{"--out",        "--hold-out", "--epochs",        "--budget-seconds", "--hidden",
-                               "--layers",     "--loss",     "--segment-nodes", "--segments-per-step", "--keep",
-                               "--seed",       "--model",    "--fit",           "--configs-per-graph", "--device",
-                               "--repeats",    "--plan-configs", "--max-kernels", "--kernel-model", "--plan-model",
-                               "--roofline",   "--roofline-out", "--tpugraphs", "--task", "--candidates", "--screen"};
-  values.insert(modelOptions().begin(), modelOptions().end());
-  const Args a = parseArgs(args, values, {"--json", "--quiet"});
+  const Args a = parseArgs(args, "costmodel");
   const std::string verb = a.positional.empty() ? "" : a.positional[0];
   if (verb == "train") return costTrain(a, out);
   if (verb == "predict") return costPredict(a, out);

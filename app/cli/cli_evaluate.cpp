@@ -12,6 +12,7 @@
 #include "cli/cli_calibration.h"
 #include "cli/cli_fuse_option.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
 #include "cli/cli_torch_program.h"
@@ -24,10 +25,7 @@
 namespace gp::cli {
 
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--cluster", "--repeat", "--trace", "--placement", "--out", "--fuse", "--calibration", "--costs",
-               "--torch-program"});
-  Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
+  Args a = parseArgs(argv, "evaluate");
   ModelPlan mp = loadModelPlan(a, "evaluate");
   const int repeat = a.intValue("--repeat", 1);
   CalibrationOption calibration = calibrationFrom(a);

@@ -11,6 +11,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_calibration.h"
 #include "cli/cli_commands.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_plan_file.h"
 #include "fusion/fuser.h"
@@ -56,9 +57,7 @@ nlohmann::ordered_json perResourceJson(const std::vector<double>& seconds, Name 
 }  // namespace
 
 int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--cluster", "--placement", "--fuse", "--calibration", "--costs", "--top", "--follow", "--out", "--report"});
-  Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
+  Args a = parseArgs(argv, "explain");
   ModelPlan mp = loadModelPlan(a, "explain");
   const int top = a.intValue("--top", 10);
   if (top < 0 || top > 10000) throw std::invalid_argument("--top must be 0..10000");

@@ -7,6 +7,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_calibration.h"
+#include "cli/cli_json.h"
 #include "fidelity/fidelity.h"
 #include "parallel/breakdown_json.h"
 #include "parallel/plan_knobs.h"
@@ -138,7 +139,7 @@ void printSearches(std::ostream& out, const FidelityReport& r) {
 }  // namespace
 
 int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) {
-  Args a = parseArgs(argv, {"--corpus", "--cluster", "--calibration", "--search-seconds"}, {"--json"});
+  Args a = parseArgs(argv, "fidelity");
   if (!a.positional.empty()) throw std::invalid_argument("fidelity takes no MODEL (it simulates the corpus)");
   std::string corpus = a.value("--corpus").value_or(publishedCorpusDir());
   if (corpus.empty()) throw std::invalid_argument("no published corpus found; give --corpus DIR|FILE");
@@ -148,12 +149,7 @@ int runFidelityCommand(const std::vector<std::string>& argv, std::ostream& out) 
   FidelityOptions o;
   o.profiled = profiled ? &*profiled : nullptr;
   o.calibration = calibration.table();
-  if (auto s = a.value("--search-seconds")) {
-    char* end = nullptr;
-    o.searchSeconds = std::strtod(s->c_str(), &end);
-    if (end == s->c_str() || *end || !(o.searchSeconds > 0) || o.searchSeconds > 1e5)
-      throw std::invalid_argument("--search-seconds wants a positive number of seconds, got '" + *s + "'");
-  }
+  o.searchSeconds = a.number("--search-seconds", o.searchSeconds);
   const FidelityReport r = runFidelity(loadPublishedCorpus(corpus), o);
 
   if (a.has("--json")) {

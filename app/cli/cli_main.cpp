@@ -7,6 +7,7 @@
 #include "cli/cli_costmodel.h"
 #include "cli/cli_fidelity.h"
 #include "cli/cli_measure.h"
+#include "cli/cli_option_tables.h"
 #include "cli/cli_parallelize.h"
 #include "cli/cli_profile.h"
 #include "cli/cli_train_moves.h"

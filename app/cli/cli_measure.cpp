@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
-#include "cli/cli_baseline.h"
 #include "cli/cli_calibration.h"
 #include "cli/cli_fuse_option.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cli/cli_plan_file.h"
@@ -40,8 +40,8 @@ Options measureOptionsFrom(const Args& a) {
     o.gpu.ordinals = parseGpuNumbers(a.value("--gpus").value_or(""), "--gpus");
     if (o.gpu.ordinals.empty()) throw std::invalid_argument("--gpus wants GPU numbers like 0,1");
   }
-  o.gpu.timer = parseProfileTimer(a.value("--timer").value_or("auto"));
-  o.fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
+  o.gpu.timer = parseProfileTimer(a.text("--timer"));
+  o.fuse = checkFuseOption(a.text("--fuse"));
   return o;
 }
 
@@ -50,10 +50,7 @@ double ms(double s) { return s * 1e3; }
 }  // namespace
 
 int runMeasure(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--cluster", "--placement", "--method", "--fuse", "--calibration", "--steps", "--warmup", "--gpus",
-               "--timer", "--trace"});
-  Args a = parseArgs(argv, opts, {"--json", "--ignore-hash"});
+  Args a = parseArgs(argv, "measure");
   if (a.positional.size() != 1) throw std::invalid_argument("measure needs exactly one MODEL");
   if (a.has("--placement") && a.has("--method"))
     throw std::invalid_argument("measure takes --placement FILE or --method NAME, not both");

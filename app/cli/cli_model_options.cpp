@@ -6,16 +6,10 @@
 #include <stdexcept>
 
 #include "graph/precision.h"
+#include "session/cluster_spec.h"
 #include "graph/seeded_random.h"
 
 namespace gp::cli {
-
-const std::set<std::string>& modelOptions() {
-  static const std::set<std::string> options{"--mode",   "--input-shape", "--batch",      "--seq-len",
-                                             "--layers", "--hidden",      "--graph-seed", "--dim",
-                                             "--precision"};
-  return options;
-}
 
 std::map<std::string, int64_t> parseDims(const std::string& text) {
   std::map<std::string, int64_t> dims;
@@ -55,6 +49,13 @@ LoadOptions loadOptionsFrom(const Args& a) {
   if (auto s = a.value("--graph-seed"); s && !parseSeed(*s, o.zoo.seed))
     throw std::invalid_argument("--graph-seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
   return o;
+}
+
+Cluster clusterFrom(const Args& a, const char* fallback) {
+  auto spec = a.value("--cluster");
+  if (spec && !spec->empty()) return loadClusterSpec(*spec);
+  if (fallback) return loadClusterSpec(fallback);
+  throw std::invalid_argument("needs --cluster PRESET|FILE");
 }
 
 }  // namespace gp::cli

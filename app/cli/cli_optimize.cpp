@@ -15,6 +15,7 @@
 #include "cli/cli_calibration.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_events.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cli/cli_plan_file.h"
@@ -22,6 +23,7 @@
 #include "io/chrome_trace.h"
 #include "io/placement_file.h"
 #include "optimize/optimize.h"
+#include "session/placement_start.h"
 #include "sim/lower_bound.h"
 
 namespace gp::cli {
@@ -32,10 +34,7 @@ using nlohmann::ordered_json;
 }  // namespace
 
 int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
-  auto opts = modelOptions();
-  opts.insert(optimizeOptionNames().begin(), optimizeOptionNames().end());
-  opts.insert({"--cluster", "--out", "--trace", "--start", "--calibration", "--costs", "--dist-timeout", "--events"});
-  Args a = parseArgs(argv, opts, {"--json", "--no-update", "--distributed"});
+  Args a = parseArgs(argv, "optimize");
   if (a.positional.size() != 1) throw std::invalid_argument("optimize needs exactly one MODEL");
   const std::string& spec = a.positional[0];
   const bool json = a.has("--json");
@@ -44,27 +43,24 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
   const bool lead = distributedFrom(a, o.distributed, o.distTimeoutSeconds);
   std::ostringstream quiet;
   std::ostream& out = lead ? stdOut : quiet;
-  const LoadOptions lo = loadOptionsFrom(a);
-  Cluster c = clusterFrom(a, nullptr);
-  CalibrationOption calibration = calibrationFrom(a);
-  warnIfNoKindMatches(calibration, c, std::cerr);
-  Graph g = loadModel(spec, lo);
-  CostModel cost(g, c, {}, calibration.tableFor(g, c));
-  const std::vector<PlacementResult> baselines = runAll(cost, placementMethods());
-  const int bestBaseline = bestOf(baselines);
+  const auto model = costedModelFrom(a, spec);
+  const Graph& g = model->graph;
+  const Cluster& c = model->cluster;
+  const CostModel& cost = *model->cost;
+  const CalibrationOption& calibration = model->calibration;
+  const ModelIdentity identity{spec, modelSha256(spec, model->load), g.numOps()};
+  const std::vector<PlacementResult> baselines = runBaselines(cost);
+  const int bestIndex = bestBaseline(baselines);
   // --start baseline (the default): refine the best baseline's plan (never worse than it);
   // a method name: that baseline's plan; a placement file: its plan (devices, priorities, groups)
-  const std::string start = a.value("--start").value_or("baseline");
+  const std::string start = a.text("--start");
   if (start == "baseline") {
-    if (bestBaseline >= 0) o.startPlan = baselines[bestBaseline].plan;
-    // with schedule or fusion in play another baseline's devices may be the better start
-    for (const auto& b : baselines)
-      if (b.measurement.feasible) o.startCandidates.push_back(b.plan);
+    startFromBaselines(baselines, o);
   } else if (start != "none") {
     auto method = std::find_if(baselines.begin(), baselines.end(), [&](const PlacementResult& b) { return b.method == start; });
     if (method != baselines.end()) o.startPlan = method->plan;
     else if (start.find('.') != std::string::npos || start.find('/') != std::string::npos)
-      o.startPlan = planFromFile(start, g, ModelIdentity{spec, modelSha256(spec, lo), g.numOps()}, c);
+      o.startPlan = planFromFile(start, g, identity, c);
     else throw std::invalid_argument("--start wants none, baseline, a baseline method or a placement file, got '" + start + "'");
   }
   if (o.startPlan && o.fuse == FuseMode::Plan) {
@@ -86,9 +82,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
                                {"ranks", o.distributed ? o.distributed->worldSize : 1}, {"seed", o.seed},
                                {"model", spec}, {"cluster", c.name()}, {"ops", g.numOps()},
                                {"devices", c.numDevices()}, {"lower_bound_ms", lowerBound(cost) * 1e3}};
-    if (bestBaseline >= 0) {
-      run["best_baseline"] = baselines[bestBaseline].method;
-      run["best_baseline_ms"] = baselines[bestBaseline].measurement.stepTime * 1e3;
+    if (bestIndex >= 0) {
+      run["best_baseline"] = baselines[bestIndex].method;
+      run["best_baseline_ms"] = baselines[bestIndex].measurement.stepTime * 1e3;
     }
     log->event("run", std::move(run));
   }
@@ -127,7 +123,6 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
                        {"best_step_ms", m.feasible ? m.stepTime * 1e3 : std::numeric_limits<double>::infinity()},
                        {"stop_reason", toString(r.stopReason)}});
 
-  const ModelIdentity identity{spec, modelSha256(spec, lo), g.numOps()};
   if (!lead) return 0;
   if (auto trace = a.value("--trace")) writeChromeTrace(g, c, m, *trace);
   if (auto outPath = a.value("--out")) writePlacement(g, identity, c, r.best, m, *outPath);
@@ -155,9 +150,9 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
     if (!m.problem.empty()) j["problem"] = m.problem;
     if (!r.note.empty()) j["note"] = r.note;
     if (r.firstIteration > 1) j["first_iteration"] = r.firstIteration;
-    j["best_baseline"] = bestBaseline < 0 ? ordered_json(nullptr)
-                                          : ordered_json{{"method", baselines[bestBaseline].method},
-                                                         {"step_time_ms", baselines[bestBaseline].measurement.stepTime * 1e3}};
+    j["best_baseline"] = bestIndex < 0 ? ordered_json(nullptr)
+                                          : ordered_json{{"method", baselines[bestIndex].method},
+                                                         {"step_time_ms", baselines[bestIndex].measurement.stepTime * 1e3}};
     auto& bs = j["baselines"] = ordered_json::array();
     for (const auto& b : baselines) bs.push_back(resultJson(b));
     auto& h = j["history"] = ordered_json::array();
@@ -175,7 +170,7 @@ int runOptimize(const std::vector<std::string>& argv, std::ostream& stdOut) {
   if (!m.problem.empty()) out << "problem        " << m.problem << "\n";
   for (size_t i = 0; i < baselines.size(); ++i) {
     const Measurement& bm = baselines[i].measurement;
-    std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  ", static_cast<int>(i) == bestBaseline ? '*' : ' ',
+    std::snprintf(line, sizeof line, "%c %-12s %12.3f ms  x%5.2f  ", static_cast<int>(i) == bestIndex ? '*' : ' ',
                   baselines[i].method.c_str(), bm.stepTime * 1e3, bm.ratio());
     out << line;
     if (!bm.feasible) {

@@ -19,15 +19,6 @@ extern "C" void onInterrupt(int) {
 
 }  // namespace
 
-const std::set<std::string>& optimizeOptionNames() {
-  static const std::set<std::string> names{"--policy",   "--iterations", "--budget-seconds",   "--seed",
-                                           "--samples",  "--threads",    "--save-policy",      "--patience",
-                                           "--checkpoint", "--checkpoint-every", "--resume",  "--tasks",
-                                           "--fuse",     "--polish-share", "--polish-moves", "--polish-keep",
-                                           "--move-ranker"};
-  return names;
-}
-
 double nonNegative(const Args& a, const std::string& name, double fallback) {
   auto v = a.value(name);
   if (!v) return fallback;
@@ -55,34 +46,29 @@ bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeout
 
 OptimizeOptions optimizeOptionsFrom(const Args& a) {
   OptimizeOptions o;
-  o.policy = parsePolicy(a.value("--policy").value_or("search"));
+  o.policy = parsePolicy(a.text("--policy"));
   o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
   // --budget-seconds alone: as many iterations as fit
   const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
   if (iterations != std::floor(iterations) || iterations > INT_MAX)
     throw std::invalid_argument("--iterations needs a whole number");
   o.iterations = static_cast<int>(iterations);
-  o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
-  o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
+  o.seed = a.seed("--seed");
+  o.samplesPerIteration = static_cast<int>(a.integer("--samples"));
   o.threads = a.intValue("--threads", 0);
   o.saveCheckpoint = a.value("--save-policy").value_or("");
   o.patience = a.intValue("--patience", 0);
   o.checkpoint = a.value("--checkpoint").value_or("");
-  o.checkpointEvery = a.intValue("--checkpoint-every", o.checkpointEvery);
+  o.checkpointEvery = static_cast<int>(a.integer("--checkpoint-every"));
   o.resume = a.value("--resume").value_or("");
   o.update = !a.has("--no-update");
-  o.polishShare = nonNegative(a, "--polish-share", o.polishShare);
-  if (o.polishShare > 1) throw std::invalid_argument("--polish-share is a share of the budget: 0 to 1");
-  o.polishMoves = a.intValue("--polish-moves", o.polishMoves);
-  if (o.polishMoves < 0) throw std::invalid_argument("--polish-moves needs a number >= 0");
+  o.polishShare = a.number("--polish-share");  // declared 0 .. 1: a share of the budget
+  o.polishMoves = static_cast<int>(a.integer("--polish-moves"));
   o.polishKeep = a.countValue("--polish-keep", o.polishKeep);
   o.moveRanker = a.value("--move-ranker").value_or("");
   if (a.has("--move-ranker") && o.moveRanker.empty()) throw std::invalid_argument("--move-ranker wants a ranker file or none");
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);
-  const std::string fuse = a.value("--fuse").value_or("none");
-  const std::optional<FuseMode> mode = parseFuse(fuse);
-  if (!mode) throw std::invalid_argument("--fuse wants none, default or plan, got '" + fuse + "'");
-  o.fuse = *mode;
+  o.fuse = *parseFuse(a.text("--fuse"));  // a declared choice
   if (o.fuse == FuseMode::Plan && o.tasks.placement)
     throw std::invalid_argument("--fuse plan keeps the start plan's groups: leave placement out of --tasks");
   if (!o.resume.empty() && a.has("--policy"))

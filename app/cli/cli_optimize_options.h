@@ -11,10 +11,7 @@
 
 namespace gp::cli {
 
-// --policy --iterations --budget-seconds --seed --samples --threads --save-policy --patience
-// --checkpoint --checkpoint-every --resume --tasks --fuse (the switch --no-update is parsed by
-// the caller)
-const std::set<std::string>& optimizeOptionNames();
+// The search's options (cli/cli_option_tables.h: optimizeOptionSpecs) as OptimizeOptions.
 OptimizeOptions optimizeOptionsFrom(const Args& a);
 // --distributed (a switch; the caller lists it) and --dist-timeout SECONDS: this process as one
 // rank of a distributed run, read from the launcher's variables (gp::Error for bad ones).

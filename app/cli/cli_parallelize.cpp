@@ -11,50 +11,29 @@
 #include "base/error.h"
 #include "base/file_text.h"
 #include "cli/cli_args.h"
-#include "cli/cli_baseline.h"
-#include "cli/cli_launch.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "cost/cost_model.h"
 #include "graph/precision.h"
 #include "graph/seeded_random.h"
-#include "io/model_loader.h"
 #include "optimize/parallel_corpus.h"
-#include "optimize/parallel_dqn.h"
-#include "parallel/launch_formats.h"
-#include "parallel/launch_precision.h"
+#include "launch/launch_formats.h"
 #include "parallel/memory_verdict.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel/breakdown_json.h"
 #include "parallel/plan_knobs.h"
 #include "parallel/prediction_band.h"
-#include "parallel/published_recipes.h"
 #include "profile/profile_output.h"
+#include "session/launch_files.h"
+#include "session/parallel_methods.h"
+#include "session/parallel_task_load.h"
 
 namespace gp::cli {
 namespace {
 
 using nlohmann::ordered_json;
-
-const std::vector<std::string> kMethods = {"megatron", "dp", "recipe", "exact", "dqn", "random"};
-
-// "all", one method, or several joined by commas ("exact,recipe").
-std::vector<std::string> methodsFrom(const std::string& text) {
-  if (text == "all") return {"megatron", "dp", "recipe", "exact", "dqn"};
-  std::vector<std::string> out;
-  size_t at = 0;
-  while (true) {
-    const size_t comma = text.find(',', at);
-    const std::string m = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    if (std::find(kMethods.begin(), kMethods.end(), m) == kMethods.end())
-      throw std::invalid_argument("--method must be all, or one or more of megatron, dp, recipe, exact, dqn, random joined by "
-                                  "commas; got '" + text + "'");
-    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
-    if (comma == std::string::npos) return out;
-    at = comma + 1;
-  }
-}
 
 // The best plan beside another result (the closest published plan, method "recipe"; the user's
 // plan file, "file"), when both were found and fit: how much faster, which knobs differ and
@@ -250,30 +229,21 @@ void readTrainingSetup(const Args& a, TrainingSetup& t) {
 }  // namespace
 
 int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.erase("--mode");
-  opts.insert({"--cluster", "--global-batch", "--method", "--budget-seconds", "--out", "--trace", "--plan", "--policy", "--seed",
-               "--episodes", "--patience", "--attention", "--config", "--export", "--framework", "--optimizer-states",
-               "--grad-accumulation"});
-  Args a = parseArgs(argv, opts, {"--json", "--from-scratch", "--fp8", "--optimizer-offload"});
+  Args a = parseArgs(argv, "parallelize");
   if (a.has("--policy") && a.has("--from-scratch")) throw std::invalid_argument("--policy and --from-scratch exclude each other");
   if (a.positional.size() != 1) throw std::invalid_argument("parallelize needs exactly one MODEL");
   if (!a.has("--plan") && !a.has("--config") && !a.has("--global-batch")) throw std::invalid_argument("parallelize needs --global-batch B");
   if (a.has("--plan") && a.has("--config")) throw std::invalid_argument("--plan and --config exclude each other: one plan of yours at a time");
   if (auto e = a.value("--export")) {
-    checkExportFormat(*e);
+    checkLaunchExportFormat(*e);
     if (!a.has("--out")) throw std::invalid_argument("--export needs --out FILE");
   }
   for (const char* f : {"--out", "--trace", "--plan", "--config"})
     if (auto v = a.value(f); v && v->empty()) throw std::invalid_argument(std::string(f) + " needs a file name");
-  const std::vector<std::string> methods = methodsFrom(a.value("--method").value_or("all"));
-  ParallelSearchOptions search;
-  if (auto b = a.value("--budget-seconds")) {
-    char* end = nullptr;
-    search.budgetSeconds = std::strtod(b->c_str(), &end);
-    if (end == b->c_str() || *end || !(search.budgetSeconds > 0) || search.budgetSeconds > 1e6)
-      throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
-  }
+  const std::vector<ParallelMethod> methods = parallelMethodsFrom(a.value("--method").value_or("all"));
+  ParallelMethodOptions run;
+  ParallelSearchOptions& search = run.search;
+  search.budgetSeconds = a.number("--budget-seconds");
   if (auto v = a.value("--attention")) {
     if (*v != "flash" && *v != "unfused" && *v != "flash2")
       throw std::invalid_argument("--attention must be flash, flash2 or unfused, got '" + *v + "'");
@@ -294,38 +264,23 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
                                   " and --export " + *e + " disagree: " + std::string(trainingFrameworkName(runs)) +
                                   " runs that file");
   }
-  DqnOptions dqn;
+  DqnOptions& dqn = run.dqn;
   dqn.budgetSeconds = search.budgetSeconds;
-  dqn.fixed = search.fixed;
   dqn.policy = a.value("--policy").value_or("");
   dqn.fromScratch = a.has("--from-scratch");
   dqn.maxEpisodes = a.countValue("--episodes", 0);
   dqn.patience = a.countValue("--patience", 1000);
-  if (auto s = a.value("--seed"); s && !parseSeed(*s, dqn.seed))
-    throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
+  dqn.seed = a.seed("--seed");
   const Cluster c = clusterFrom(a, nullptr);
   const std::string& spec = a.positional[0];
-  LoadOptions lo = loadOptionsFrom(a);
-  if (auto path = a.value("--config"); path && lo.zoo.seqLen == 0) lo.zoo.seqLen = static_cast<int>(configSeqLength(*path));
-  lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
-  if (!a.has("--precision")) lo.precision = defaultTrainingPrecision(c);
-  // A launch configuration trains in the precision it states (its framework's default where
-  // it states none); --precision may only agree with it.
+  ParallelLoad load;
+  load.model = loadOptionsFrom(a);
+  if (a.has("--precision")) load.precision = load.model.precision;
+  load.launchConfig = a.value("--config").value_or("");
   std::string configPrecision;
-  if (auto path = a.value("--config"))
-    if (auto lp = launchConfigPrecision(readFileText(*path, "launch configuration"), *path)) {
-      if (a.has("--precision") && lo.precision != lp->precision)
-        throw Error(*path, "the configuration trains in " + std::string(precisionName(lp->precision)) + " (" + lp->said +
-                               "), not the " + std::string(precisionName(lo.precision)) + " of --precision");
-      lo.precision = lp->precision;
-      configPrecision = std::string(precisionName(lp->precision)) + " (" + lp->said + ")";
-    }
-  const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
-  if (lo.zoo.batch == 0) lo.zoo.batch = 1;
-  const Graph g = loadModel(spec, lo);
-  const LayerStack st = detectLayerStack(g, spec, samples);
-  const CostModel cost(g, c);
-  const StageCostModel model(st, cost);
+  const auto task = loadParallelTask(spec, c, load, &configPrecision);
+  const LayerStack& st = task->stack;
+  const StageCostModel& model = task->model;
 
   int64_t batch = a.has("--global-batch") ? a.intValue("--global-batch", 1) : 0;
   std::vector<ParallelResult> results;
@@ -344,7 +299,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
       const ParallelPlanFile f = parseParallelPlanJson(readFileText(path, "parallel plan"), path, c);
       r.plan = f.plan, fileBatch = f.globalBatch;
     } else {
-      const LaunchImport in = readLaunchConfig(path, st, c.numDevices());
+      const LaunchImport in = readLaunchConfigFile(path, *task);
       r.plan = in.plan, fileBatch = in.globalBatch;
       if (!configPrecision.empty()) r.note += "; trains in " + configPrecision;
       for (const std::string& n : in.approximated) r.note += "; read approximately: " + n;
@@ -358,22 +313,10 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     r.found = true;
     r.evaluated = 1;
     search.fixed = FixedKnobs::of(r.plan);
-    dqn.fixed = search.fixed;
     results.push_back(std::move(r));
   }
   if (!userPath || a.has("--method")) {
-    for (const std::string& m : methods) {
-      if (m == "megatron") results.push_back(megatronPlan(model, batch, search.fixed));
-      else if (m == "dp") results.push_back(dataParallelPlan(model, batch, search.fixed));
-      else if (m == "recipe") results.push_back(recipePlan(model, batch, shippedRecipes(), search.fixed));
-      else if (m == "exact") results.push_back(exactSearch(model, batch, search));
-      else if (m == "dqn") results.push_back(parallelizeDqn(model, batch, dqn, {}, interrupt.flag()));
-      else {
-        DqnOptions random = dqn;
-        random.epsilonStart = random.epsilonEnd = 1;
-        results.push_back(parallelizeDqn(model, batch, random, {}, interrupt.flag()));
-      }
-    }
+    for (ParallelMethod m : methods) results.push_back(runParallelMethod(m, model, batch, run));
   }
   // The best: the fastest plan that fits with room beyond the peak's error, else the fastest at
   // out-of-memory risk.
@@ -388,15 +331,9 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
     ParallelResult& b = results[static_cast<size_t>(best)];
     if (b.measurement.events.empty() && a.has("--trace")) b.measurement = simulateParallel(model, batch, b.plan, {true, false});
     if (auto format = a.value("--export")) {
-      LaunchContext ctx;
-      ctx.stack = &st;
-      ctx.globalBatch = batch;
-      ctx.devicesPerServer = devicesPerServer(c);
-      ctx.model = spec;
-      ctx.cluster = c.name();
-      ctx.stepSeconds = b.measurement.stepTime;
-      ctx.peakGiB = gib(maxOf(b.measurement.peakMemory));
-      writeLaunchExport(*format, *a.value("--out"), b.plan, ctx, std::cerr);
+      const LaunchContext ctx = launchContextFor(*task, spec, batch, b.measurement);
+      for (const std::string& n : writeLaunchExport(*format, *a.value("--out"), b.plan, ctx))
+        std::cerr << "graphplace-cli: " << *a.value("--out") << ": not exactly expressible in " << *format << ": " << n << "\n";
     } else if (auto path = a.value("--out")) {
       writeTextFileAtomically(*path, parallelPlanJson({spec, c.name(), batch, b.plan}, c));
     }
@@ -471,23 +408,15 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
 }
 
 int runPretrainParallel(const std::vector<std::string>& argv, std::ostream& out) {
-  Args a = parseArgs(argv, {"--out", "--budget-seconds", "--episodes", "--seed", "--tasks"}, {"--json"});
+  Args a = parseArgs(argv, "pretrain-parallel");
   if (!a.positional.empty()) throw std::invalid_argument("pretrain-parallel takes no MODEL (it trains on synthetic GPT stacks)");
   DqnPretrainOptions o;
   o.out = a.value("--out").value_or("");
   if (o.out.empty()) throw std::invalid_argument("pretrain-parallel needs --out FILE");
-  o.budgetSeconds = 120;
-  if (auto b = a.value("--budget-seconds")) {
-    char* end = nullptr;
-    o.budgetSeconds = std::strtod(b->c_str(), &end);
-    if (end == b->c_str() || *end || !(o.budgetSeconds > 0) || o.budgetSeconds > 1e7)
-      throw std::invalid_argument("--budget-seconds wants a positive number of seconds, got '" + *b + "'");
-  }
+  o.budgetSeconds = a.number("--budget-seconds");
   o.maxEpisodes = a.countValue("--episodes", 0);
-  if (auto s = a.value("--seed"); s && !parseSeed(*s, o.seed))
-    throw std::invalid_argument("--seed needs a whole number 0 .. 18446744073709551615, got '" + *s + "'");
-  const int count = a.intValue("--tasks", 48);
-  if (count > 1024) throw std::invalid_argument("--tasks takes at most 1024 synthetic stacks, got " + std::to_string(count));
+  o.seed = a.seed("--seed");
+  const int count = static_cast<int>(a.integer("--tasks"));  // declared 1 .. 1024
   const auto tasks = syntheticParallelTasks(o.seed, count);
   InterruptScope interrupt;
   int lastReport = 0;

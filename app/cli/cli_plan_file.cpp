@@ -7,6 +7,7 @@
 #include "cli/cli_fuse_option.h"
 #include "cli/cli_model_options.h"
 #include "io/model_loader.h"
+#include "session/cluster_spec.h"
 
 namespace gp::cli {
 
@@ -38,7 +39,7 @@ ModelPlan loadModelPlan(const Args& a, const std::string& command) {
       for (const auto& n : clusterPresetNames()) names += ", " + n;
       return names;
     }() + ") or a --placement file");
-  const FuseMode fuse = checkFuseOption(a.value("--fuse").value_or("plan"));
+  const FuseMode fuse = checkFuseOption(a.text("--fuse"));
   const LoadOptions loadOptions = loadOptionsFrom(a);
   ModelPlan mp{a.positional[0], loadModel(a.positional[0], loadOptions), {}, {}, {}, "single device"};
   mp.identity = ModelIdentity{mp.spec, modelSha256(mp.spec, loadOptions), mp.graph.numOps()};

@@ -10,12 +10,13 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
-#include "cli/cli_baseline.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_events.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
 #include "cli/cli_optimize_options.h"
 #include "optimize/corpus_spec.h"
+#include "session/placement_start.h"
 #include "zoo/zoo.h"
 
 namespace gp::cli {
@@ -37,8 +38,8 @@ struct TaskList {
       costs.push_back(std::make_unique<CostModel>(*graphs.back(), *c));
       PretrainTask t{label + " on " + c->name(), costs.back().get(), std::nullopt, heldOut};
       if (baselineStart) {
-        const std::vector<PlacementResult> bs = runAll(*costs.back(), placementMethods());
-        if (int best = bestOf(bs); best >= 0) t.startPlan = bs[best].plan;
+        const std::vector<PlacementResult> bs = runBaselines(*costs.back());
+        if (int best = bestBaseline(bs); best >= 0) t.startPlan = bs[best].plan;
       }
       if (!json)
         out << (heldOut ? "held out " : "task ") << tasks.size() + 1 << ": " << t.name << " ("
@@ -67,12 +68,7 @@ std::vector<const Cluster*> clustersOf(TaskList& list, const std::vector<std::st
 }  // namespace
 
 int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--models", "--exclude", "--clusters", "--eval", "--corpus", "--rounds", "--budget-seconds", "--seed",
-               "--samples", "--threads", "--from", "--out", "--start", "--tasks", "--fuse", "--method", "--fit-epochs",
-               "--fit-loss", "--eval-every",
-               "--checkpoint", "--resume", "--dist-timeout", "--events"});
-  Args a = parseArgs(argv, opts, {"--json", "--distributed", "--keep-prior", "--relative-devices"});
+  Args a = parseArgs(argv, "pretrain");
   if (!a.positional.empty()) throw std::invalid_argument("pretrain takes no positional arguments (use --models)");
   PretrainOptions o;
   o.out = a.value("--out").value_or("");
@@ -83,31 +79,18 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   if (!o.from.empty() && !o.resume.empty()) throw std::invalid_argument("pretrain takes --from or --resume, not both");
   o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
   o.rounds = a.intValue("--rounds", a.has("--budget-seconds") ? 1'000'000 : o.rounds);
-  o.seed = static_cast<uint64_t>(nonNegative(a, "--seed", 1));
-  o.samplesPerIteration = a.intValue("--samples", o.samplesPerIteration);
+  o.seed = a.seed("--seed");
+  o.samplesPerIteration = static_cast<int>(a.integer("--samples"));
   o.threads = a.intValue("--threads", 0);
-  const std::string method = a.value("--method").value_or("expert");
-  const std::optional<PretrainMethod> how = parsePretrainMethod(method);
-  if (!how) throw std::invalid_argument("--method wants expert or ppo, got '" + method + "'");
-  o.method = *how;
-  o.fitEpochs = a.intValue("--fit-epochs", o.fitEpochs);
-  if (o.fitEpochs < 1) throw std::invalid_argument("--fit-epochs wants 1 or more, got " + std::to_string(o.fitEpochs));
-  o.evalEvery = a.intValue("--eval-every", o.evalEvery);
+  o.method = *parsePretrainMethod(a.text("--method"));  // a declared choice
+  o.fitEpochs = static_cast<int>(a.integer("--fit-epochs"));
+  o.evalEvery = static_cast<int>(a.integer("--eval-every"));
   o.keepPrior = a.has("--keep-prior");
   o.relativeDevices = a.has("--relative-devices");
-  const std::string fitLoss = a.value("--fit-loss").value_or("balanced");
-  if (fitLoss != "balanced" && fitLoss != "mean")
-    throw std::invalid_argument("--fit-loss wants balanced or mean, got '" + fitLoss + "'");
-  o.balancedFit = fitLoss == "balanced";
+  o.balancedFit = a.text("--fit-loss") == "balanced";
   if (auto tasks = a.value("--tasks")) o.tasks = parseTasks(*tasks);  // default: all three heads
-  const std::string fuse = a.value("--fuse").value_or("none");
-  const std::optional<FuseMode> mode = parseFuse(fuse);
-  if (!mode || *mode == FuseMode::Plan)
-    throw std::invalid_argument("pretrain --fuse wants none or default, got '" + fuse + "'");
-  o.fuse = *mode;
-  const std::string start = a.value("--start").value_or("baseline");
-  if (start != "baseline" && start != "none")
-    throw std::invalid_argument("--start wants none or baseline, got '" + start + "'");
+  o.fuse = *parseFuse(a.text("--fuse"));  // declared: none or default
+  const std::string start = a.text("--start");
   // with several ranks, rank 0 prints the run (every rank's reports) and writes its files
   const bool lead = distributedFrom(a, o.distributed, o.distTimeoutSeconds);
   const bool json = a.has("--json");

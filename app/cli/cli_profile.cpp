@@ -12,7 +12,9 @@
 #include <stdexcept>
 
 #include "cli/cli_args.h"
+#include "cli/cli_json.h"
 #include "cli/cli_model_options.h"
+#include "cli/cli_option_tables.h"
 #include "cli/cli_optimize_options.h"
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
@@ -66,9 +68,7 @@ std::vector<int> parseGpuNumbers(const std::string& text, const std::string& opt
 }
 
 int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
-  auto opts = modelOptions();
-  opts.insert({"--out", "--calibration", "--report", "--name", "--devices", "--timer", "--max-peer-exponent", "--model"});
-  Args a = parseArgs(argv, opts, {"--quick", "--json"});
+  Args a = parseArgs(argv, "profile");
   if (!a.positional.empty()) throw std::invalid_argument("profile takes no positional arguments");
   const std::string outPath = a.value("--out").value_or("");
   if (outPath.empty()) throw std::invalid_argument("profile needs --out CLUSTER.json");
@@ -93,16 +93,14 @@ int runProfileCommand(const std::vector<std::string>& argv, std::ostream& out) {
   o.quick = a.has("--quick");
   o.timer = parseProfileTimer(a.value("--timer").value_or("auto"));
   o.devices = parseGpuNumbers(a.value("--devices").value_or(""), "--devices");
-  o.maxPeerExponent = a.intValue("--max-peer-exponent", -1);
-  if (a.has("--max-peer-exponent") && (o.maxPeerExponent < 1 || o.maxPeerExponent > 34))
-    throw std::invalid_argument("--max-peer-exponent wants 1..34");
+  o.maxPeerExponent = a.integer("--max-peer-exponent", -1);  // declared 1 .. 34
 
   // --model: the model is loaded (and so checked) before the GPUs are measured
   const std::string modelSpec = a.value("--model").value_or("");
   if (a.has("--model") && modelSpec.empty()) throw std::invalid_argument("--model needs a MODEL (a file or zoo:NAME)");
   if (!a.has("--model"))
-    for (const std::string& option : modelOptions())
-      if (a.has(option)) throw std::invalid_argument(option + " is a model option: it goes with --model MODEL");
+    for (const OptionSpec& option : modelOptionSpecs())
+      if (a.has(option.name)) throw std::invalid_argument(option.name + " is a model option: it goes with --model MODEL");
   if (a.has("--model") && calPath.empty())
     throw std::invalid_argument("profile --model needs --calibration TABLE.json (the model's op times are written there)");
   std::optional<Graph> model;

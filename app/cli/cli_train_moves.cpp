@@ -15,10 +15,11 @@
 #include <thread>
 
 #include "cli/cli_args.h"
-#include "cli/cli_baseline.h"
+#include "cli/cli_json.h"
 #include "cli/cli_optimize_options.h"
 #include "fusion/fuser.h"
 #include "optimize/corpus_spec.h"
+#include "session/placement_start.h"
 #include "sim/polish.h"
 
 namespace gp::cli {
@@ -60,8 +61,8 @@ Started startOf(const Task& t) {
   s.graph = std::make_unique<Graph>(loadModel(t.graph->model, t.graph->load));
   s.cluster = std::make_unique<Cluster>(loadCluster(t.cluster));
   s.cost = std::make_unique<CostModel>(*s.graph, *s.cluster);
-  const std::vector<PlacementResult> bs = runAll(*s.cost, placementMethods());
-  const int best = bestOf(bs);
+  const std::vector<PlacementResult> bs = runBaselines(*s.cost);
+  const int best = bestBaseline(bs);
   s.start = best >= 0 ? bs[best].plan : Plan::singleDevice(s.graph->numOps());
   return s;
 }
@@ -101,7 +102,7 @@ std::string fmt(const char* f, double x) {
 }  // namespace
 
 int runTrainMoves(const std::vector<std::string>& argv, std::ostream& out) {
-  Args a = parseArgs(argv, {"--corpus", "--out", "--rounds", "--keep", "--lambda", "--threads", "--eval-moves"}, {"--json"});
+  Args a = parseArgs(argv, "train-moves");
   if (!a.positional.empty()) throw std::invalid_argument("train-moves takes no positional arguments (use --corpus)");
   const std::string corpusPath = a.value("--corpus").value_or("");
   const std::string outPath = a.value("--out").value_or("");

@@ -27,7 +27,7 @@ AppOptions parseAppOptions(const QStringList& args) {
   p.addPositionalArgument(QStringLiteral("model"),
                           QCoreApplication::translate("AppOptions", "Model file (.onnx, .pt, .dot, .json) or zoo:NAME."),
                           QStringLiteral("[MODEL]"));
-  QCommandLineOption cluster(QStringLiteral("cluster"), QCoreApplication::translate("AppOptions", "Cluster preset or JSON file."),
+  QCommandLineOption cluster(QStringLiteral("cluster"), QCoreApplication::translate("AppOptions", "Cluster preset, N servers of one (128x8xH100-IB), JSON file, or cpu (this machine)."),
                              QStringLiteral("PRESET|FILE"));
   QCommandLineOption placement(QStringLiteral("placement"),
                                QCoreApplication::translate("AppOptions", "Placement file to apply."), QStringLiteral("FILE"));

@@ -12,6 +12,7 @@
 #include "placement/placer.h"
 #include "plan_commands.h"
 #include "plan_edits.h"
+#include "session/cluster_spec.h"
 #include "sim/simulator.h"
 
 namespace gp {
@@ -127,7 +128,7 @@ void Document::open(const OpenRequest& request) {
     clusterLabel = ws_->clusterLabel;
   } else {
     try {
-      cluster = std::make_shared<const Cluster>(loadCluster(clusterSpec.toStdString()));
+      cluster = std::make_shared<const Cluster>(loadClusterSpec(clusterSpec.toStdString()));
       clusterLabel = clusterSpec;
     } catch (const std::exception& e) {
       failOpen(QString::fromStdString(e.what()));
@@ -227,7 +228,7 @@ void Document::resetWorkspace(std::shared_ptr<const Workspace> ws, Plan plan, Un
 bool Document::setCluster(const QString& presetOrPath) {
   std::shared_ptr<const Cluster> c;
   try {
-    c = std::make_shared<const Cluster>(loadCluster(presetOrPath.toStdString()));
+    c = std::make_shared<const Cluster>(loadClusterSpec(presetOrPath.toStdString()));
   } catch (const std::exception& e) {
     Q_EMIT failed(QString::fromStdString(e.what()));
     return false;

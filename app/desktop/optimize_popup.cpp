@@ -82,7 +82,7 @@ OptimizePopup::OptimizePopup(QWidget* parent) : QWidget(parent) {
   seed_ = new QSpinBox(this);
   seed_->setObjectName(QStringLiteral("optimizeSeed"));
   seed_->setRange(0, 999999);
-  seed_->setValue(1);
+  seed_->setValue(static_cast<int>(OptimizeOptions{}.seed));  // the core's default, as the CLI's
   seed_->setToolTip(tr("The same seed gives the same plan"));
   form->addRow(tr("Optimize:"), taskRow);
   form->addRow(QString(), tasksNote_);

@@ -8,11 +8,11 @@
 #include "base/error.h"
 #include "base/file_text.h"
 #include "exporter.h"
-#include "parallel/launch_formats.h"
-#include "parallel/launch_precision.h"
+#include "launch/launch_precision.h"
 #include "parallel/parallel_search.h"
 #include "parallel/parallel_trace.h"
 #include "parallel_session.h"
+#include "session/launch_files.h"
 
 namespace gp {
 
@@ -55,28 +55,18 @@ QString exportParallelPlan(const ParallelSession& s, const QString& path) {
 }
 
 QString exportParallelLaunch(const ParallelSession& s, const QString& path, const std::string& format, QStringList* inexact) {
-  return exportWith(s, path, [&](const ParallelTask& t) {
-    LaunchContext ctx;
-    ctx.stack = &t.stack;
-    ctx.globalBatch = s.state().batch;
-    ctx.devicesPerServer = devicesPerServer(t.c);
-    ctx.model = s.modelSpec().toStdString();
-    ctx.cluster = t.c.name();
-    const ParallelMeasurement& m = s.measurement();
-    if (m.feasible && m.stepTime > 0) {
-      ctx.stepSeconds = m.stepTime;
-      for (int64_t bytes : m.peakMemory) ctx.peakGiB = std::max(ctx.peakGiB, static_cast<double>(bytes) / (1u << 30));
-    }
-    const LaunchFile f = exportLaunchConfig(format, s.state().plan, ctx);
-    if (!f.companion.empty()) {  // torchtitan's schedule CSV, which the configuration names
-      const std::string companion = launchCompanionPath(path.toStdString());
-      const QString error = writeFileAtomically(QString::fromStdString(companion), QByteArray::fromStdString(f.companion));
-      if (!error.isEmpty()) throw std::runtime_error(error.toStdString());
-    }
+  if (!s.hasTask()) return QStringLiteral("%1: %2").arg(path, QObject::tr("no parallel plan is shown"));
+  try {
+    const LaunchContext ctx = launchContextFor(*s.task(), s.modelSpec().toStdString(), s.state().batch, s.measurement());
+    const std::vector<std::string> notes = writeLaunchExport(format, path.toStdString(), s.state().plan, ctx);
     if (inexact)
-      for (const std::string& n : f.inexact) inexact->push_back(QString::fromStdString(n));
-    return f.text;
-  });
+      for (const std::string& n : notes) inexact->push_back(QString::fromStdString(n));
+    return {};
+  } catch (const Error& e) {
+    return QString::fromStdString(e.what());  // names the file
+  } catch (const std::exception& e) {
+    return QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
+  }
 }
 
 QString importParallelLaunch(ParallelSession& s, const QString& path, QStringList* approximated) {
@@ -84,9 +74,8 @@ QString importParallelLaunch(ParallelSession& s, const QString& path, QStringLis
   try {
     const ParallelTask& t = *s.task();
     const std::string file = path.toStdString();
-    const std::string text = readFileText(file, "launch configuration");
-    const LaunchImport r = importLaunchConfig(text, file, t.stack, t.c.numDevices());
-    const std::string precision = precisionDifference(t, text, file);
+    const LaunchImport r = readLaunchConfigFile(file, t);
+    const std::string precision = precisionDifference(t, readFileText(file, "launch configuration"), file);
     const QString refused = s.edit({r.globalBatch, r.plan}, QObject::tr("Import %1").arg(QFileInfo(path).fileName()));
     if (!refused.isEmpty()) return QStringLiteral("%1: %2").arg(path, refused);
     if (approximated) {

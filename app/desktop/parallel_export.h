@@ -13,7 +13,7 @@ class ParallelSession;
 
 QString exportParallelPlan(const ParallelSession& s, const QString& path);
 QString exportParallelTrace(const ParallelSession& s, const QString& path);
-// `format`: one of launchExportFormats() (core/parallel/launch_formats.h), torchtitan-py with its
+// `format`: one of launchExportFormats() (core/launch/launch_formats.h), torchtitan-py with its
 // schedule CSV beside the file; `inexact` gets what the framework cannot express exactly.
 QString exportParallelLaunch(const ParallelSession& s, const QString& path, const std::string& format, QStringList* inexact);
 // A framework's launch configuration (importLaunchConfig) shown as the plan, one undo step;

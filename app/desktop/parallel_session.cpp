@@ -2,34 +2,10 @@
 
 #include "background_job.h"
 #include "parallel_state_command.h"
-#include "parallel/parallel_search.h"
-#include "zoo/zoo.h"
+#include "session/parallel_methods.h"
+#include "session/parallel_task_load.h"
 
 namespace gp {
-
-namespace {
-
-// The batch a plan starts with: the zoo model's documented one, else 8 samples per device.
-int64_t defaultBatch(const std::string& spec, const Cluster& c) {
-  if (spec.rfind("zoo:", 0) == 0)
-    for (const ZooEntry& z : zooModels())
-      if (z.name == spec.substr(4)) return z.defaultBatch;
-  return 8 * int64_t{c.numDevices()};
-}
-
-// The model as parallelize loads it: the forward graph (backward and updates are costed per
-// layer) with the training precision, a zoo model at batch 1 (its values are per sample).
-std::shared_ptr<ParallelTask> loadTask(const std::string& spec, LoadOptions lo, const Cluster& c) {
-  lo.warn = {};
-  lo.mode = GraphMode::Inference;
-  if (lo.precision == Precision::FP32) lo.precision = defaultTrainingPrecision(c);
-  const double samples = lo.zoo.batch > 0 ? lo.zoo.batch : 1;
-  if (lo.zoo.batch == 0) lo.zoo.batch = 1;
-  Graph g = loadModel(spec, lo);
-  return std::make_shared<ParallelTask>(std::move(g), c, defaultBatch(spec, c), spec, samples);
-}
-
-}  // namespace
 
 QString ParallelSession::methodLabel(Method m) {
   switch (m) {
@@ -38,6 +14,7 @@ QString ParallelSession::methodLabel(Method m) {
     case Method::Recipe: return tr("Published recipe");
     case Method::Exact: return tr("Exact");
     case Method::Dqn: return tr("DQN");
+    case Method::Random: return tr("Random");
   }
   return {};
 }
@@ -80,20 +57,16 @@ void ParallelSession::load(const QString& modelSpec, const LoadOptions& options,
       this, &pool_,
       [spec = modelSpec.toStdString(), options, cluster] {
         LoadedTask loaded;
-        loaded.task = loadTask(spec, options, *cluster);
+        ParallelLoad load;
+        load.model = options;
+        load.model.warn = {};
+        // The open's precision where one was chosen; fp32 (the open's default) stands for none.
+        if (options.precision != Precision::FP32) load.precision = options.precision;
+        loaded.task = loadParallelTask(spec, *cluster, load);
         const ParallelTask& t = *loaded.task;
-        loaded.start = {t.globalBatch, pedit::startPlan(t.c.numDevices(), t.stack.numLayers(), t.globalBatch)};
-        // The first plan shown runs: data parallelism on every device when it fits, else
-        // Megatron's rule (the smallest tensor x pipeline size that fits).
-        const ParallelMeasurement first =
-            simulateParallel(t.model, loaded.start.batch, loaded.start.plan, {/*timeline=*/false, /*skipWhenOverMemory=*/true});
-        if (!first.feasible) {
-          const ParallelResult megatron = megatronPlan(t.model, loaded.start.batch);
-          if (megatron.found && megatron.measurement.feasible) {
-            loaded.start.plan = megatron.plan;
-            loaded.megatron = true;
-          }
-        }
+        const StartingPlan first = startingParallelPlan(t, t.globalBatch);
+        loaded.start = {t.globalBatch, first.plan};
+        loaded.megatron = first.megatron;
         return loaded;
       },
       [this, generation, searchAfterLoad](JobResult<LoadedTask> r) {

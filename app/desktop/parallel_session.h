@@ -32,6 +32,7 @@
 #include "parallel/parallel_history_model.h"
 #include "parallel/parallel_task.h"
 #include "parallel_search_run.h"
+#include "session/parallel_methods.h"
 #include "workspace.h"
 
 namespace gp {
@@ -39,8 +40,8 @@ namespace gp {
 class ParallelSession : public QObject {
   Q_OBJECT
  public:
-  enum class Method { Megatron, DataParallel, Recipe, Exact, Dqn };
-  static QString methodLabel(Method m);  // "Megatron", "Data parallel", "Published recipe", "Exact", "DQN"
+  using Method = ParallelMethod;  // session/parallel_methods.h
+  static QString methodLabel(Method m);  // its table's label, translated
 
   explicit ParallelSession(QObject* parent = nullptr);
   ~ParallelSession() override;
@@ -74,7 +75,7 @@ class ParallelSession : public QObject {
   void restore(int historyRow);  // undoable
   void reset();                  // back to the first plan shown (undoable)
 
-  void run(Method m);                        // Megatron, DataParallel or Exact
+  void run(Method m);                        // any method but the DQN, which optimize() runs
   void optimize(const DqnOptions& options);  // the DQN
   void stop();
   bool isSearching() const { return search_ != nullptr; }

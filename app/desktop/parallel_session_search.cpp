@@ -3,7 +3,6 @@
 #include "background_job.h"
 #include "parallel_session.h"
 #include "parallel_state_command.h"
-#include "parallel/published_recipes.h"
 
 namespace gp {
 
@@ -25,30 +24,20 @@ void ParallelSession::startSearch(Method m, DqnOptions dqn) {
   search_ = run;
   const int64_t batch = state_.batch;
   // Searched plans keep the current plan's attention and FP8: choices of numerics, not speed alone.
-  const FixedKnobs fixed = FixedKnobs::of(state_.plan);
-  dqn.fixed = fixed;
-  ParallelSearchOptions exact;
-  exact.budgetSeconds = exactBudget_;
-  exact.cancel = &run->cancel;
-  exact.fixed = fixed;
+  ParallelMethodOptions options;
+  options.search.budgetSeconds = exactBudget_;
+  options.search.cancel = &run->cancel;
+  options.search.fixed = FixedKnobs::of(state_.plan);
+  options.dqn = dqn;
   startJob(
       this, &pool_,
-      [task = task_, batch, m, dqn, exact, fixed, run]() -> ParallelResult {
+      [task = task_, batch, m, options, run]() -> ParallelResult {
         // Its own stage cost model (a cache inside): the UI thread simulates with the task's.
         const StageCostModel model(task->stack, task->cost);
-        switch (m) {
-          case Method::Megatron: return megatronPlan(model, batch, fixed);
-          case Method::DataParallel: return dataParallelPlan(model, batch, fixed);
-          case Method::Recipe: return recipePlan(model, batch, shippedRecipes(), fixed);
-          case Method::Exact: return exactSearch(model, batch, exact);
-          case Method::Dqn:
-            return parallelizeDqn(
-                model, batch, dqn, [run](const DqnEpisodeReport& r) { run->report(r); }, &run->cancel);
-        }
-        return {};
+        return runParallelMethod(m, model, batch, options, [run](const DqnEpisodeReport& r) { run->report(r); });
       },
       [this, m, run, batch](JobResult<ParallelResult> r) { finishSearch(m, run, batch, r.value, r.error); });
-  if (m == Method::Dqn) poll_.start();
+  if (m == Method::Dqn || m == Method::Random) poll_.start();
   Q_EMIT searchStarted(m);
   setBusy();
 }

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -25,6 +26,7 @@
 #include "parallel/parallel_format.h"
 #include "parallel/pipeline_view.h"
 #include "parallel_export.h"
+#include "launch/launch_formats.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
 
@@ -563,24 +565,16 @@ QString ParallelWindow::exportLaunch(const QString& path, const QString& format)
 QString ParallelWindow::statusText() const { return statusBar()->currentMessage(); }
 
 void ParallelWindow::chooseAndExportLaunch() {
-  struct Format {
-    const char* name;
-    QString filter;
-  };
-  const Format formats[] = {{"megatron", tr("Megatron-LM arguments (*.sh)")},
-                            {"nemo", tr("NeMo 2.0 recipe overrides (*.py)")},
-                            {"nemo1", tr("NeMo 1.x configuration (*.yaml)")},
-                            {"torchtitan", tr("torchtitan configuration (*.toml)")},
-                            {"torchtitan-py", tr("torchtitan Python configuration and schedule (*.py)")},
-                            {"deepspeed", tr("DeepSpeed configuration (*.json)")}};
   QStringList filters;
-  for (const Format& f : formats) filters << f.filter;
+  for (const LaunchFormat& f : launchFormatTable())
+    filters << QStringLiteral("%1 (%2)").arg(QCoreApplication::translate("LaunchFormat", f.description.c_str()),
+                                             QString::fromStdString(f.pattern));
   QString chosen;
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Launch Configuration"), {}, filters.join(QStringLiteral(";;")), &chosen);
   if (path.isEmpty()) return;
-  for (const Format& f : formats)
-    if (f.filter == chosen) exportLaunch(path, QString::fromLatin1(f.name));
+  const qsizetype row = filters.indexOf(chosen);
+  if (row >= 0) exportLaunch(path, QString::fromStdString(launchFormatTable()[static_cast<size_t>(row)].name));
 }
 
 void ParallelWindow::chooseAndExport(bool trace) {

@@ -17,6 +17,7 @@
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
 #include "placement/placer.h"
+#include "session/parallel_task_load.h"
 #include "sim/simulator.h"
 
 namespace gp {
@@ -92,15 +93,14 @@ double inUnit(const PublishedRow& r, double stepTime) {
 // A parallel run: one step of its plan on its LLM, simulated.
 void simulateParallelRow(const PublishedRow& r, const Cluster& c, const FidelityOptions& o, FidelityRow& out) {
   const ParallelRun& run = *r.parallel;
-  LoadOptions lo;
-  lo.mode = GraphMode::Inference;  // the forward graph: backward and updates are costed per layer
-  lo.precision = r.precision;
-  lo.zoo.batch = 1;
-  lo.zoo.seqLen = static_cast<int>(run.seqLen);
-  const Graph g = loadModel(r.model, lo);
-  const LayerStack st = detectLayerStack(g, r.model, 1);
-  const CostModel cost(g, c, {}, o.calibration);
-  const StageCostModel model(st, cost);
+  ParallelLoad load;
+  load.precision = r.precision;
+  load.model.zoo.seqLen = static_cast<int>(run.seqLen);
+  load.calibration = o.calibration;
+  load.globalBatch = run.globalBatch;
+  const auto task = loadParallelTask(r.model, c, load);
+  const LayerStack& st = task->stack;
+  const StageCostModel& model = task->model;
   ParallelPlan plan = run.plan;
   plan.stages = evenStages(st.numLayers(), plan.chunks(), run.recompute);
   if (std::string why = parallelPlanProblem(st, c, run.globalBatch, plan); !why.empty()) throw Error(r.file, why);

@@ -12,11 +12,13 @@
 namespace gp {
 
 struct ParallelTask {
-  ParallelTask(Graph graph, Cluster cl, int64_t batch, const std::string& source, double samplesInGraph = 1)
+  // `calibration` (may be null): measured op times the cost model takes over the roofline's.
+  ParallelTask(Graph graph, Cluster cl, int64_t batch, const std::string& source, double samplesInGraph = 1,
+               const CalibrationTable* calibration = nullptr)
       : g(std::move(graph)),
         c(std::move(cl)),
         stack(detectLayerStack(g, source, samplesInGraph)),
-        cost(g, c),
+        cost(g, c, {}, calibration),
         model(stack, cost),
         globalBatch(batch),
         name(source) {}

@@ -31,7 +31,7 @@
 #include "main_window.h"
 #include "optimize/rl_plugin.h"
 #include "parallel/layer_stack_view.h"
-#include "parallel/megatron_launch.h"
+#include "launch/megatron_launch.h"
 #include "parallel/mesh_view.h"
 #include "parallel/mfu_plot.h"
 #include "parallel/parallel_controls.h"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""README.md and docs/ARCHITECTURE.md against the tree: every path they name in backticks
-exists, every core folder has a row in ARCHITECTURE's module table, every top-level folder is in
-README's layout table, and every program the build makes is named in README.
+"""README.md, docs/ARCHITECTURE.md and docs/internals.md against the tree: every path they name in
+backticks exists; every core folder has a row in ARCHITECTURE's module table and a section in
+internals.md; every folder directly under core/, app/ and widgets/ is named in ARCHITECTURE;
+every top-level folder is in README's layout table, which names every folder directly under core/
+and widgets/; and every program the build makes is named in README.
 Usage: check_doc_paths.py SOURCE_DIR"""
 import os
 import re
@@ -28,7 +30,18 @@ def read(rel):
         return f.read()
 
 
-for doc in ("README.md", "docs/ARCHITECTURE.md"):
+def subfolders(top):
+    """The folders directly under `top` (core, app, widgets), sorted."""
+    base = os.path.join(root, top)
+    return sorted(d for d in os.listdir(base) if os.path.isdir(os.path.join(base, d)) and not d.startswith("."))
+
+
+def names(text, path):
+    """Whether `text` names `path` in backticks, with or without a trailing slash."""
+    return f"`{path}`" in text or f"`{path}/`" in text
+
+
+for doc in ("README.md", "docs/ARCHITECTURE.md", "docs/internals.md"):
     text = read(doc)
     for m in path_re.finditer(text):
         if not exists(m.group(1)):
@@ -36,15 +49,30 @@ for doc in ("README.md", "docs/ARCHITECTURE.md"):
             problems.append(f"{doc}:{line}: `{m.group(1)}` does not exist")
 
 arch = read("docs/ARCHITECTURE.md")
-for d in sorted(os.listdir(os.path.join(root, "core"))):
-    if os.path.isdir(os.path.join(root, "core", d)) and f"| `core/{d}` |" not in arch:
+for d in subfolders("core"):
+    if f"| `core/{d}` |" not in arch:
         problems.append(f"docs/ARCHITECTURE.md: core/{d} has no row in the module table")
+for top in ("core", "app", "widgets"):
+    for d in subfolders(top):
+        if not names(arch, f"{top}/{d}"):
+            problems.append(f"docs/ARCHITECTURE.md: the folder {top}/{d} is not named (as `{top}/{d}`)")
+
+internals = read("docs/internals.md")
+for top in ("core", "app"):
+    for d in subfolders(top):
+        if not re.search(rf"^## {top}/{d}\s*$", internals, re.M):
+            problems.append(f"docs/internals.md: {top}/{d} has no section (## {top}/{d})")
 
 readme = read("README.md")
 for d in sorted(os.listdir(root)):
     if os.path.isdir(os.path.join(root, d)) and not d.startswith(".") and d != "build":
         if f"| `{d}/` |" not in readme:
             problems.append(f"README.md: the folder {d}/ is not in the layout table")
+layout = "\n".join(line for line in readme.splitlines() if line.startswith("| `"))
+for top in ("core", "widgets"):
+    for d in subfolders(top):
+        if not names(layout, f"{top}/{d}"):
+            problems.append(f"README.md: the layout table does not name {top}/{d} (as `{top}/{d}` or `{top}/{d}/`)")
 
 programs = set()
 for dirpath, _, files in os.walk(root):

@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "gpt_layer_task.h"
 #include "launch_test_stack.h"
-#include "parallel/deepspeed_launch.h"
+#include "launch/deepspeed_launch.h"
 #include "parallel/optimizer_offload.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"

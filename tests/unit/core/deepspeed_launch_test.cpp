@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 #include "launch_test_stack.h"
-#include "parallel/deepspeed_launch.h"
+#include "launch/deepspeed_launch.h"
 #include "parallel/plan_knobs.h"
 
 using namespace gp;

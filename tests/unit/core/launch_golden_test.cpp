@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "launch_test_stack.h"
-#include "parallel/deepspeed_launch.h"
-#include "parallel/megatron_launch.h"
-#include "parallel/nemo_launch.h"
-#include "parallel/torchtitan_launch.h"
-#include "parallel/torchtitan_py_launch.h"
+#include "launch/deepspeed_launch.h"
+#include "launch/megatron_launch.h"
+#include "launch/nemo_launch.h"
+#include "launch/torchtitan_launch.h"
+#include "launch/torchtitan_py_launch.h"
 #include "test_paths.h"
 
 using namespace gp;

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "base/error.h"
-#include "parallel/launch_precision.h"
+#include "launch/launch_precision.h"
 #include "test_paths.h"
 
 using namespace gp;

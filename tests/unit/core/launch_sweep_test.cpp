@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 #include "optimize/parallel_corpus.h"
-#include "parallel/launch_formats.h"
+#include "launch/launch_formats.h"
 #include "parallel/parallel_search.h"
 #include "parallel/plan_knobs.h"
 

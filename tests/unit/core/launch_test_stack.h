@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "graph/precision.h"
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 #include "zoo/zoo.h"
 
 namespace gptest {

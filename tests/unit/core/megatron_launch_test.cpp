@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 #include "launch_test_stack.h"
-#include "parallel/megatron_launch.h"
+#include "launch/megatron_launch.h"
 #include "parallel/plan_knobs.h"
 
 using namespace gp;

@@ -4,8 +4,8 @@
 
 #include "base/error.h"
 #include "launch_test_stack.h"
-#include "parallel/launch_formats.h"
-#include "parallel/nemo_launch.h"
+#include "launch/launch_formats.h"
+#include "launch/nemo_launch.h"
 #include "parallel/plan_knobs.h"
 
 using namespace gp;

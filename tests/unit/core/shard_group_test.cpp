@@ -9,15 +9,15 @@
 #include "cluster/cluster.h"
 #include "cost/cost_model.h"
 #include "launch_test_stack.h"
-#include "parallel/deepspeed_launch.h"
-#include "parallel/launch_formats.h"
-#include "parallel/megatron_launch.h"
-#include "parallel/nemo_launch.h"
+#include "launch/deepspeed_launch.h"
+#include "launch/launch_formats.h"
+#include "launch/megatron_launch.h"
+#include "launch/nemo_launch.h"
 #include "parallel/parallel_search.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
 #include "parallel/stage_cost.h"
-#include "parallel/torchtitan_launch.h"
+#include "launch/torchtitan_launch.h"
 
 using namespace gp;
 

@@ -6,7 +6,7 @@
 #include "base/error.h"
 #include "launch_test_stack.h"
 #include "parallel/plan_knobs.h"
-#include "parallel/torchtitan_launch.h"
+#include "launch/torchtitan_launch.h"
 
 using namespace gp;
 

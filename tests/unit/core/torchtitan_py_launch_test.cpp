@@ -5,7 +5,7 @@
 #include "base/error.h"
 #include "launch_test_stack.h"
 #include "parallel/plan_knobs.h"
-#include "parallel/torchtitan_py_launch.h"
+#include "launch/torchtitan_py_launch.h"
 
 using namespace gp;
 

@@ -10,14 +10,14 @@
 #include "cost/cost_model.h"
 #include "gpt_layer_task.h"
 #include "launch_test_stack.h"
-#include "parallel/deepspeed_launch.h"
-#include "parallel/megatron_launch.h"
+#include "launch/deepspeed_launch.h"
+#include "launch/megatron_launch.h"
 #include "parallel/optimizer_offload.h"
 #include "parallel/parallel_search.h"
 #include "parallel/pipeline_sim.h"
 #include "parallel/plan_knobs.h"
 #include "parallel/stage_cost.h"
-#include "parallel/torchtitan_launch.h"
+#include "launch/torchtitan_launch.h"
 
 using namespace gp;
 

@@ -15,12 +15,14 @@
 #pragma once
 #include <string>
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 namespace gp {
 
 // Throws gp::Error("deepspeed", reason) for plans DeepSpeed rejects.
 LaunchFile exportDeepSpeed(const ParallelPlan& p, const LaunchContext& ctx);
+// Whether `text` is a JSON object (its first non-blank character a '{').
+bool isDeepSpeedJson(const std::string& text);
 
 // A plan from a DeepSpeed JSON configuration for `stack` on `devices` GPUs (the pipeline from a
 // "graphplace" section where there is one, else none); throws gp::Error(source, ...).

@@ -62,5 +62,7 @@ std::vector<std::string> shellWords(const std::string& text);
 std::map<std::string, std::string> pythonAssignments(const std::string& text, const std::string& prefix);
 // A value of pythonAssignments without the quotes and blanks around it.
 std::string unquoted(std::string v);
+// `v` as a whole number above 0, else 0 (a sequence length a configuration states, or none).
+int64_t positiveOrZero(const std::string& v);
 
 }  // namespace gp

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 namespace gp {
 
@@ -36,6 +36,8 @@ MegatronArgs megatronArgs(const ParallelPlan& p, const LaunchContext& ctx, const
 
 // Throws gp::Error("megatron", reason) for plans Megatron-LM rejects.
 LaunchFile exportMegatron(const ParallelPlan& p, const LaunchContext& ctx);
+// --seq-length N (or --seq-length=N) of an argument list, 0 when absent.
+int64_t megatronSeqLength(const std::string& text);
 
 // A plan from a Megatron-LM argument list (an exported file, or a command line with or without
 // its launcher and script in front) for `stack` on `devices` GPUs. Throws gp::Error(source, ...)

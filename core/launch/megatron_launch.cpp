@@ -1,4 +1,4 @@
-#include "parallel/megatron_launch.h"
+#include "launch/megatron_launch.h"
 
 #include <algorithm>
 #include <charconv>
@@ -545,6 +545,15 @@ LaunchImport importMegatron(const std::string& text, const std::string& source, 
     r.approximated.push_back("not read (nothing the simulator models, or unknown to Megatron-LM core_r0.11.0): " + unread +
                              (more ? " and " + num(more) + " more" : ""));
   return r;
+}
+
+int64_t megatronSeqLength(const std::string& text) {
+  const std::vector<std::string> w = shellWords(text);
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "--seq-length" && i + 1 < w.size()) return positiveOrZero(w[i + 1]);
+    if (w[i].starts_with("--seq-length=")) return positiveOrZero(w[i].substr(13));
+  }
+  return 0;
 }
 
 }  // namespace gp

@@ -20,12 +20,16 @@
 #pragma once
 #include <string>
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 namespace gp {
 
 // Throws gp::Error("torchtitan", reason) for plans torchtitan rejects.
 LaunchFile exportTorchtitan(const ParallelPlan& p, const LaunchContext& ctx);
+// Whether `text` has a TOML table header ("[training]") on a line of its own without "--".
+bool isTorchtitanToml(const std::string& text);
+// [training] seq_len = N, 0 when absent.
+int64_t torchtitanSeqLength(const std::string& text);
 
 // A plan from a torchtitan TOML configuration for `stack` on `devices` GPUs; throws
 // gp::Error(source, ...) for TOML errors (with the line), settings torchtitan rejects, or a model

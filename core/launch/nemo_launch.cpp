@@ -1,4 +1,4 @@
-#include "parallel/nemo_launch.h"
+#include "launch/nemo_launch.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "base/error.h"
-#include "parallel/megatron_launch.h"
+#include "launch/megatron_launch.h"
 
 namespace gp {
 namespace {
@@ -381,6 +381,21 @@ LaunchImport importNemo1(const std::string& text, const std::string& source, con
   if (!unread.empty())
     r.approximated.push_back("not read (nothing the simulator models): " + unread + (more ? " and " + std::to_string(more) + " more" : ""));
   return r;
+}
+
+int64_t nemoSeqLength(const std::string& text) {
+  const auto v = pythonAssignments(text, "recipe.");
+  const auto it = v.find("data.seq_length");
+  return it == v.end() ? 0 : positiveOrZero(it->second);
+}
+
+int64_t nemo1SeqLength(const std::string& text) {
+  const size_t at = text.find("encoder_seq_length:");
+  if (at == std::string::npos) return 0;
+  std::string v = text.substr(at + 19, text.find_first_of("\n#", at) - at - 19);
+  v.erase(0, v.find_first_not_of(" \t"));
+  v.erase(v.find_last_not_of(" \t\r") + 1);
+  return positiveOrZero(v);
 }
 
 }  // namespace gp

@@ -1,4 +1,4 @@
-#include "parallel/torchtitan_launch.h"
+#include "launch/torchtitan_launch.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <toml++/toml.h>
 
 #include "base/error.h"
-#include "parallel/torchtitan_layout.h"
+#include "launch/torchtitan_layout.h"
 
 namespace gp {
 namespace {
@@ -201,6 +201,43 @@ LaunchImport importTorchtitan(const std::string& text, const std::string& source
                              "optimizer offloaded");
   }
   return r;
+}
+
+bool isTorchtitanToml(const std::string& text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    const size_t s = line.find_first_not_of(" \t");
+    if (s != std::string::npos && line[s] == '[' && line.find(']') != std::string::npos && line.find("--") == std::string::npos)
+      return true;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return false;
+}
+
+int64_t torchtitanSeqLength(const std::string& text) {
+  bool training = false;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = text.find('\n', at);
+    std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    line.erase(0, line.find_first_not_of(" \t"));
+    if (line.starts_with("[")) training = line.starts_with("[training]");
+    else if (training && line.starts_with("seq_len")) {
+      const size_t eq = line.find('=');
+      if (eq != std::string::npos) {
+        std::string v = line.substr(eq + 1);
+        v.erase(0, v.find_first_not_of(" \t"));
+        v = v.substr(0, v.find_first_of(" \t#"));
+        return positiveOrZero(v);
+      }
+    }
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return 0;
 }
 
 }  // namespace gp

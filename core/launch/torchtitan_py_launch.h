@@ -15,7 +15,7 @@
 #pragma once
 #include <string>
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 namespace gp {
 

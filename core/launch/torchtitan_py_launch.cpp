@@ -1,4 +1,4 @@
-#include "parallel/torchtitan_py_launch.h"
+#include "launch/torchtitan_py_launch.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 
 #include "base/error.h"
 #include "parallel/pipeline_sim.h"
-#include "parallel/torchtitan_layout.h"
+#include "launch/torchtitan_layout.h"
 
 namespace gp {
 namespace {

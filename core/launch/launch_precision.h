@@ -27,4 +27,12 @@ struct LaunchPrecision {
 // for a value its framework does not accept ("mixed_precision_param must be bfloat16 or float32").
 std::optional<LaunchPrecision> launchConfigPrecision(const std::string& text, const std::string& source);
 
+// The same for a file known to be of one format (launch/launch_formats.h's table calls these).
+std::optional<LaunchPrecision> megatronPrecision(const std::string& text, const std::string& source);
+std::optional<LaunchPrecision> nemoPrecision(const std::string& text, const std::string& source);
+std::optional<LaunchPrecision> nemo1Precision(const std::string& text, const std::string& source);
+std::optional<LaunchPrecision> torchtitanPrecision(const std::string& text, const std::string& source);
+std::optional<LaunchPrecision> torchtitanPythonPrecision(const std::string& text, const std::string& source);
+std::optional<LaunchPrecision> deepspeedPrecision(const std::string& text, const std::string& source);
+
 }  // namespace gp

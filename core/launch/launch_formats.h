@@ -6,19 +6,43 @@
 // anything else a Megatron-LM argument list (with or without its launcher and script).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
+#include "launch/launch_precision.h"
 
 namespace gp {
 
-// The formats exportLaunchConfig writes: megatron, nemo, nemo1, torchtitan, torchtitan-py, deepspeed.
+// One launch-configuration format, everything about it in one row: its name (what --export
+// takes), what a file dialog calls it (English; the app translates it in context
+// "LaunchFormat"), its file pattern, the framework that runs it (megatron for megatron, nemo and
+// nemo1 — NeMo trains through Megatron-Core —, torchtitan for both of its forms, deepspeed), and
+// its functions: whether a text is one (tried in `detectOrder`; Megatron-LM's argument list takes
+// anything), the sequence length it states (0: none), the precision it trains in, the plan as one,
+// one as a plan.
+struct LaunchFormat {
+  std::string name;
+  std::string description;  // "Megatron-LM arguments"
+  std::string pattern;      // "*.sh"
+  TrainingFramework framework;
+  int detectOrder;
+  bool (*detect)(const std::string& text);
+  int64_t (*seqLength)(const std::string& text);
+  std::optional<LaunchPrecision> (*precision)(const std::string& text, const std::string& source);
+  LaunchFile (*write)(const ParallelPlan& p, const LaunchContext& ctx);
+  LaunchImport (*read)(const std::string& text, const std::string& source, const LayerStack& stack, int devices);
+};
+// Every format, in the order a file dialog lists them.
+const std::vector<LaunchFormat>& launchFormatTable();
+// The row named `format`; std::invalid_argument naming the formats for another name.
+const LaunchFormat& launchFormat(const std::string& format);
+// Their names: megatron, nemo, nemo1, torchtitan, torchtitan-py, deepspeed.
 const std::vector<std::string>& launchExportFormats();
 // std::invalid_argument naming the formats when `format` is not one of them.
 void checkLaunchExportFormat(const std::string& format);
-// The framework that runs a file of `format`: megatron for megatron, nemo and nemo1 (NeMo trains
-// through Megatron-Core), torchtitan for both of its forms, deepspeed.
+// The framework that runs a file of `format` (its table row's).
 TrainingFramework launchFormatFramework(const std::string& format);
 // The plan as `format`; std::invalid_argument for a format not in launchExportFormats(),
 // gp::Error("<framework>", reason) for a plan the framework rejects. A plan costed for another

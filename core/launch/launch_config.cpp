@@ -1,4 +1,4 @@
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 #include <algorithm>
 #include <charconv>
@@ -117,6 +117,12 @@ std::string unquoted(std::string v) {
   v.erase(0, v.find_first_not_of(" \t\"'"));
   v.erase(v.find_last_not_of(" \t\r\"'") + 1);
   return v;
+}
+
+int64_t positiveOrZero(const std::string& v) {
+  int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  return ec == std::errc() && end == v.data() + v.size() && n > 0 ? n : 0;
 }
 
 }  // namespace gp

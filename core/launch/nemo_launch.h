@@ -6,7 +6,7 @@
 // examples/nlp/language_modeling/conf/megatron_gpt_config.yaml for 1.x.
 #pragma once
 
-#include "parallel/launch_config.h"
+#include "launch/launch_config.h"
 
 namespace gp {
 
@@ -26,6 +26,10 @@ LaunchImport importNemo1(const std::string& text, const std::string& source, con
 bool isNemo1Yaml(const std::string& text);
 // Whether `text` sets fields of a NeMo recipe (lines starting "recipe.").
 bool isNemoRecipe(const std::string& text);
+// recipe.data.seq_length of NeMo 2.0 overrides / model.encoder_seq_length of a NeMo 1.x YAML,
+// 0 when absent.
+int64_t nemoSeqLength(const std::string& text);
+int64_t nemo1SeqLength(const std::string& text);
 // NeMo 1.x: the `trainer:` and `model:` keys of megatron_gpt_config.yaml. Throws
 // gp::Error("nemo1", reason).
 LaunchFile exportNemo1(const ParallelPlan& p, const LaunchContext& ctx);

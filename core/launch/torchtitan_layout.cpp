@@ -1,4 +1,4 @@
-#include "parallel/torchtitan_layout.h"
+#include "launch/torchtitan_layout.h"
 
 #include <algorithm>
 #include <set>

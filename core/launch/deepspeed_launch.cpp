@@ -1,4 +1,4 @@
-#include "parallel/deepspeed_launch.h"
+#include "launch/deepspeed_launch.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -261,6 +261,11 @@ LaunchImport importDeepSpeed(const std::string& text, const std::string& source,
   if (!unread.empty())
     r.approximated.push_back("not read (bucket sizes, partitioned activations and the rest are not simulated): " + unread);
   return r;
+}
+
+bool isDeepSpeedJson(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
 }
 
 }  // namespace gp
