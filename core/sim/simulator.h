@@ -1,6 +1,6 @@
 // Discrete-event simulation of one step of a graph on a cluster under a Plan.
 //
-// Semantics (docs/ARCHITECTURE.md, "Simulator"): one kernel at a time per device; ready
+// Semantics (docs/internals.md, "Simulator"): one kernel at a time per device; ready
 // kernels in FIFO order, or highest priority first when the plan has priorities; a tensor
 // read on another device is sent once per destination device, a transfer holds every
 // directed channel of its route (one transfer per channel direction at a time) and overlaps

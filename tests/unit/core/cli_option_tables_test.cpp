@@ -118,9 +118,10 @@ TEST(CliOptionTables, EveryDocumentedFlagIsDeclared) {
       const std::string name = m[1];
       const auto spec = std::find_if(commandSpecs().begin(), commandSpecs().end(), [&](const CommandSpec& s) { return s.name == name; });
       if (spec == commandSpecs().end()) continue;  // prose ("graphplace-cli is ...")
-      // the command line: up to the end of its code span or the line
+      // the command line: up to the end of its code span, a shell comment or the line
       std::string rest = m.suffix();
       if (const size_t tick = rest.find('`'); tick != std::string::npos) rest = rest.substr(0, tick);
+      if (const size_t comment = rest.find(" #"); comment != std::string::npos) rest = rest.substr(0, comment);
       for (std::sregex_iterator it(rest.begin(), rest.end(), flagRe), end; it != end; ++it) {
         const std::string flag = (*it)[2];
         EXPECT_NE(spec->find(flag), nullptr) << file.filename() << ": " << name << " " << flag << "\n  " << line;
