@@ -44,21 +44,10 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
   Graph g = loadModel(spec, loadOptionsFrom(a));
   GraphStats s = computeStats(g);
   if (a.has("--json")) {
-    nlohmann::ordered_json j;
-    j["model"] = spec;
-    j["mode"] = modeName(g);
-    j["ops"] = s.ops;
-    j["edges"] = s.edges;
-    j["tensors"] = s.tensors;
-    j["flops"] = s.flops;
-    j["param_bytes"] = s.paramBytes;
-    j["resident_bytes"] = s.residentBytes;
-    j["activation_bytes"] = s.activationBytes;
-    j["scopes"] = s.scopes;
-    j["scope_depth"] = s.scopeDepth;
-    j["forward_ops"] = s.forwardOps;
-    j["backward_ops"] = s.backwardOps;
-    j["update_ops"] = s.updateOps;
+    nlohmann::ordered_json j{{"model", spec}, {"mode", modeName(g)}, {"ops", s.ops}, {"edges", s.edges}, {"tensors", s.tensors},
+                             {"flops", s.flops}, {"param_bytes", s.paramBytes}, {"resident_bytes", s.residentBytes},
+                             {"activation_bytes", s.activationBytes}, {"scopes", s.scopes}, {"scope_depth", s.scopeDepth},
+                             {"forward_ops", s.forwardOps}, {"backward_ops", s.backwardOps}, {"update_ops", s.updateOps}};
     nlohmann::ordered_json types = nlohmann::ordered_json::object();
     for (const auto& [name, n] : s.opTypes) types[name] = n;
     j["op_types"] = types;
@@ -71,7 +60,7 @@ int runInfo(const std::vector<std::string>& argv, std::ostream& out) {
     auto& estimated = j["estimated_ops"] = nlohmann::ordered_json::array();
     for (OpId op = 0; op < g.numOps(); ++op)
       if (g.costEstimated(op)) estimated.push_back(g.opName(op));
-    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << dump(j) << "\n";
     return 0;
   }
   out << "model        " << spec << " (" << modeName(g) << ")\n"
@@ -117,7 +106,7 @@ int runZoo(const std::vector<std::string>& argv, std::ostream& out) {
                        {"parameters", m.parameters},
                        {"synthetic", m.synthetic},
                        {"llm", m.llm}});
-      out << arr.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      out << dump(arr) << "\n";
     } else {
       for (const auto& m : zooModels())
         out << std::left << std::setw(16) << m.name << m.description << "\n"

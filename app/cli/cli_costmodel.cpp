@@ -87,13 +87,13 @@ int datasetMake(const Args& a, std::ostream& out) {
 
 CostTrainOptions trainOptions(const Args& a) {
   CostTrainOptions o;
-  o.epochs = a.intValue("--epochs", o.epochs);
-  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
-  o.hidden = a.intValue("--hidden", o.hidden);
-  o.layers = a.countValue("--layers", o.layers);
-  o.segmentNodes = a.countValue("--segment-nodes", 0);
-  o.segmentsPerStep = a.intValue("--segments-per-step", o.segmentsPerStep);
-  o.keep = nonNegative(a, "--keep", o.keep);
+  o.epochs = static_cast<int>(a.integer("--epochs"));
+  o.budgetSeconds = a.number("--budget-seconds");
+  o.hidden = static_cast<int>(a.integer("--hidden"));
+  o.layers = static_cast<int>(a.integer("--layers"));
+  o.segmentNodes = a.integer("--segment-nodes");
+  o.segmentsPerStep = static_cast<int>(a.integer("--segments-per-step"));
+  o.keep = a.number("--keep");
   if (o.keep <= 0 || o.keep > 1) throw std::invalid_argument("--keep must be in (0, 1]");
   o.seed = a.seed("--seed");
   if (auto l = a.value("--loss")) {
@@ -352,8 +352,8 @@ Screened screen(const std::vector<double>& predicted, const std::vector<double>&
 int costScreen(const Args& a, std::ostream& out) {
   if (a.value("--device").value_or("cpu") != "cpu") throw std::invalid_argument("--device must be cpu (the one measurement source here)");
   if (a.positional.size() != 2) throw std::invalid_argument("costmodel screen needs one MODEL");
-  const int candidates = a.intValue("--candidates", 64);
-  const int k = a.intValue("--screen", 8);
+  const int candidates = static_cast<int>(a.integer("--candidates"));
+  const int k = static_cast<int>(a.integer("--screen"));
   if (candidates < 3) throw std::invalid_argument("--candidates must be at least 3");
   const std::string planModel = a.value("--plan-model") ? *a.value("--plan-model") : shipped(kShippedPlanModel);
   const std::string kernelModel = a.value("--kernel-model") ? *a.value("--kernel-model") : shipped(kShippedKernelModel);

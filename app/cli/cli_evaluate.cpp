@@ -27,7 +27,7 @@ namespace gp::cli {
 int runEvaluate(const std::vector<std::string>& argv, std::ostream& out) {
   Args a = parseArgs(argv, "evaluate");
   ModelPlan mp = loadModelPlan(a, "evaluate");
-  const int repeat = a.intValue("--repeat", 1);
+  const int repeat = static_cast<int>(a.integer("--repeat"));
   CalibrationOption calibration = calibrationFrom(a);
   const std::string& spec = mp.spec;
   const Graph& g = mp.graph;

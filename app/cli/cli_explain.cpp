@@ -59,7 +59,7 @@ nlohmann::ordered_json perResourceJson(const std::vector<double>& seconds, Name 
 int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   Args a = parseArgs(argv, "explain");
   ModelPlan mp = loadModelPlan(a, "explain");
-  const int top = a.intValue("--top", 10);
+  const int top = static_cast<int>(a.integer("--top"));
   if (top < 0 || top > 10000) throw std::invalid_argument("--top must be 0..10000");
   CalibrationOption calibration = calibrationFrom(a);
   const Graph& g = mp.graph;
@@ -71,7 +71,7 @@ int runExplain(const std::vector<std::string>& argv, std::ostream& out) {
   if (!m.feasible && m.timeline.empty())
     throw std::invalid_argument(mp.planName + ": the plan does not run: " + m.problem);
   // --follow N: the top suggestion applied again and again (at most N times), then explained
-  const int follow = a.intValue("--follow", 0);
+  const int follow = static_cast<int>(a.integer("--follow"));
   if (follow < 0 || follow > 1000) throw std::invalid_argument("--follow must be 0..1000");
   const double startTime = m.stepTime;
   std::vector<Suggestion> followed;

@@ -34,8 +34,8 @@ struct Options {
 
 Options measureOptionsFrom(const Args& a) {
   Options o;
-  o.gpu.steps = a.intValue("--steps", o.gpu.steps);
-  o.gpu.warmupSteps = a.countValue("--warmup", o.gpu.warmupSteps);
+  o.gpu.steps = static_cast<int>(a.integer("--steps"));
+  o.gpu.warmupSteps = static_cast<int>(a.integer("--warmup"));
   if (a.has("--gpus")) {
     o.gpu.ordinals = parseGpuNumbers(a.value("--gpus").value_or(""), "--gpus");
     if (o.gpu.ordinals.empty()) throw std::invalid_argument("--gpus wants GPU numbers like 0,1");

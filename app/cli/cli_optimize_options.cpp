@@ -47,7 +47,7 @@ bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeout
 OptimizeOptions optimizeOptionsFrom(const Args& a) {
   OptimizeOptions o;
   o.policy = parsePolicy(a.text("--policy"));
-  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
+  o.budgetSeconds = a.number("--budget-seconds");
   // --budget-seconds alone: as many iterations as fit
   const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
   if (iterations != std::floor(iterations) || iterations > INT_MAX)

@@ -186,7 +186,7 @@ std::vector<CommandSpec> makeSpecs() {
                "The critical path, its breakdown, slack, and the moves that shorten the step.",
                joinOptions({model, {cluster()}, placementFileGroup(), costsGroup(),
                             {whole("--top", "N", "suggestions listed", "10"),
-                             whole("--follow", "N", "apply the top suggestion up to N times first", "0", 0),
+                             whole("--follow", "N", "apply the top suggestion up to N times first", "0"),
                              text("--out", "PLACEMENT.json", "write the plan after --follow"),
                              text("--report", "REPORT.html", "the plan report: one self-contained HTML page"), kJson}})});
   s.push_back({"baseline",

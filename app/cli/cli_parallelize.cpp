@@ -240,7 +240,7 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   }
   for (const char* f : {"--out", "--trace", "--plan", "--config"})
     if (auto v = a.value(f); v && v->empty()) throw std::invalid_argument(std::string(f) + " needs a file name");
-  const std::vector<ParallelMethod> methods = parallelMethodsFrom(a.value("--method").value_or("all"));
+  const std::vector<ParallelMethod> methods = parallelMethodsFrom(a.text("--method"));
   ParallelMethodOptions run;
   ParallelSearchOptions& search = run.search;
   search.budgetSeconds = a.number("--budget-seconds");
@@ -268,8 +268,8 @@ int runParallelize(const std::vector<std::string>& argv, std::ostream& out) {
   dqn.budgetSeconds = search.budgetSeconds;
   dqn.policy = a.value("--policy").value_or("");
   dqn.fromScratch = a.has("--from-scratch");
-  dqn.maxEpisodes = a.countValue("--episodes", 0);
-  dqn.patience = a.countValue("--patience", 1000);
+  dqn.maxEpisodes = static_cast<int>(a.integer("--episodes"));
+  dqn.patience = static_cast<int>(a.integer("--patience"));
   dqn.seed = a.seed("--seed");
   const Cluster c = clusterFrom(a, nullptr);
   const std::string& spec = a.positional[0];
@@ -414,7 +414,7 @@ int runPretrainParallel(const std::vector<std::string>& argv, std::ostream& out)
   o.out = a.value("--out").value_or("");
   if (o.out.empty()) throw std::invalid_argument("pretrain-parallel needs --out FILE");
   o.budgetSeconds = a.number("--budget-seconds");
-  o.maxEpisodes = a.countValue("--episodes", 0);
+  o.maxEpisodes = static_cast<int>(a.integer("--episodes"));
   o.seed = a.seed("--seed");
   const int count = static_cast<int>(a.integer("--tasks"));  // declared 1 .. 1024
   const auto tasks = syntheticParallelTasks(o.seed, count);

@@ -77,7 +77,7 @@ int runPretrain(const std::vector<std::string>& argv, std::ostream& out) {
   o.checkpoint = a.value("--checkpoint").value_or("");
   o.resume = a.value("--resume").value_or("");
   if (!o.from.empty() && !o.resume.empty()) throw std::invalid_argument("pretrain takes --from or --resume, not both");
-  o.budgetSeconds = nonNegative(a, "--budget-seconds", 0);
+  o.budgetSeconds = a.number("--budget-seconds");
   o.rounds = a.intValue("--rounds", a.has("--budget-seconds") ? 1'000'000 : o.rounds);
   o.seed = a.seed("--seed");
   o.samplesPerIteration = static_cast<int>(a.integer("--samples"));

@@ -107,11 +107,11 @@ int runTrainMoves(const std::vector<std::string>& argv, std::ostream& out) {
   const std::string corpusPath = a.value("--corpus").value_or("");
   const std::string outPath = a.value("--out").value_or("");
   if (corpusPath.empty() || outPath.empty()) throw std::invalid_argument("train-moves needs --corpus CORPUS.json and --out RANKER.json");
-  const int rounds = a.intValue("--rounds", 6);
-  const int keep = a.intValue("--keep", 48);
-  const int evalMoves = a.countValue("--eval-moves", 10);
-  const int threads = a.intValue("--threads", 2);
-  const double lambda = nonNegative(a, "--lambda", 1e-3);
+  const int rounds = static_cast<int>(a.integer("--rounds"));
+  const int keep = static_cast<int>(a.integer("--keep"));
+  const int evalMoves = static_cast<int>(a.integer("--eval-moves"));
+  const int threads = static_cast<int>(a.integer("--threads"));
+  const double lambda = a.number("--lambda");
   const bool json = a.has("--json");
   const CorpusSpec spec = loadCorpusSpec(corpusPath);
 

@@ -10,7 +10,7 @@
 #include "document.h"
 #include "io/chrome_trace.h"
 #include "io/dot_export.h"
-#include "io/onnx_export.h"
+#include "onnxio/onnx_export.h"
 #include "io/placement_file.h"
 #include "sim/simulator.h"
 

@@ -10,7 +10,7 @@
 #include "io/dot_import.h"
 #include "io/hf_config.h"
 #include "io/json_io.h"
-#include "io/onnx_import.h"
+#include "onnxio/onnx_import.h"
 #include "io/sha256.h"
 #include "io/torchscript_plugin.h"
 

@@ -7,7 +7,7 @@
 
 #include "graph/graph.h"
 #include "graph/precision.h"
-#include "io/import_options.h"
+#include "graph/import_options.h"
 #include "zoo/zoo.h"
 
 namespace gp {

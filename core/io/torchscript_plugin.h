@@ -4,7 +4,7 @@
 #include <string>
 
 #include "graph/graph.h"
-#include "io/import_options.h"
+#include "graph/import_options.h"
 
 namespace gp {
 

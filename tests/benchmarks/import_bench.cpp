@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "io/onnx_import.h"
+#include "onnxio/onnx_import.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // mismatches allowed, so the checks behind the hash are reached too).
 #include "fuzz_target.h"
 #include "io/model_loader.h"
-#include "io/onnx_export.h"
+#include "onnxio/onnx_export.h"
 #include "io/placement_file.h"
 
 namespace {

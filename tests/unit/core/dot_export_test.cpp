@@ -18,7 +18,7 @@
 #include "graph/graph_builder.h"
 #include "base/device_palette.h"
 #include "io/dot_import.h"
-#include "io/onnx_import.h"
+#include "onnxio/onnx_import.h"
 #include "test_clusters.h"
 #include "test_graphs.h"
 #include "test_paths.h"

@@ -1,7 +1,7 @@
 // Annotated ONNX export: every fixture gets a placement line on every node, re-imports to the
 // same ops, reads back to the plan, keeps all other content, passes onnx.checker, and non-ONNX
 // or foreign inputs give one clear line.
-#include "io/onnx_export.h"
+#include "onnxio/onnx_export.h"
 
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
@@ -18,7 +18,7 @@
 #include "error_text.h"
 #include "graph/graph_builder.h"
 #include "graph/training.h"
-#include "io/onnx_import.h"
+#include "onnxio/onnx_import.h"
 #include "test_clusters.h"
 #include "test_paths.h"
 

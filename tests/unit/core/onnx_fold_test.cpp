@@ -1,4 +1,4 @@
-// Evaluation of the shape arithmetic exporters write (io/onnx_fold_eval.h), op by op, on the
+// Evaluation of the shape arithmetic exporters write (onnxio/onnx_fold_eval.h), op by op, on the
 // patterns torch.onnx emits: F.pad's reversed pads (Reshape to [-1, 2], Slice with step -1,
 // Transpose, Reshape to [-1]), N-D Gather, Expand.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/onnx_einsum.h"
-#include "io/onnx_fold_eval.h"
+#include "onnxio/onnx_einsum.h"
+#include "onnxio/onnx_fold_eval.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 #include "base/error.h"
 #include "graph/flops.h"
-#include "io/onnx_import.h"
+#include "onnxio/onnx_import.h"
 #include "test_paths.h"
 
 namespace {

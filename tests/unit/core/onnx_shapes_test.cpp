@@ -11,8 +11,8 @@
 
 #include "base/error.h"
 #include "io/model_loader.h"
-#include "io/onnx_import.h"
-#include "io/onnx_read.h"
+#include "onnxio/onnx_import.h"
+#include "onnxio/onnx_read.h"
 #include "test_paths.h"
 
 namespace {
@@ -349,6 +349,6 @@ TEST(OnnxImport, StrippedReadKeepsSmallInitializers) {
 
 // Models that parse but are inconsistent (random dims, attributes, op types, inputs) must
 // import or fail with gp::Error; libonnx's shape inference crashes on some of them, which the
-// importer keeps out of the process (see io/onnx_infer.h).
+// importer keeps out of the process (see onnxio/onnx_infer.h).
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Tensor shapes and element types of an ONNX graph as the ONNX importer sees them, and pinning
-// of symbolic input dimensions (ONNX shape inference itself: io/onnx_infer.h).
+// of symbolic input dimensions (ONNX shape inference itself: onnxio/onnx_infer.h).
 //
 // Dimension rule: a dimension without a concrete value (a symbolic one such as "batch", or one
 // shape inference could not resolve, e.g. a data-dependent size) counts as 1. Users import

@@ -1,6 +1,6 @@
 // ONNX import: ModelProto -> GraphBuilder.
 //
-//  * Reading (io/onnx_read.h): weight bytes are never needed: initializers contribute only their
+//  * Reading (onnxio/onnx_read.h): weight bytes are never needed: initializers contribute only their
 //    dims and data_type, so models with stripped weights, external data files (which we do not
 //    open) or over 2 GiB (read without their initializers' data) import the same.
 //  * Ops: one op per top-level node (graph.node), so numOps() == len(graph.node). Every op
@@ -12,8 +12,8 @@
 //    Node order is part of the file, so the names are the same on every import.
 //  * Tensors: initializers become parameters, graph inputs that are not initializers graph
 //    inputs. Shapes come from value_info; if some are missing, or a symbolic input dimension
-//    had to be pinned to 1 (see io/onnx_shapes.h), ONNX shape inference runs first, then, for
-//    what it left unknown, inference over folded shape computations (io/onnx_fold.h). A failing
+//    had to be pinned to 1 (see onnxio/onnx_shapes.h), ONNX shape inference runs first, then, for
+//    what it left unknown, inference over folded shape computations (onnxio/onnx_fold.h). A failing
 //    inference never aborts the import: what it found is kept. Symbolic input dimensions take
 //    the values ImportOptions::dims binds (else 1); the Graph records them (symbolicDims()).
 //  * A cost formula that needs a shape still unknown never stops the import: the op's FLOPs
@@ -26,8 +26,8 @@
 //    is a constant; Scan: times the scan length), each body node counted best-effort (0 where a
 //    shape is unknown). Tensors the body reads from the outer graph become inputs of the op.
 //  * Model-local functions are ops with 0 FLOPs (bytes from their tensors).
-#include "io/onnx_import.h"
-#include "io/onnx_names.h"
+#include "onnxio/onnx_import.h"
+#include "onnxio/onnx_names.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -40,11 +40,11 @@
 
 #include "base/error.h"
 #include "graph/graph_builder.h"
-#include "io/onnx_flops.h"
-#include "io/onnx_fold.h"
-#include "io/onnx_infer.h"
-#include "io/onnx_read.h"
-#include "io/onnx_shapes.h"
+#include "onnxio/onnx_flops.h"
+#include "onnxio/onnx_fold.h"
+#include "onnxio/onnx_infer.h"
+#include "onnxio/onnx_read.h"
+#include "onnxio/onnx_shapes.h"
 
 namespace gp {
 
@@ -253,7 +253,7 @@ Graph OnnxImporter::run() {
   } catch (const std::invalid_argument& e) {
     throw Error(path_, e.what());
   }
-  // Inference is skipped for what is known to crash libonnx (io/onnx_infer.h); its failures only
+  // Inference is skipped for what is known to crash libonnx (onnxio/onnx_infer.h); its failures only
   // leave shapes unknown.
   if ((pinned || onnxio::hasUnresolvedShapes(g)) && onnxio::inferenceBlocker(model_).empty()) {
     onnxio::runShapeInference(model_);

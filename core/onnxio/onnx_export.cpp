@@ -1,6 +1,6 @@
 // Annotated ONNX export (see onnx_export.h for the format and why it looks this way).
-#include "io/onnx_export.h"
-#include "io/onnx_names.h"
+#include "onnxio/onnx_export.h"
+#include "onnxio/onnx_names.h"
 
 #include <onnx/onnx_pb.h>
 

@@ -1,4 +1,4 @@
-#include "io/onnx_infer.h"
+#include "onnxio/onnx_infer.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>

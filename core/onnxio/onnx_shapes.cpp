@@ -1,4 +1,4 @@
-#include "io/onnx_shapes.h"
+#include "onnxio/onnx_shapes.h"
 
 #include <stdexcept>
 

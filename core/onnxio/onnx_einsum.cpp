@@ -1,4 +1,4 @@
-#include "io/onnx_einsum.h"
+#include "onnxio/onnx_einsum.h"
 
 #include <algorithm>
 

@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <string>
 
-#include "io/onnx_shapes.h"
+#include "onnxio/onnx_shapes.h"
 
 namespace gp::onnxio {
 

@@ -1,4 +1,4 @@
-#include "io/onnx_names.h"
+#include "onnxio/onnx_names.h"
 
 #include <string_view>
 #include <unordered_set>

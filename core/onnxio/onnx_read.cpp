@@ -1,4 +1,4 @@
-#include "io/onnx_read.h"
+#include "onnxio/onnx_read.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -26,7 +26,7 @@
 // Everything else in the model stays as it was (same nodes, initializers, unknown fields): the
 // protobuf is parsed, the doc_strings and metadata above are set, and it is serialized again.
 //
-// Op <-> node mapping is the ONNX importer's (io/onnx_import.cpp): a top-level node is the op
+// Op <-> node mapping is the ONNX importer's (onnxio/onnx_import.cpp): a top-level node is the op
 // named as the importer names it (its own name, or "<scope>/<OpType>_<index>" when unnamed or
 // taken) and of the same type. Nodes inside control-flow bodies are part of their parent op.
 //

@@ -1,6 +1,6 @@
 // Evaluation of the small integer / float tensors exporters compute shapes with (see
-// io/onnx_fold.h for the pass that uses it).
-#include "io/onnx_fold_eval.h"
+// onnxio/onnx_fold.h for the pass that uses it).
+#include "onnxio/onnx_fold_eval.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -12,7 +12,7 @@
 #include <limits>
 #include <string>
 
-#include "io/onnx_flops.h"
+#include "onnxio/onnx_flops.h"
 
 namespace gp::onnxio {
 

@@ -2,7 +2,7 @@
 //
 // protobuf parses at most 2 GiB per message, and an ONNX file may be larger (weights inline;
 // some exporters write such files). The importer never needs weight values, only their dims and
-// types (io/onnx_import.h), so a file over `stripAbove` bytes is read through a memory map and
+// types (onnxio/onnx_import.h), so a file over `stripAbove` bytes is read through a memory map and
 // re-encoded on the fly without the data of large initializers (raw_data and the typed data
 // fields of a graph initializer over 4 KiB; small ones, shape constants, keep theirs), then
 // parsed. External data files are never opened.

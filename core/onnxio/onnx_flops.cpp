@@ -1,4 +1,4 @@
-#include "io/onnx_flops.h"
+#include "onnxio/onnx_flops.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "graph/flops.h"
-#include "io/onnx_einsum.h"
+#include "onnxio/onnx_einsum.h"
 
 namespace gp::onnxio {
 

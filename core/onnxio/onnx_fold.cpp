@@ -1,4 +1,4 @@
-#include "io/onnx_fold.h"
+#include "onnxio/onnx_fold.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
@@ -10,11 +10,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "io/onnx_flops.h"
-#include "io/onnx_einsum.h"
-#include "io/onnx_fold_eval.h"
-#include "io/onnx_infer.h"
-#include "io/onnx_shapes.h"
+#include "onnxio/onnx_flops.h"
+#include "onnxio/onnx_einsum.h"
+#include "onnxio/onnx_fold_eval.h"
+#include "onnxio/onnx_infer.h"
+#include "onnxio/onnx_shapes.h"
 
 namespace gp::onnxio {
 

@@ -1,13 +1,13 @@
 // Shape inference that folds the shape computations exporters emit (Shape -> Gather -> Mul ->
 // Unsqueeze -> Concat -> Slice / Reshape / Expand ...), as symbolic shape inference does.
 //
-// ONNX 1.12's whole-model inference (run without its data propagation, see io/onnx_infer.h)
+// ONNX 1.12's whole-model inference (run without its data propagation, see onnxio/onnx_infer.h)
 // reads only initializers and Constant nodes as data for ops such as Reshape, Slice, Expand,
 // Tile or ConstantOfShape; a PyTorch-exported attention block computes their shapes, starts and
 // ends at run time from Shape ops, and inference gives up. Such values are known once the
 // input shapes are. inferWithFoldedConstants makes one pass over the top-level nodes in file
 // order: each node's output types come from its schema's inference function, given the types
-// found so far and, as input data, every value evaluated so far (io/onnx_fold_eval.h); then the
+// found so far and, as input data, every value evaluated so far (onnxio/onnx_fold_eval.h); then the
 // node's own value is evaluated if it is shape arithmetic. So one pass resolves chains of any
 // length. Sequences are followed element by element, a Loop with a constant trip count is
 // unrolled over its body's types and an If with a folded condition takes its branch, so

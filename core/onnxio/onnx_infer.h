@@ -11,7 +11,7 @@
 //    the inferred types back through a pipe; a crash or a hang (timeout) of the child costs the
 //    shapes, never the caller. Where fork is unavailable or fails, inference runs in-process.
 // Inference runs without data propagation: libonnx 1.12's data propagators dereference the
-// missing type of a tensor whose producer failed inference; io/onnx_fold.h gives what data
+// missing type of a tensor whose producer failed inference; onnxio/onnx_fold.h gives what data
 // propagation would.
 #pragma once
 #include <onnx/onnx_pb.h>
