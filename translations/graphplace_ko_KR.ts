@@ -70,32 +70,32 @@
 <context>
     <name>LaunchFormat</name>
     <message>
-        <location filename="../core/launch/launch_formats.cpp" line="+32"/>
+        <location filename="../core/launch/launch_formats.cpp" line="+30"/>
         <source>Megatron-LM arguments</source>
         <translation>Megatron-LM 인수</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>NeMo 2.0 recipe overrides</source>
         <translation>NeMo 2.0 레시피 재정의</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>NeMo 1.x configuration</source>
         <translation>NeMo 1.x 구성</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>torchtitan configuration</source>
         <translation>torchtitan 구성</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>torchtitan Python configuration and schedule</source>
         <translation>torchtitan Python 구성 및 스케줄</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>DeepSpeed configuration</source>
         <translation>DeepSpeed 구성</translation>
     </message>

@@ -70,32 +70,32 @@
 <context>
     <name>LaunchFormat</name>
     <message>
-        <location filename="../core/launch/launch_formats.cpp" line="+32"/>
+        <location filename="../core/launch/launch_formats.cpp" line="+30"/>
         <source>Megatron-LM arguments</source>
         <translation>Megatron-LM 参数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>NeMo 2.0 recipe overrides</source>
         <translation>NeMo 2.0 配方覆盖项</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>NeMo 1.x configuration</source>
         <translation>NeMo 1.x 配置</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>torchtitan configuration</source>
         <translation>torchtitan 配置</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>torchtitan Python configuration and schedule</source>
         <translation>torchtitan Python 配置与调度表</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>DeepSpeed configuration</source>
         <translation>DeepSpeed 配置</translation>
     </message>

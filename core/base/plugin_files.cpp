@@ -41,7 +41,8 @@ OpenedPlugin openPlugin(const std::string& file, const std::string& what, const 
   static std::mutex mutex;
   static std::map<std::string, OpenedPlugin> cache;
   std::lock_guard lock(mutex);
-  if (auto it = cache.find(file); it != cache.end()) return it->second;
+  const std::string key = file + '\n' + abiSymbol;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
   OpenedPlugin p;
   void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   using AbiFn = uint64_t (*)();
@@ -62,7 +63,7 @@ OpenedPlugin openPlugin(const std::string& file, const std::string& what, const 
       p.symbols.push_back(sym);
     }
   }
-  cache.emplace(file, p);
+  cache.emplace(key, p);
   return p;
 }
 

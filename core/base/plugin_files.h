@@ -27,8 +27,9 @@ struct OpenedPlugin {
 };
 
 // dlopen()s `file` and checks that it was built from these headers (its `abiSymbol`, a
-// uint64_t (*)(), returns `abi`), then looks up `names`. Once per file for the life of the
-// process (dlopen'ed libraries stay loaded): later calls return the first result. `what` names
+// uint64_t (*)(), returns `abi`), then looks up `names`. Once per file and ABI symbol for the
+// life of the process (dlopen'ed libraries stay loaded): later calls return the first result. A
+// plugin of several products has an ABI symbol per product, each checked on its own. `what` names
 // the plugin in errors ("the optimizer plugin"); `loadHint` follows a dlopen failure's message.
 OpenedPlugin openPlugin(const std::string& file, const std::string& what, const char* abiSymbol, uint64_t abi,
                         const std::vector<const char*>& names, const std::string& loadHint = "");

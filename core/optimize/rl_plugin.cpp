@@ -18,20 +18,24 @@ constexpr const char* kBuildPath = GP_RL_PLUGIN_BUILD_PATH;
 constexpr const char* kBuildPath = nullptr;
 #endif
 
-struct Loaded {
-  RlOptimizeFn optimize = nullptr;
-  RlPretrainFn pretrain = nullptr;
-  RlParallelDqnFn parallelDqn = nullptr;
-  RlParallelPretrainFn parallelPretrain = nullptr;
-  RlCpuInfoFn cpuInfo = nullptr;
-  RlCpuTimeFn cpuTime = nullptr;
-  RlCostTrainFn costTrain = nullptr;
-  RlCostPredictFn costPredict = nullptr;
-  RlCostInfoFn costInfo = nullptr;
-  std::string error;
+// One learned product of the plugin: its ABI symbol and value and its entry points.
+struct Product {
+  const char* abiSymbol;
+  uint64_t abi;
+  std::vector<const char*> names;
 };
 
-Loaded loadFile(const std::string& file) {
+// The product's entry points, in the order of `names`, loading the plugin on first use;
+// gp::Error("optimize", ...) when it cannot be found, loaded or was built for other headers.
+std::vector<void*> entries(const Product& product) {
+  const PluginFiles c = pluginFiles("GP_RL_PLUGIN", kBuildPath, kRlPluginFile);
+  std::string tried;
+  const std::string file = firstExisting(c, tried);
+  if (file.empty()) {
+    if (c.explicitOnly) throw Error("optimize", "the optimizer plugin named by GP_RL_PLUGIN does not exist: " + tried);
+    throw Error("optimize", "the RL optimizer is not available: the LibTorch plugin " + std::string(kRlPluginFile) +
+                                " was not found (looked in " + tried + "; build with GP_WITH_TORCH=ON or set GP_RL_PLUGIN)");
+  }
   // LibTorch's OpenMP threads spin between parallel regions by default; on a machine shared
   // with other work (a desktop running the app, a build) the spinning thread steals the core
   // the other needs and an iteration takes 10-20x longer. libgomp reads this once, when it is
@@ -42,50 +46,43 @@ Loaded loadFile(const std::string& file) {
   // iteration (optimize zoo:gnmt, 5 iterations: 2.3 GB peak, 1.5 GB with one arena, the same
   // speed). Threads that exist keep their arenas; new ones share.
   ::mallopt(M_ARENA_MAX, 1);
-  const OpenedPlugin o =
-      openPlugin(file, "the optimizer plugin", kRlAbiSymbol, rlPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol, kRlParallelDqnSymbol, kRlParallelPretrainSymbol, kRlCpuInfoSymbol,
-                  kRlCpuTimeSymbol, kRlCostTrainSymbol, kRlCostPredictSymbol, kRlCostInfoSymbol});
-  Loaded p;
-  p.error = o.error;
-  if (o.error.empty()) {
-    p.optimize = reinterpret_cast<RlOptimizeFn>(o.symbols[0]);
-    p.pretrain = reinterpret_cast<RlPretrainFn>(o.symbols[1]);
-    p.parallelDqn = reinterpret_cast<RlParallelDqnFn>(o.symbols[2]);
-    p.parallelPretrain = reinterpret_cast<RlParallelPretrainFn>(o.symbols[3]);
-    p.cpuInfo = reinterpret_cast<RlCpuInfoFn>(o.symbols[4]);
-    p.cpuTime = reinterpret_cast<RlCpuTimeFn>(o.symbols[5]);
-    p.costTrain = reinterpret_cast<RlCostTrainFn>(o.symbols[6]);
-    p.costPredict = reinterpret_cast<RlCostPredictFn>(o.symbols[7]);
-    p.costInfo = reinterpret_cast<RlCostInfoFn>(o.symbols[8]);
-  }
+  const OpenedPlugin o = openPlugin(file, "the optimizer plugin", product.abiSymbol, product.abi, product.names);
+  if (!o.error.empty()) throw Error("optimize", o.error);
+  return o.symbols;
+}
+
+const Product& placement() {
+  static const Product p{kPlacementAbiSymbol, placementPluginAbi(), {kRlOptimizeSymbol, kRlPretrainSymbol}};
   return p;
 }
 
-Loaded loadPlugin() {
-  const PluginFiles c = pluginFiles("GP_RL_PLUGIN", kBuildPath, kRlPluginFile);
-  std::string tried;
-  if (const std::string file = firstExisting(c, tried); !file.empty()) {
-    Loaded p = loadFile(file);
-    if (!p.error.empty()) throw Error("optimize", p.error);
-    return p;
-  }
-  if (c.explicitOnly)
-    throw Error("optimize", "the optimizer plugin named by GP_RL_PLUGIN does not exist: " + tried);
-  throw Error("optimize", "the RL optimizer is not available: the LibTorch plugin " + std::string(kRlPluginFile) +
-                              " was not found (looked in " + tried +
-                              "; build with GP_WITH_TORCH=ON or set GP_RL_PLUGIN)");
+const Product& parallelDqn() {
+  static const Product p{kParallelDqnAbiSymbol, parallelDqnPluginAbi(), {kRlParallelDqnSymbol, kRlParallelPretrainSymbol}};
+  return p;
+}
+
+const Product& costModel() {
+  static const Product p{kCostModelAbiSymbol,
+                         costModelPluginAbi(),
+                         {kRlCpuInfoSymbol, kRlCpuTimeSymbol, kRlCostTrainSymbol, kRlCostPredictSymbol, kRlCostInfoSymbol}};
+  return p;
+}
+
+template <typename Fn>
+Fn entry(const Product& product, size_t index) {
+  return reinterpret_cast<Fn>(entries(product)[index]);
 }
 
 }  // namespace
 
-RlOptimizeFn rlOptimizeEntry() { return loadPlugin().optimize; }
-RlPretrainFn rlPretrainEntry() { return loadPlugin().pretrain; }
-RlParallelDqnFn rlParallelDqnEntry() { return loadPlugin().parallelDqn; }
-RlParallelPretrainFn rlParallelPretrainEntry() { return loadPlugin().parallelPretrain; }
-RlCpuInfoFn rlCpuInfoEntry() { return loadPlugin().cpuInfo; }
-RlCpuTimeFn rlCpuTimeEntry() { return loadPlugin().cpuTime; }
-RlCostTrainFn rlCostTrainEntry() { return loadPlugin().costTrain; }
-RlCostPredictFn rlCostPredictEntry() { return loadPlugin().costPredict; }
-RlCostInfoFn rlCostInfoEntry() { return loadPlugin().costInfo; }
+RlOptimizeFn rlOptimizeEntry() { return entry<RlOptimizeFn>(placement(), 0); }
+RlPretrainFn rlPretrainEntry() { return entry<RlPretrainFn>(placement(), 1); }
+RlParallelDqnFn rlParallelDqnEntry() { return entry<RlParallelDqnFn>(parallelDqn(), 0); }
+RlParallelPretrainFn rlParallelPretrainEntry() { return entry<RlParallelPretrainFn>(parallelDqn(), 1); }
+RlCpuInfoFn rlCpuInfoEntry() { return entry<RlCpuInfoFn>(costModel(), 0); }
+RlCpuTimeFn rlCpuTimeEntry() { return entry<RlCpuTimeFn>(costModel(), 1); }
+RlCostTrainFn rlCostTrainEntry() { return entry<RlCostTrainFn>(costModel(), 2); }
+RlCostPredictFn rlCostPredictEntry() { return entry<RlCostPredictFn>(costModel(), 3); }
+RlCostInfoFn rlCostInfoEntry() { return entry<RlCostInfoFn>(costModel(), 4); }
 
 }  // namespace gp

@@ -4,6 +4,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <initializer_list>
 
 #include "costmodel/cost_dataset.h"
 #include "costmodel/kernel_run.h"
@@ -42,23 +43,37 @@ inline constexpr const char* kRlCostPredictSymbol = "gp_rl_cost_predict";
 using RlCostInfoFn = void (*)(const std::string& modelPath, CostTask& task, std::string& deviceKind);
 inline constexpr const char* kRlCostInfoSymbol = "gp_rl_cost_info";
 inline constexpr const char* kRlPluginFile = "libgp_rl.so";
-// A plugin built from other headers must not be called: both sides compute this from the
-// headers they were built with, and the loader refuses a mismatch.
-inline constexpr const char* kRlAbiSymbol = "gp_rl_abi";
-using RlAbiFn = uint64_t (*)();
-inline constexpr uint64_t rlPluginAbi() {
-  constexpr uint64_t kVersion = 11;
-  return (kVersion << 56) ^ (uint64_t{sizeof(OptimizeOptions)} << 40) ^ (uint64_t{sizeof(OptimizeResult)} << 24) ^
-         (uint64_t{sizeof(IterationReport)} << 12) ^ uint64_t{sizeof(Measurement)} ^ (uint64_t{sizeof(CostModel)} << 32) ^
-         (uint64_t{sizeof(PretrainOptions)} << 48) ^ (uint64_t{sizeof(PretrainTask)} << 20) ^
-         (uint64_t{sizeof(PretrainReport)} << 8) ^ (uint64_t{sizeof(DeviceSpec)} << 16) ^
-         (uint64_t{sizeof(DqnOptions)} << 4) ^ (uint64_t{sizeof(ParallelResult)} << 28) ^
-         (uint64_t{sizeof(StageCostModel)} << 36) ^ (uint64_t{sizeof(ParallelTask)} << 44) ^
-         (uint64_t{sizeof(DqnEpisodeReport)} << 52) ^ (uint64_t{sizeof(DqnPretrainOptions)} << 2) ^
-         (uint64_t{sizeof(DqnPretrainResult)} << 58) ^ (uint64_t{sizeof(KernelSpec)} << 6) ^
-         (uint64_t{sizeof(CostTrainOptions)} << 14) ^ (uint64_t{sizeof(CostDataset)} << 22) ^
-         (uint64_t{sizeof(CostGraph)} << 30) ^ (uint64_t{sizeof(CostTrainResult)} << 38);
+// The plugin holds three learned products, each with its entries above and an ABI of the types
+// it passes: the placement policy (optimize, pretrain), the parallel-plan DQN, and the learned
+// cost model with this CPU as its measurement source. A product built from other headers must
+// not be called: both sides compute its ABI from the headers they were built with, and the
+// loader refuses a mismatch when the product is first used.
+inline constexpr uint64_t pluginAbi(uint64_t version, std::initializer_list<uint64_t> sizes) {
+  uint64_t h = version << 56;
+  int shift = 0;
+  for (uint64_t s : sizes) {
+    h ^= s << shift;
+    shift = (shift + 9) % 48;
+  }
+  return h;
 }
+inline constexpr const char* kPlacementAbiSymbol = "gp_rl_placement_abi";
+inline constexpr uint64_t placementPluginAbi() {
+  return pluginAbi(1, {sizeof(OptimizeOptions), sizeof(OptimizeResult), sizeof(IterationReport), sizeof(Measurement),
+                       sizeof(CostModel), sizeof(DeviceSpec), sizeof(PretrainOptions), sizeof(PretrainTask),
+                       sizeof(PretrainReport)});
+}
+inline constexpr const char* kParallelDqnAbiSymbol = "gp_rl_parallel_dqn_abi";
+inline constexpr uint64_t parallelDqnPluginAbi() {
+  return pluginAbi(1, {sizeof(DqnOptions), sizeof(ParallelResult), sizeof(StageCostModel), sizeof(ParallelTask),
+                       sizeof(DqnEpisodeReport), sizeof(DqnPretrainOptions), sizeof(DqnPretrainResult)});
+}
+inline constexpr const char* kCostModelAbiSymbol = "gp_rl_cost_model_abi";
+inline constexpr uint64_t costModelPluginAbi() {
+  return pluginAbi(1, {sizeof(KernelSpec), sizeof(KernelRun), sizeof(RunTiming), sizeof(CostTrainOptions),
+                       sizeof(CostDataset), sizeof(CostGraph), sizeof(CostTrainResult)});
+}
+using RlAbiFn = uint64_t (*)();
 
 // The optimizer entry of the plugin, loading it on first use. Looks in $GP_RL_PLUGIN (when set,
 // only there: a missing file is an error), the build tree, next to the executable and in

@@ -62,4 +62,6 @@ extern "C" void gp_rl_cost_info(const std::string& modelPath, gp::CostTask& task
   deviceKind = m.deviceKind;
 }
 
-extern "C" uint64_t gp_rl_abi() { return gp::rlPluginAbi(); }
+extern "C" uint64_t gp_rl_placement_abi() { return gp::placementPluginAbi(); }
+extern "C" uint64_t gp_rl_parallel_dqn_abi() { return gp::parallelDqnPluginAbi(); }
+extern "C" uint64_t gp_rl_cost_model_abi() { return gp::costModelPluginAbi(); }
