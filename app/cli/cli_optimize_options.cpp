@@ -1,7 +1,6 @@
 #include "cli/cli_optimize_options.h"
 
 #include <climits>
-#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <sstream>
@@ -19,27 +18,13 @@ extern "C" void onInterrupt(int) {
 
 }  // namespace
 
-double nonNegative(const Args& a, const std::string& name, double fallback) {
-  auto v = a.value(name);
-  if (!v) return fallback;
-  size_t used = 0;
-  double x = -1;
-  try {
-    x = std::stod(*v, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != v->size() || !(x >= 0) || x > 1e9)
-    throw std::invalid_argument(name + " needs a number >= 0, got '" + *v + "'");
-  return x;
-}
-
 bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeoutSeconds) {
   if (!a.has("--distributed")) {
     if (a.has("--dist-timeout")) throw std::invalid_argument("--dist-timeout is for --distributed runs");
     return true;
   }
   env = distEnvFrom([](const char* k) { return std::getenv(k); });
-  timeoutSeconds = nonNegative(a, "--dist-timeout", timeoutSeconds);
+  timeoutSeconds = a.number("--dist-timeout", timeoutSeconds);
   if (timeoutSeconds <= 0) throw std::invalid_argument("--dist-timeout wants seconds above 0");
   return env->rank == 0;
 }
@@ -48,11 +33,8 @@ OptimizeOptions optimizeOptionsFrom(const Args& a) {
   OptimizeOptions o;
   o.policy = parsePolicy(a.text("--policy"));
   o.budgetSeconds = a.number("--budget-seconds");
-  // --budget-seconds alone: as many iterations as fit
-  const double iterations = nonNegative(a, "--iterations", a.has("--budget-seconds") ? INT_MAX : 100);
-  if (iterations != std::floor(iterations) || iterations > INT_MAX)
-    throw std::invalid_argument("--iterations needs a whole number");
-  o.iterations = static_cast<int>(iterations);
+  // --budget-seconds alone: as many iterations as fit (--iterations is declared 0 .. INT_MAX)
+  o.iterations = a.integer("--iterations", a.has("--budget-seconds") ? INT_MAX : o.iterations);
   o.seed = a.seed("--seed");
   o.samplesPerIteration = static_cast<int>(a.integer("--samples"));
   o.threads = a.intValue("--threads", 0);

@@ -17,8 +17,6 @@ OptimizeOptions optimizeOptionsFrom(const Args& a);
 // rank of a distributed run, read from the launcher's variables (gp::Error for bad ones).
 // Returns whether this process leads (prints the run and writes its files): rank 0, or no run.
 bool distributedFrom(const Args& a, std::optional<DistEnv>& env, double& timeoutSeconds);
-// A number >= 0 (std::invalid_argument naming the option otherwise).
-double nonNegative(const Args& a, const std::string& name, double fallback);
 // "a,b,,c" -> {"a", "b", "c"}
 std::vector<std::string> splitList(const std::string& text);
 

@@ -161,7 +161,7 @@ std::vector<OptionSpec> optimizeGroup() {
 
 std::vector<OptionSpec> distributedGroup() {
   return {flag("--distributed", "one rank of several: the launcher's RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT"),
-          number("--dist-timeout", "S", "the most a collective waits for a peer", "60"),
+          number("--dist-timeout", "S", "the most a collective waits for a peer", num(OptimizeOptions{}.distTimeoutSeconds)),
           text("--events", "RUN.jsonl", "the run's event log, for the app's File > Attach to Run")};
 }
 

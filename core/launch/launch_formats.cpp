@@ -81,9 +81,12 @@ LaunchFile exportLaunchConfig(const std::string& format, const ParallelPlan& p, 
 }
 
 std::string launchFormatOf(const std::string& text) {
-  std::vector<const LaunchFormat*> byOrder;
-  for (const LaunchFormat& f : launchFormatTable()) byOrder.push_back(&f);
-  std::sort(byOrder.begin(), byOrder.end(), [](const LaunchFormat* a, const LaunchFormat* b) { return a->detectOrder < b->detectOrder; });
+  static const std::vector<const LaunchFormat*> byOrder = [] {
+    std::vector<const LaunchFormat*> rows;
+    for (const LaunchFormat& f : launchFormatTable()) rows.push_back(&f);
+    std::sort(rows.begin(), rows.end(), [](const LaunchFormat* a, const LaunchFormat* b) { return a->detectOrder < b->detectOrder; });
+    return rows;
+  }();
   for (const LaunchFormat* f : byOrder)
     if (f->detect(text)) return f->name;
   return "megatron";
